@@ -1,0 +1,180 @@
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { isScope, SCOPES, type Scope } from '../shared/routes';
+import { dynamoConfig } from '../shared/data/db';
+import { createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../shared/data/apikey-store';
+import { ensureTable } from '../shared/data/setup';
+import { keyState } from '../shared/apikeys';
+import { LOCAL_TABLE_NAME } from '../local/config';
+import { seedWorkspace } from './seed';
+
+/**
+ * Operator CLI: `npm run --silent admin -- <command>`. Talks to DynamoDB directly: DynamoDB Local
+ * with DYNAMODB_ENDPOINT (table `timetrack-local` unless TABLE_NAME says otherwise), or a deployed
+ * stack's table with AWS credentials and TABLE_NAME. Bad arguments exit with code 2.
+ */
+export const USAGE = `Usage: npm run --silent admin -- <command>
+
+  keys create --workspace W --name N --scopes S [--per-minute N] [--per-hour N] [--expires ISO] [--json]
+      S is a comma list of scopes (${SCOPES.slice(0, 2).join(', ')}, ...) or "all". Prints the key once.
+  keys list --workspace W [--json]
+  keys revoke ID [--json]
+  keys update ID [--per-minute N] [--per-hour N] [--json]
+  seed --workspace W [--time-entries N] [--invoices N] [--json]
+
+Environment: DYNAMODB_ENDPOINT (local DynamoDB), TABLE_NAME (required for AWS), AWS credentials/region.`;
+
+export class UsageError extends Error {}
+
+function positiveInt(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag} must be a positive integer, got "${v}"`);
+  return Number(v);
+}
+function nonNegativeInt(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`${flag} must be a whole number, got "${v}"`);
+  return Number(v);
+}
+function required(v: string | undefined, flag: string): string {
+  if (!v || !v.trim()) throw new UsageError(`${flag} is required`);
+  return v.trim();
+}
+export function parseScopes(s: string): Scope[] {
+  if (s.trim() === 'all') return [...SCOPES] as Scope[];
+  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  if (list.length === 0) throw new UsageError('--scopes needs at least one scope, or "all"');
+  const bad = list.filter((x) => !isScope(x));
+  if (bad.length) throw new UsageError(`Unknown scope(s): ${bad.join(', ')}. Valid: ${SCOPES.join(', ')}, or all`);
+  return list as Scope[];
+}
+function parseExpiry(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const t = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(t)) throw new UsageError(`--expires must be an ISO 8601 date or date-time, got "${v}"`);
+  return new Date(t).toISOString();
+}
+
+type Out = { json: boolean; print: (human: string, data: unknown) => void };
+
+export async function run(argv: string[], log: (s: string) => void = console.log): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      workspace: { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      'per-minute': { type: 'string' },
+      'per-hour': { type: 'string' },
+      expires: { type: 'string' },
+      'time-entries': { type: 'string' },
+      invoices: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const out: Out = { json: values.json ?? false, print: (human, data) => log(values.json ? JSON.stringify(data, null, 2) : human) };
+  if (process.env.DYNAMODB_ENDPOINT) process.env.TABLE_NAME ??= LOCAL_TABLE_NAME;
+  if (!process.env.TABLE_NAME) throw new UsageError('TABLE_NAME is not set (the stack output TableName), or set DYNAMODB_ENDPOINT for a local DynamoDB');
+  const [group, action, arg] = positionals;
+
+  if (group === 'keys' && action === 'create') {
+    const workspaceId = required(values.workspace, '--workspace');
+    const name = required(values.name, '--name');
+    const scopes = parseScopes(required(values.scopes, '--scopes'));
+    const perMinute = positiveInt(values['per-minute'], '--per-minute');
+    const perHour = positiveInt(values['per-hour'], '--per-hour');
+    const expiresAt = parseExpiry(values.expires);
+    await ensureLocalTable();
+    const { key, record } = await createApiKey({ workspaceId, name, scopes, ...(perMinute ? { perMinute } : {}), ...(perHour ? { perHour } : {}), ...(expiresAt ? { expiresAt } : {}) });
+    out.print(
+      `Created key ${record.id} for workspace ${workspaceId} (scopes: ${record.scopes.join(', ')}; ${record.perMinute}/min, ${record.perHour}/hour${record.expiresAt ? `; expires ${record.expiresAt}` : ''}).\n\n  ${key}\n\nStore it now: it is shown only once.`,
+      { ...record, key },
+    );
+    return 0;
+  }
+  if (group === 'keys' && action === 'list') {
+    const workspaceId = required(values.workspace, '--workspace');
+    const list = await listApiKeys(workspaceId);
+    out.print(
+      list.length === 0
+        ? `No keys in workspace ${workspaceId}.`
+        : list
+            .map((k) => `${k.id}  ${keyState(k).padEnd(7)}  ${k.name}\n    scopes: ${k.scopes.join(',')}\n    limits: ${k.perMinute}/min ${k.perHour}/hour  created ${k.createdAt}  lastUsed ${k.lastUsedAt ?? '-'}  expires ${k.expiresAt ?? '-'}  revoked ${k.revokedAt ?? '-'}`)
+            .join('\n'),
+      list.map((k) => ({ ...k, state: keyState(k) })),
+    );
+    return 0;
+  }
+  if (group === 'keys' && action === 'revoke') {
+    const id = required(arg, 'key ID');
+    const rec = await revokeApiKey(id);
+    if (!rec) throw new UsageError(`No key with id ${id}`);
+    out.print(`Revoked ${rec.id} at ${rec.revokedAt}. Cached authorizations end within the authorizer cache time (5 minutes on AWS).`, rec);
+    return 0;
+  }
+  if (group === 'keys' && action === 'update') {
+    const id = required(arg, 'key ID');
+    const perMinute = positiveInt(values['per-minute'], '--per-minute');
+    const perHour = positiveInt(values['per-hour'], '--per-hour');
+    if (perMinute === undefined && perHour === undefined) throw new UsageError('keys update needs --per-minute and/or --per-hour');
+    const rec = await updateApiKeyLimits(id, { ...(perMinute ? { perMinute } : {}), ...(perHour ? { perHour } : {}) });
+    if (!rec) throw new UsageError(`No key with id ${id}`);
+    out.print(`Key ${rec.id}: ${rec.perMinute}/min, ${rec.perHour}/hour (applies within the authorizer cache time).`, rec);
+    return 0;
+  }
+  if (group === 'seed') {
+    const workspaceId = required(values.workspace, '--workspace');
+    const timeEntries = nonNegativeInt(values['time-entries'], '--time-entries');
+    const invoices = nonNegativeInt(values.invoices, '--invoices');
+    await ensureLocalTable();
+    const result = await seedWorkspace(workspaceId, { ...(timeEntries !== undefined ? { timeEntries } : {}), ...(invoices !== undefined ? { invoices } : {}), progress: progressBar(out.json) });
+    out.print(`Seeded workspace ${workspaceId}: ${Object.entries(result).filter(([k]) => k !== 'workspaceId').map(([k, v]) => `${v} ${k}`).join(', ')}`, result);
+    return 0;
+  }
+  throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
+}
+
+/** Against DynamoDB Local, create the table when missing (a deployed table is never created here). */
+async function ensureLocalTable() {
+  if (!process.env.DYNAMODB_ENDPOINT) return;
+  const client = new DynamoDBClient(dynamoConfig());
+  await ensureTable(client, process.env.TABLE_NAME!);
+  client.destroy();
+}
+
+function progressBar(quiet: boolean): ((done: number, total: number) => void) | undefined {
+  if (quiet || !process.stderr.isTTY) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SingleBar, Presets } = require('cli-progress') as typeof import('cli-progress');
+  let bar: InstanceType<typeof SingleBar> | undefined;
+  return (done, total) => {
+    if (total < 500) return;
+    if (!bar) {
+      bar = new SingleBar({ stream: process.stderr, format: 'seeding [{bar}] {value}/{total} {percentage}% eta {eta}s' }, Presets.shades_classic);
+      bar.start(total, 0);
+    }
+    bar.update(done);
+    if (done >= total) bar.stop();
+  };
+}
+
+if (require.main === module) {
+  run(process.argv.slice(2))
+    .then((code) => process.exit(code))
+    .catch((err: unknown) => {
+      const e = err as { code?: string; message?: string };
+      if (err instanceof UsageError || (typeof e.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS'))) {
+        console.error(`error: ${e.message}\n\n${USAGE}`);
+        process.exit(2);
+      }
+      console.error(`error: ${e.message ?? String(err)}`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,32 @@
+import { clients } from '../shared/entities/clients';
+
+/**
+ * Demo data for a workspace. Each resource contributes its part; `timeEntries` and `invoices` are
+ * counts the time-entry and invoice seeders honour.
+ */
+export interface SeedOptions {
+  timeEntries?: number;
+  invoices?: number;
+  /** Progress callback for long seeds (done, total). */
+  progress?: (done: number, total: number) => void;
+}
+
+export interface SeedResult {
+  workspaceId: string;
+  clients: number;
+  [resource: string]: number | string;
+}
+
+const CLIENT_NAMES = ['Acme Corporation', 'Globex', 'Initech', 'Umbrella Health', 'Stark Industries'];
+
+export async function seedWorkspace(workspaceId: string, opts: SeedOptions = {}): Promise<SeedResult> {
+  void opts;
+  const existing = new Set((await clients.listAll(workspaceId)).map((c) => String(c.name).toLowerCase()));
+  let created = 0;
+  for (const name of CLIENT_NAMES) {
+    if (existing.has(name.toLowerCase())) continue;
+    await clients.create(workspaceId, { name, currency: 'USD', email: `billing@${name.split(' ')[0]!.toLowerCase()}.example` });
+    created++;
+  }
+  return { workspaceId, clients: created };
+}

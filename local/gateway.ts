@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { errorBody } from '../shared/errors';
+import { findRoute, matchPath, RESOURCES, type FunctionName } from '../shared/routes';
+
+/**
+ * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway
+ * does, in the same order: unknown path → 404 without auth; X-API-Key missing → 401 without calling
+ * the authorizer; the REQUEST authorizer's answer cached per key for AUTH_CACHE_TTL_SECONDS (300 by
+ * default, as deployed); a method not offered on a known path → 501; then the resource's Lambda
+ * handler (the very same module that is deployed) with a REST proxy event.
+ */
+export interface GatewayRequest {
+  method: string;
+  /** Path without query string, e.g. /v1/clients/abc */
+  path: string;
+  query?: Record<string, string | string[] | undefined>;
+  headers?: Record<string, string | undefined>;
+  body?: string;
+  sourceIp?: string;
+}
+export interface GatewayResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+const FUNCTION_NAMES: FunctionName[] = [...RESOURCES, 'openapi'];
+
+/** The handler modules, loaded lazily by name (functions/<name>/index.ts), as Lambda would. */
+function loadHandler(name: FunctionName | 'authorizer'): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(`../functions/${name}/index`).handler;
+}
+
+export interface GatewayOptions {
+  authCacheTtlSeconds?: number;
+  stage?: string;
+  now?: () => number;
+}
+
+const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
+const gatewayError = (status: number, code: Parameters<typeof errorBody>[0], message: string, requestId: string): GatewayResponse => ({
+  status,
+  headers: { ...JSON_TYPE, 'X-Request-Id': requestId },
+  body: JSON.stringify(errorBody(code, message)),
+});
+
+export function createGateway(opts: GatewayOptions = {}) {
+  const ttlMs = (opts.authCacheTtlSeconds ?? Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300)) * 1000;
+  const stage = opts.stage ?? 'local';
+  const now = opts.now ?? Date.now;
+  const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const handlers = new Map<string, LambdaHandler>();
+  const handlerOf = (name: FunctionName) => {
+    let h = handlers.get(name);
+    if (!h) handlers.set(name, (h = loadHandler(name) as LambdaHandler));
+    return h;
+  };
+  let authorizer: AuthorizerHandler | undefined;
+
+  async function authorize(key: string, methodArn: string, ev: APIGatewayProxyEvent): Promise<APIGatewayAuthorizerResult | undefined> {
+    const hit = cache.get(key);
+    if (hit && hit.expires > now()) return hit.result;
+    authorizer ??= loadHandler('authorizer') as AuthorizerHandler;
+    try {
+      const result = await authorizer({
+        type: 'REQUEST',
+        methodArn,
+        resource: ev.resource,
+        path: ev.path,
+        httpMethod: ev.httpMethod,
+        headers: ev.headers,
+        multiValueHeaders: ev.multiValueHeaders,
+        pathParameters: ev.pathParameters,
+        queryStringParameters: ev.queryStringParameters,
+        multiValueQueryStringParameters: ev.multiValueQueryStringParameters,
+        stageVariables: null,
+        requestContext: ev.requestContext,
+      } as APIGatewayRequestAuthorizerEvent);
+      cache.set(key, { result, expires: now() + ttlMs });
+      return result;
+    } catch (err) {
+      if ((err as Error).message === 'Unauthorized') return undefined;
+      throw err;
+    }
+  }
+
+  async function handle(req: GatewayRequest): Promise<GatewayResponse> {
+    const requestId = randomUUID();
+    try {
+      const match = matchPath(req.path);
+      if (!match) return gatewayError(404, 'NOT_FOUND', 'Route not found', requestId);
+      const method = req.method.toUpperCase();
+      const route = findRoute(match.template, method);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k] = v;
+      const single: Record<string, string> = {};
+      const multi: Record<string, string[]> = {};
+      for (const [k, v] of Object.entries(req.query ?? {})) {
+        if (v === undefined) continue;
+        const list = Array.isArray(v) ? v : [v];
+        multi[k] = list;
+        single[k] = list[list.length - 1]!;
+      }
+      const event: APIGatewayProxyEvent = {
+        resource: match.template,
+        path: req.path,
+        httpMethod: method,
+        headers,
+        multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+        queryStringParameters: Object.keys(single).length ? single : null,
+        multiValueQueryStringParameters: Object.keys(multi).length ? multi : null,
+        pathParameters: Object.keys(match.params).length ? Object.fromEntries(Object.entries(match.params).map(([k, v]) => [k, safeDecode(v)])) : null,
+        stageVariables: null,
+        body: req.body === undefined || req.body === '' ? null : req.body,
+        isBase64Encoded: false,
+        requestContext: {
+          accountId: '000000000000',
+          apiId: 'local',
+          authorizer: null,
+          protocol: 'HTTP/1.1',
+          httpMethod: method,
+          identity: { sourceIp: req.sourceIp ?? '127.0.0.1' } as APIGatewayProxyEvent['requestContext']['identity'],
+          path: req.path,
+          stage,
+          requestId,
+          requestTimeEpoch: now(),
+          resourceId: 'local',
+          resourcePath: match.template,
+        },
+      };
+      const isPublic = route?.scope === null;
+      if (!isPublic) {
+        const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-api-key')?.[1];
+        if (!key) return gatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key', requestId);
+        const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
+        const result = await authorize(key, methodArn, event);
+        if (!result) return gatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key', requestId);
+        if (!policyAllows(result, methodArn)) return gatewayError(403, 'FORBIDDEN', 'Access denied', requestId);
+        event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
+      }
+      if (!route) return gatewayError(501, 'NOT_IMPLEMENTED', `${method} is not offered on ${match.template}`, requestId);
+      const context = {
+        awsRequestId: requestId,
+        functionName: `local-${route.resource}`,
+        functionVersion: '$LATEST',
+        invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${route.resource}`,
+        memoryLimitInMB: '512',
+        logGroupName: `/local/${route.resource}`,
+        logStreamName: 'local',
+        callbackWaitsForEmptyEventLoop: false,
+        getRemainingTimeInMillis: () => 29_000,
+        done: () => undefined,
+        fail: () => undefined,
+        succeed: () => undefined,
+      } as Context;
+      const res = await handlerOf(route.resource)(event, context);
+      const outHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers ?? {})) outHeaders[k] = String(v);
+      return { status: res.statusCode, headers: outHeaders, body: res.body };
+    } catch (err) {
+      // What API Gateway does when a function or the authorizer fails: a 5xx in the error body.
+      console.error('local gateway: handler failed', err);
+      return gatewayError(500, 'INTERNAL_ERROR', 'An unexpected error occurred', requestId);
+    }
+  }
+
+  return { handle, clearAuthCache: () => cache.clear(), functionNames: FUNCTION_NAMES };
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+}
+
+/** Evaluates the authorizer's policy for one method ARN (Allow with * wildcards, Deny wins). */
+export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  let allowed = false;
+  for (const st of result.policyDocument.Statement) {
+    const s = st as { Effect: string; Resource?: string | string[] };
+    const resources = Array.isArray(s.Resource) ? s.Resource : s.Resource ? [s.Resource] : [];
+    const hit = resources.some((r) => new RegExp('^' + r.split('*').map(escapeRegExp).join('.*') + '$').test(methodArn));
+    if (hit && s.Effect === 'Deny') return false;
+    if (hit && s.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export type Gateway = ReturnType<typeof createGateway>;

@@ -1,0 +1,43 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { errorBody } from '../shared/errors';
+import { createGateway, type GatewayOptions } from './gateway';
+
+/** API Gateway REST refuses payloads over 10 MB before anything runs; so does the local server. */
+export const MAX_GATEWAY_BODY_BYTES = 10 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_GATEWAY_BODY_BYTES) {
+        resolve('too-large');
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The HTTP front of the local gateway. */
+export function createLocalServer(opts: GatewayOptions = {}): Server {
+  const gateway = createGateway(opts);
+  return createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const body = await readBody(req);
+    if (body === 'too-large') {
+      res.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorBody('PAYLOAD_TOO_LARGE', 'Request body too large')));
+      return;
+    }
+    const query: Record<string, string[]> = {};
+    for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+    const out = await gateway.handle({ method: req.method ?? 'GET', path: url.pathname, query, headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' });
+    res.writeHead(out.status, out.headers).end(out.body);
+  });
+}

@@ -1,0 +1,36 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * One document client per process, created lazily (not at import) so tests and the local gateway can
+ * point it at DynamoDB Local through DYNAMODB_ENDPOINT before first use.
+ */
+let doc: DynamoDBDocumentClient | undefined;
+
+export function dynamoConfig(): DynamoDBClientConfig {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  return {
+    ...(endpoint
+      ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    maxAttempts: Number(process.env.DYNAMODB_MAX_ATTEMPTS ?? 3),
+  };
+}
+
+export function db(): DynamoDBDocumentClient {
+  doc ??= DynamoDBDocumentClient.from(new DynamoDBClient(dynamoConfig()), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return doc;
+}
+
+/** Replace the client (tests inject faults with a client middleware or aws-sdk-client-mock). */
+export function setDb(client: DynamoDBDocumentClient | undefined): void {
+  doc = client;
+}
+
+export function tableName(): string {
+  const name = process.env.TABLE_NAME;
+  if (!name) throw new Error('TABLE_NAME is not set');
+  return name;
+}

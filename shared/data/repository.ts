@@ -1,0 +1,320 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ApiError, conflict, fieldError, notFound } from '../errors';
+import { ulid } from '../ids';
+import type { FieldSpecs } from '../schemas';
+import { KEY_ATTRIBUTES } from '../table';
+import { db, tableName } from './db';
+import { keys, type Key } from './keys';
+import { StaleRead, writeAll, type WriteOp } from './write';
+
+/**
+ * The one CRUD implementation every resource uses. An entity declares its key layout, uniqueness
+ * rule, outgoing references and the counters others keep on it; this class turns that into
+ * conditional writes and transactions:
+ * - create: Put (attribute_not_exists) + uniqueness lock + `ADD usage counter` on every referenced
+ *   item (condition attribute_exists, so a missing reference fails the whole write: 400 on the field);
+ * - update: read, merge, validate, then Put guarded by the item's version (`_v`); a changed key moves
+ *   the item (Delete old + Put new in the same transaction); locks and counters follow the change;
+ * - delete: refused with 409 while a usage counter is above zero; the version guard makes the check
+ *   and the delete atomic against a concurrent reference (every counter change bumps `_v`).
+ */
+export type Rec = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
+
+export interface Reference {
+  /** Field of this entity holding the id (or ids, when many) of another entity. */
+  field: string;
+  target: () => Entity;
+  many?: boolean;
+}
+
+export interface UniqueRule {
+  /** Name of the lock family, e.g. CLIENTNAME. */
+  name: string;
+  /** The normalized unique value of a record, or undefined when the record takes no lock. */
+  value: (rec: Record<string, unknown>) => string | undefined;
+  message: (rec: Record<string, unknown>) => string;
+}
+
+/** A locator names one stored record as the API addresses it (id, plus sortKey or userId). */
+export type Locator = { id: string } & Record<string, string | undefined>;
+
+export interface EntityConfig {
+  /** Human name used in messages: "Client" → "Client not found". */
+  kind: string;
+  /** Item type tag and default sort-key prefix, e.g. CLIENT. */
+  type: string;
+  fields: FieldSpecs;
+  unique?: UniqueRule;
+  references?: Reference[];
+  /** Storage key of a record (default: workspace partition, `${type}#${id}`). */
+  key?: (workspaceId: string, rec: Record<string, unknown>) => Key;
+  /** Key to read for a locator; undefined means "cannot exist" (404). Default: key({ id }). */
+  locate?: (workspaceId: string, loc: Locator) => Key | undefined;
+  /** Extra index attributes of a record (GSI keys). */
+  indexKeys?: (workspaceId: string, rec: Record<string, unknown>) => Record<string, string>;
+  /** Server-computed fields (e.g. durationMinutes), applied after every merge. */
+  derive?: (rec: Record<string, unknown>) => Record<string, unknown>;
+  /** Cross-field and cross-record rules; throw ApiError. `before` is the stored record on update. */
+  validate?: (workspaceId: string, rec: Record<string, unknown>, before?: Rec) => Promise<void>;
+  /** Refuse a delete on the record's own state (e.g. a paid invoice). */
+  assertDeletable?: (rec: Rec) => void;
+  /** Extra response fields computed from the stored item (e.g. sortKey). */
+  present?: (item: Record<string, unknown>) => Record<string, unknown>;
+  /** How the 409 for a referenced record names its users, keyed by the referencing entity's type. */
+  usedByLabel?: Record<string, string>;
+}
+
+const VERSION = '_v';
+const TYPE = '_type';
+const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
+const MAX_STALE_RETRIES = 6;
+
+export class Entity {
+  constructor(readonly cfg: EntityConfig) {}
+
+  key(workspaceId: string, rec: Record<string, unknown>): Key {
+    return this.cfg.key ? this.cfg.key(workspaceId, rec) : keys.entity(workspaceId, this.cfg.type, String(rec.id));
+  }
+
+  private locate(workspaceId: string, loc: Locator): Key | undefined {
+    return this.cfg.locate ? this.cfg.locate(workspaceId, loc) : this.key(workspaceId, loc);
+  }
+
+  /** Strips storage attributes (keys, indexes, `_` internals) and adds computed response fields. */
+  present(item: Record<string, unknown>): Rec {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) if (!k.startsWith('_') && !KEY_ATTRIBUTES.includes(k)) out[k] = v;
+    return { ...out, ...(this.cfg.present?.(item) ?? {}) } as Rec;
+  }
+
+  private toItem(workspaceId: string, rec: Record<string, unknown>, internals: Record<string, unknown>) {
+    return { ...rec, ...internals, ...this.key(workspaceId, rec), ...(this.cfg.indexKeys?.(workspaceId, rec) ?? {}), [TYPE]: this.cfg.type };
+  }
+
+  /** Reads the stored item of a locator (strongly consistent), or undefined. */
+  async getItem(workspaceId: string, loc: Locator): Promise<Record<string, unknown> | undefined> {
+    const key = this.locate(workspaceId, loc);
+    if (!key) return undefined;
+    const res = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    const item = res.Item;
+    if (!item || item[TYPE] !== this.cfg.type || item.id !== loc.id) return undefined;
+    return item;
+  }
+
+  async get(workspaceId: string, loc: Locator): Promise<Rec> {
+    const item = await this.getItem(workspaceId, loc);
+    if (!item) throw notFound(this.cfg.kind);
+    return this.present(item);
+  }
+
+  async create(workspaceId: string, input: Record<string, unknown>): Promise<Rec> {
+    const now = new Date().toISOString();
+    let rec: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(this.cfg.fields)) {
+      const v = input[name] ?? spec.default;
+      if (v !== undefined && v !== null) rec[name] = v;
+    }
+    rec = { ...rec, id: ulid(), createdAt: now, updatedAt: now };
+    rec = this.derive(rec);
+    await this.cfg.validate?.(workspaceId, rec);
+    const item = this.toItem(workspaceId, rec, { [VERSION]: 1 });
+    const ops: WriteOp[] = [
+      {
+        item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        onConditionFail: () => conflict(`${this.cfg.kind} already exists`),
+      },
+      ...this.lockOps(workspaceId, undefined, rec, item.SK),
+      ...this.referenceOps(workspaceId, undefined, rec),
+    ];
+    await writeAll(ops);
+    return this.present(item);
+  }
+
+  /** Merge update: fields not sent keep their value, null clears an optional field. */
+  async update(workspaceId: string, loc: Locator, patch: Record<string, unknown>): Promise<Rec> {
+    for (let attempt = 0; ; attempt++) {
+      const before = await this.getItem(workspaceId, loc);
+      if (!before) throw notFound(this.cfg.kind);
+      const current = this.present(before);
+      let rec = this.stored(before);
+      for (const [name, spec] of Object.entries(this.cfg.fields)) {
+        if (!(name in patch)) continue;
+        const v = patch[name];
+        if (spec.immutable && v !== undefined && v !== current[name]) throw fieldError(name, 'cannot be changed');
+        if (v === null || v === undefined) delete rec[name];
+        else rec[name] = v;
+      }
+      rec.updatedAt = new Date().toISOString();
+      rec = this.derive(rec);
+      await this.cfg.validate?.(workspaceId, rec, current);
+      const internals = Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith('_') && k !== TYPE));
+      const version = Number(before[VERSION] ?? 0);
+      const item = this.toItem(workspaceId, rec, { ...internals, [VERSION]: version + 1 });
+      const oldKey = this.key(workspaceId, current);
+      const moved = oldKey.PK !== item.PK || oldKey.SK !== item.SK;
+      const guard = { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': VERSION }, ExpressionAttributeValues: { ':v': version } };
+      const ops: WriteOp[] = moved
+        ? [
+            { item: { Delete: { TableName: tableName(), Key: oldKey, ...guard } }, onConditionFail: () => new StaleRead() },
+            { item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, onConditionFail: () => conflict(`${this.cfg.kind} already exists at that position`) },
+          ]
+        : [{ item: { Put: { TableName: tableName(), Item: item, ...guard } }, onConditionFail: () => new StaleRead() }];
+      ops.push(...this.lockOps(workspaceId, current, rec, item.SK), ...this.referenceOps(workspaceId, current, rec));
+      try {
+        await writeAll(ops);
+        return this.present(item);
+      } catch (err) {
+        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
+        if (err instanceof StaleRead) throw conflict(`The ${this.cfg.kind.toLowerCase()} is being changed by another request; retry`);
+        throw err;
+      }
+    }
+  }
+
+  async delete(workspaceId: string, loc: Locator): Promise<{ deleted: true; id: string }> {
+    for (let attempt = 0; ; attempt++) {
+      const before = await this.getItem(workspaceId, loc);
+      if (!before) throw notFound(this.cfg.kind);
+      const current = this.present(before);
+      this.cfg.assertDeletable?.(current);
+      const users = Object.entries(before)
+        .filter(([k, v]) => k.startsWith('_usedBy') && Number(v) > 0)
+        .map(([k, v]) => `${Number(v)} ${this.cfg.usedByLabel?.[k.slice('_usedBy'.length)] ?? k.slice('_usedBy'.length).toLowerCase()}`);
+      if (users.length > 0) {
+        throw conflict(`${this.cfg.kind} is still used by ${users.join(', ')}; archive it or remove those references first`);
+      }
+      const version = Number(before[VERSION] ?? 0);
+      const ops: WriteOp[] = [
+        {
+          item: {
+            Delete: {
+              TableName: tableName(),
+              Key: this.key(workspaceId, current),
+              ConditionExpression: '#v = :v',
+              ExpressionAttributeNames: { '#v': VERSION },
+              ExpressionAttributeValues: { ':v': version },
+            },
+          },
+          onConditionFail: () => new StaleRead(),
+        },
+        ...this.lockOps(workspaceId, current, undefined, String(before.SK)),
+        ...this.referenceOps(workspaceId, current, undefined),
+      ];
+      try {
+        await writeAll(ops);
+        return { deleted: true, id: current.id };
+      } catch (err) {
+        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
+        if (err instanceof StaleRead) throw conflict(`The ${this.cfg.kind.toLowerCase()} is being changed by another request; retry`);
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Whole (unpaginated) list of one item collection, following LastEvaluatedKey to the end, sorted by
+   * name. `skPrefix` narrows the collection (default: all of this type in the workspace partition).
+   */
+  async listAll(workspaceId: string, opts: { skPrefix?: string; filter?: Record<string, string> } = {}): Promise<Rec[]> {
+    const names: Record<string, string> = { '#pk': 'PK', '#sk': 'SK' };
+    const values: Record<string, unknown> = { ':pk': keys.workspacePartition(workspaceId), ':sk': opts.skPrefix ?? keys.entityPrefix(this.cfg.type) };
+    const filters: string[] = [];
+    for (const [i, [field, value]] of Object.entries(opts.filter ?? {}).entries()) {
+      names[`#f${i}`] = field;
+      values[`:f${i}`] = value;
+      filters.push(`#f${i} = :f${i}`);
+    }
+    const input: QueryCommandInput = {
+      TableName: tableName(),
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    };
+    const out: Rec[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      for (const item of res.Items ?? []) if (item[TYPE] === this.cfg.type) out.push(this.present(item));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out.sort(byName);
+  }
+
+  /** The record as stored: id, timestamps and declared fields (no keys, internals or computed fields). */
+  private stored(item: Record<string, unknown>): Record<string, unknown> {
+    const rec: Record<string, unknown> = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
+    for (const name of Object.keys(this.cfg.fields)) if (item[name] !== undefined) rec[name] = item[name];
+    return rec;
+  }
+
+  private derive(rec: Record<string, unknown>) {
+    return this.cfg.derive ? this.cfg.derive(rec) : rec;
+  }
+
+  private lockOps(workspaceId: string, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, ownerSK: unknown): WriteOp[] {
+    const rule = this.cfg.unique;
+    if (!rule) return [];
+    const oldValue = before ? rule.value(before) : undefined;
+    const newValue = after ? rule.value(after) : undefined;
+    if (oldValue === newValue) return [];
+    const ops: WriteOp[] = [];
+    if (oldValue !== undefined) {
+      ops.push({ item: { Delete: { TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, oldValue) } }, onConditionFail: () => new StaleRead() });
+    }
+    if (newValue !== undefined && after) {
+      ops.push({
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.uniqueLock(workspaceId, rule.name, newValue), [TYPE]: 'UNIQUE', owner: ownerSK },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        onConditionFail: () => conflict(rule.message(after)),
+      });
+    }
+    return ops;
+  }
+
+  /** Usage-counter changes on referenced records for a create (before undefined), update or delete. */
+  private referenceOps(workspaceId: string, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): WriteOp[] {
+    const ops: WriteOp[] = [];
+    for (const ref of this.cfg.references ?? []) {
+      const target = ref.target();
+      const ids = (rec: Record<string, unknown> | undefined): string[] => {
+        const v = rec?.[ref.field];
+        if (v === undefined || v === null) return [];
+        return ref.many ? (v as string[]) : [String(v)];
+      };
+      const oldIds = new Set(ids(before));
+      const newIds = new Set(ids(after));
+      const counter = counterAttr(this.cfg.type);
+      const change = (id: string, delta: 1 | -1): WriteOp => ({
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: target.key(workspaceId, { id }),
+            UpdateExpression: 'ADD #c :d, #v :one',
+            ConditionExpression: 'attribute_exists(PK) AND #t = :type',
+            ExpressionAttributeNames: { '#c': counter, '#v': VERSION, '#t': TYPE },
+            ExpressionAttributeValues: { ':d': delta, ':one': 1, ':type': target.cfg.type },
+          },
+        },
+        onConditionFail: () =>
+          delta === 1 ? fieldError(ref.field, `${target.cfg.kind} ${id} does not exist in this workspace`) : new StaleRead(),
+      });
+      for (const id of newIds) if (!oldIds.has(id)) ops.push(change(id, 1));
+      for (const id of oldIds) if (!newIds.has(id)) ops.push(change(id, -1));
+    }
+    return ops;
+  }
+}
+
+export function byName(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const an = String(a.name ?? '');
+  const bn = String(b.name ?? '');
+  return an.localeCompare(bn, 'en', { sensitivity: 'base' }) || an.localeCompare(bn) || String(a.id).localeCompare(String(b.id));
+}
+
+export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;

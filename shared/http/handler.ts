@@ -1,0 +1,172 @@
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { decodeAuthContext, requireScope, type AuthContext } from '../auth';
+import { ApiError, notImplemented, validationError } from '../errors';
+import { findRoute, matchPath, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from '../routes';
+import { logger } from './logger';
+import { json, toErrorResponse } from './response';
+import { parseWith, withoutReadOnly } from './validate';
+
+/** What a route implementation receives: validated input, the caller's auth context, the request id. */
+export type RouteRequest<R extends RouteDef> = InputOf<R> & { auth: AuthContext; requestId: string; baseUrl: string };
+export type RouteImpl<R extends RouteDef> = (req: RouteRequest<R>) => Promise<unknown>;
+export type RouteImpls = { [K in RouteId]?: RouteImpl<Routes[K]> };
+
+/** Per-request state the middlewares share. */
+export interface ApiState {
+  route?: RouteDef & { id: RouteId };
+  auth?: AuthContext;
+  input?: { params: unknown; query: unknown; body: unknown };
+  /** Headers every response of this request carries (request id, quota headers). */
+  headers: Record<string, string>;
+}
+export type ApiMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+const states = new WeakMap<object, ApiState>();
+/** The state of a request, kept per event object so the core handler (which sees only the event) can read it. */
+export const stateOf = (event: APIGatewayProxyEvent): ApiState => {
+  let s = states.get(event);
+  if (!s) {
+    s = { headers: { 'X-Request-Id': event.requestContext?.requestId ?? 'local' } };
+    states.set(event, s);
+  }
+  return s;
+};
+const state = (request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>) => stateOf(request.event);
+export const requestIdOf = (request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>) =>
+  request.event.requestContext?.requestId ?? request.context.awsRequestId;
+
+/** 1. Which route of the table is this? (API Gateway gives the template in event.resource.) */
+const resolveRoute = (fn: FunctionName): ApiMiddleware => ({
+  before: async (request) => {
+    const s = state(request);
+    const { resource, httpMethod, path } = request.event;
+    const route = findRoute(resource, httpMethod);
+    if (!route || route.resource !== fn) {
+      if (matchPath(path ?? resource)) throw notImplemented(`${httpMethod} is not offered on ${resource}`);
+      throw new ApiError('NOT_FOUND', 'Route not found');
+    }
+    s.route = route;
+    logger.appendKeys({ route: route.id });
+  },
+});
+
+/** 2. The authorizer's answer (cached by API Gateway), re-checked for expiry. */
+const authenticate: ApiMiddleware = {
+  before: async (request) => {
+    const s = state(request);
+    if (s.route?.scope === null) return;
+    s.auth = decodeAuthContext(request.event.requestContext?.authorizer as Record<string, unknown> | undefined);
+    logger.appendKeys({ workspaceId: s.auth.workspaceId, keyId: s.auth.keyId });
+  },
+};
+
+/** 3. Scope of the route. */
+const authorize: ApiMiddleware = {
+  before: async (request) => {
+    const s = state(request);
+    if (s.route?.scope && s.auth) requireScope(s.auth, s.route.scope);
+  },
+};
+
+/** 4. JSON body (routes with a body only); a missing body on such a route is a 400. */
+// disableContentTypeCheck (runtime option missing from the typings): a JSON API parses every body as JSON.
+const jsonBodyParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]) as unknown as ApiMiddleware;
+const parseBody: ApiMiddleware = {
+  before: async (request) => {
+    const s = state(request);
+    if (!s.route?.body) return;
+    const body = request.event.body;
+    if (body === null || body === undefined || body === '') throw validationError('A JSON request body is required', [{ field: 'body', message: 'required' }]);
+    await jsonBodyParser.before!(request);
+  },
+};
+
+/** 5. zod validation of path, query and body. */
+const validateInput: ApiMiddleware = {
+  before: async (request) => {
+    const s = state(request);
+    const route = s.route!;
+    if (route.notImplemented) throw notImplemented(route.notImplemented);
+    const ev = request.event;
+    const params = route.params ? parseWith(route.params, ev.pathParameters ?? {}, 'path') : {};
+    const query = route.query
+      ? parseWith(route.query, ev.queryStringParameters ?? {}, 'query')
+      : rejectUnknownQuery(ev.queryStringParameters);
+    let body: unknown;
+    if (route.body) {
+      const raw = ev.body as unknown;
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
+      body = parseWith(route.body, withoutReadOnly(raw), 'body');
+    }
+    s.input = { params, query, body };
+  },
+};
+
+function rejectUnknownQuery(q: Record<string, string | undefined> | null): Record<string, never> {
+  const names = Object.keys(q ?? {});
+  if (names.length > 0) throw validationError(`Unknown query parameter(s): ${names.join(', ')}`, names.map((field) => ({ field, message: 'unknown query parameter' })));
+  return {};
+}
+
+/** The public base URL of the API as the caller reached it (scheme, host and stage, without /v1/...). */
+export function baseUrlOf(event: APIGatewayProxyEvent): string {
+  const h = event.headers ?? {};
+  const header = (n: string) => Object.entries(h).find(([k]) => k.toLowerCase() === n)?.[1];
+  const host = header('host') ?? 'localhost';
+  const proto = header('x-forwarded-proto') ?? 'https';
+  const fullPath = event.requestContext?.path ?? event.path;
+  const prefix = fullPath && event.path && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
+  return `${proto}://${host}${prefix}`;
+}
+
+/** Last: one error handler for everything thrown above or in the route implementation. */
+const handleErrors: ApiMiddleware = {
+  onError: async (request) => {
+    const s = state(request);
+    const { response, unexpected } = toErrorResponse(request.error, requestIdOf(request));
+    if (unexpected) logger.error('Request failed unexpectedly', request.error as Error);
+    else logger.info('Request rejected', { status: response.statusCode });
+    request.response = { ...response, headers: { ...s.headers, ...response.headers } };
+  },
+};
+
+/**
+ * Extra middlewares that run after authentication and before the scope check, in this order (the
+ * rate limiter registers itself here). Kept as an explicit list so the stack reads top to bottom.
+ */
+export const afterAuthentication: ApiMiddleware[] = [];
+
+/**
+ * The one middleware stack of every resource Lambda. `impls` maps route ids of this function to
+ * their implementation; a declared route without one answers 501 NOT_IMPLEMENTED.
+ */
+export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
+  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const s = stateOf(event);
+    const route = s.route!;
+    const impl = impls[route.id] as RouteImpl<RouteDef> | undefined;
+    if (!impl) throw notImplemented(`${route.method} ${route.path} is not implemented yet`);
+    const input = s.input!;
+    const result = await impl({
+      params: input.params,
+      query: input.query,
+      body: input.body,
+      auth: s.auth!,
+      requestId: event.requestContext?.requestId ?? context.awsRequestId,
+      baseUrl: baseUrlOf(event),
+    } as RouteRequest<RouteDef>);
+    logger.info('Request served', { status: route.successStatus });
+    return json(route.successStatus, result, s.headers);
+  };
+  return middy(core)
+    .use(injectLambdaContext(logger, { resetKeys: true, correlationIdPath: 'requestContext.requestId' }))
+    .use(resolveRoute(fn))
+    .use(authenticate)
+    .use(afterAuthentication)
+    .use(authorize)
+    .use(parseBody)
+    .use(validateInput)
+    .use(handleErrors);
+}

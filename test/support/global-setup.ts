@@ -1,0 +1,9 @@
+import { startDynamoDbLocal } from '../../local/dynamodb';
+
+/** One DynamoDB Local (in memory, free port) for the whole run; each test file makes its own table. */
+export default async function globalSetup() {
+  if (process.env.DYNAMODB_ENDPOINT && process.env.TEST_USE_EXISTING_DYNAMODB === '1') return;
+  const dynamo = await startDynamoDbLocal();
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  (globalThis as { __DYNAMO__?: typeof dynamo }).__DYNAMO__ = dynamo;
+}
