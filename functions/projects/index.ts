@@ -1,5 +1,8 @@
+import { projects } from '../../shared/entities/catalog';
 import { resourceHandler } from '../../shared/http/handler';
+import { crudImpls } from '../../shared/http/crud';
 
-// Routes of this resource are declared in shared/routes.ts; until their implementations land they
-// answer 501 NOT_IMPLEMENTED through the shared stack (auth, scope and validation still apply).
-export const handler = resourceHandler('projects', {});
+export const handler = resourceHandler(
+  'projects',
+  crudImpls(projects, { list: 'listProjects', create: 'createProject', get: 'getProject', update: 'updateProject', delete: 'deleteProject' }),
+);

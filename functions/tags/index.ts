@@ -1,5 +1,8 @@
+import { tags } from '../../shared/entities/catalog';
 import { resourceHandler } from '../../shared/http/handler';
+import { crudImpls } from '../../shared/http/crud';
 
-// Routes of this resource are declared in shared/routes.ts; until their implementations land they
-// answer 501 NOT_IMPLEMENTED through the shared stack (auth, scope and validation still apply).
-export const handler = resourceHandler('tags', {});
+export const handler = resourceHandler(
+  'tags',
+  crudImpls(tags, { list: 'listTags', create: 'createTag', get: 'getTag', update: 'updateTag', delete: 'deleteTag' }),
+);

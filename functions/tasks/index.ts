@@ -1,5 +1,10 @@
+import { tasks } from '../../shared/entities/catalog';
 import { resourceHandler } from '../../shared/http/handler';
+import { crudImpls } from '../../shared/http/crud';
 
-// Routes of this resource are declared in shared/routes.ts; until their implementations land they
-// answer 501 NOT_IMPLEMENTED through the shared stack (auth, scope and validation still apply).
-export const handler = resourceHandler('tasks', {});
+export const handler = resourceHandler(
+  'tasks',
+  crudImpls(tasks, { list: 'listTasks', create: 'createTask', get: 'getTask', update: 'updateTask', delete: 'deleteTask' }, {
+    listFilter: (q): Record<string, string> => (q.projectId ? { projectId: String(q.projectId) } : {}),
+  }),
+);

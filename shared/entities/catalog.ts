@@ -1,0 +1,70 @@
+import { projectFields, tagFields, taskFields } from '../schemas';
+import { Entity } from '../data/repository';
+import { fieldError } from '../errors';
+import { clients } from './clients';
+
+/**
+ * Projects, tasks and tags: plain entities in the workspace partition (SK <TYPE>#<id>), each with a
+ * uniqueness lock and usage counters kept by the generic repository (shared/data/repository.ts).
+ */
+const USED_BY = { PROJECT: 'project(s)', TASK: 'task(s)', TIMEENTRY: 'time entry(ies)', FAVORITE: 'favorite(s)' };
+
+export const projects = new Entity({
+  kind: 'Project',
+  type: 'PROJECT',
+  fields: projectFields,
+  unique: {
+    name: 'PROJECTNAME',
+    value: (rec) => String(rec.name).trim().toLowerCase(),
+    message: (rec) => `A project named "${String(rec.name)}" already exists in this workspace`,
+  },
+  references: [{ field: 'clientId', target: () => clients }],
+  usedByLabel: USED_BY,
+});
+
+export const tasks = new Entity({
+  kind: 'Task',
+  type: 'TASK',
+  fields: taskFields,
+  unique: {
+    name: 'TASKNAME',
+    value: (rec) => `${String(rec.projectId)}#${String(rec.name).trim().toLowerCase()}`,
+    message: (rec) => `A task named "${String(rec.name)}" already exists in this project`,
+  },
+  references: [{ field: 'projectId', target: () => projects }],
+  usedByLabel: USED_BY,
+});
+
+export const tags = new Entity({
+  kind: 'Tag',
+  type: 'TAG',
+  fields: tagFields,
+  unique: {
+    name: 'TAGNAME',
+    value: (rec) => String(rec.name).trim().toLowerCase(),
+    message: (rec) => `A tag named "${String(rec.name)}" already exists in this workspace`,
+  },
+  usedByLabel: USED_BY,
+});
+
+/**
+ * Shared rule for records that name a project, client and task (time entries, favorites):
+ * clientId is derived from the project when absent and must agree with it when given; taskId must
+ * belong to the project. Existence itself is enforced by the write (usage counters).
+ */
+export async function resolveProjectClientTask(workspaceId: string, rec: Record<string, unknown>): Promise<void> {
+  if (rec.projectId) {
+    const project = await projects.getItem(workspaceId, { id: String(rec.projectId) });
+    if (!project) throw fieldError('projectId', `Project ${String(rec.projectId)} does not exist in this workspace`);
+    if (project.clientId) {
+      if (rec.clientId === undefined) rec.clientId = project.clientId;
+      else if (rec.clientId !== project.clientId) throw fieldError('clientId', `does not match the project's client (${String(project.clientId)})`);
+    }
+  }
+  if (rec.taskId) {
+    const task = await tasks.getItem(workspaceId, { id: String(rec.taskId) });
+    if (!task) throw fieldError('taskId', `Task ${String(rec.taskId)} does not exist in this workspace`);
+    if (!rec.projectId) rec.projectId = task.projectId;
+    else if (task.projectId !== rec.projectId) throw fieldError('taskId', 'does not belong to the given project');
+  }
+}
