@@ -1,0 +1,144 @@
+import * as path from 'node:path';
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { StageConfig } from './config';
+
+/** Repository root: entries are `functions/<name>/index.ts`, the lock file is `package-lock.json`. */
+export const PROJECT_ROOT = path.resolve(__dirname, '..');
+export const entryFor = (name: string) => path.join(PROJECT_ROOT, 'functions', name, 'index.ts');
+
+/** Namespace of the handlers' EMF metrics (Powertools) and of the metric filters of this stack. */
+export const METRICS_NAMESPACE = 'TimeTracking';
+export const serviceName = (stage: string) => `time-tracking-${stage}`;
+
+export interface ServiceFunctionProps {
+  /** Folder under functions/, e.g. `clients`, `authorizer`. Also names the log group. */
+  readonly name: string;
+  readonly config: StageConfig;
+  readonly description: string;
+  readonly tableName: string;
+  readonly memorySize?: number;
+  readonly timeout?: Duration;
+  /** Extra environment (never secret values: pass ARNs and read them at run time). */
+  readonly environment?: Record<string, string>;
+}
+
+/** How a function may use the table. */
+export type TableAccess =
+  /** Items of the workspace data: read, write, transactions, Query on the table and its indexes. No Scan. */
+  | { kind: 'readWrite' }
+  /** GetItem and UpdateItem on the base table only, restricted to items whose PK starts with one of these prefixes. */
+  | { kind: 'items'; actions: string[]; leadingKeys: string[] };
+
+/**
+ * One Lambda function with the project's defaults fixed in one place: Node.js 22 on arm64, esbuild
+ * (minified, no source maps, AWS SDK v3 from the runtime), its own log group with the stage's retention,
+ * its own role with no managed policies (only "write to my log group"), the common environment, and
+ * optional X-Ray tracing. Table access is granted explicitly with {@link bindTable}.
+ */
+export class ServiceFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { config } = props;
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', {
+      logGroupName: `/time-tracking/${config.stage}/lambda/${props.name}`,
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `time-tracking ${config.stage} ${props.name} function`,
+    });
+    // Instead of the AWSLambdaBasicExecutionRole managed policy: write to this function's log group only.
+    this.logGroup.grantWrite(this.role);
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: entryFor(props.name),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? config.lambda.memorySize,
+      timeout: props.timeout ?? Duration.seconds(10),
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      ...(config.tracing ? { tracing: Tracing.ACTIVE } : {}),
+      environment: {
+        TABLE_NAME: props.tableName,
+        STAGE: config.stage,
+        POWERTOOLS_SERVICE_NAME: serviceName(config.stage),
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        LOG_LEVEL: config.logLevel,
+        ...(config.tracing ? {} : { POWERTOOLS_TRACE_DISABLED: 'true' }),
+        ...props.environment,
+      },
+      bundling: {
+        minify: true,
+        sourceMap: false,
+        target: 'node22',
+        format: OutputFormat.CJS,
+        // The Node.js 22 runtime ships AWS SDK v3; keeping it out of the bundle keeps bundles small.
+        externalModules: ['@aws-sdk/*'],
+      },
+    });
+
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'The runtime is pinned to nodejs22.x on purpose: the project toolchain, esbuild target and tests are Node 22 (supported by Lambda until April 2027). Moving to a newer runtime is a deliberate, tested change, not one made implicitly by a lint rule.',
+    });
+    if (config.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions, so AWS requires Resource "*" for them (and only them).',
+      });
+    }
+  }
+
+  /** Grants exactly the table access a function needs. */
+  bindTable(table: dynamodb.Table, access: TableAccess): void {
+    if (access.kind === 'readWrite') {
+      // grantReadWriteData would include Scan: the data layer never scans (every list is a Query), so IAM forbids it.
+      table.grant(
+        this.role,
+        'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
+        'dynamodb:ConditionCheckItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+      );
+      const tableLogicalId = Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement);
+      Validations.of(this.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
+        reason:
+          'Query on the global secondary indexes of this one table (GSI1..GSI5 of shared/table.ts): "<table ARN>/index/*" names only its indexes; the actions are listed explicitly and exclude Scan.',
+      });
+      return;
+    }
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: access.actions,
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.leadingKeys } },
+      }),
+    );
+  }
+}

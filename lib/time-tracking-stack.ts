@@ -1,0 +1,285 @@
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { keys } from '../shared/data/keys';
+import { RESOURCES, pathTemplates, type FunctionName } from '../shared/routes';
+import { TABLE } from '../shared/table';
+import type { StageConfig } from './config';
+import { NOT_IMPLEMENTED_TEMPLATE, addGatewayErrors } from './gateway-responses';
+import { Monitoring } from './monitoring';
+import { ServiceFunction } from './service-function';
+
+export interface TimeTrackingStackProps extends StackProps {
+  readonly config: StageConfig;
+}
+
+/** Functions whose handlers sign and verify pagination cursors, and so read the cursor secret. */
+export const CURSOR_FUNCTIONS: readonly FunctionName[] = ['time-entries', 'invoices'];
+
+/** Identity source and cache time of the authorizer: the cache is why revocation takes up to 5 minutes. */
+export const API_KEY_HEADER = 'X-API-Key';
+export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
+
+/** Content types the 501 mock answers for (any other gets 415 from API Gateway, in the error body). */
+const MOCK_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', 'text/xml'];
+
+/**
+ * The whole service: the single table, one function per resource (plus openapi and the authorizer),
+ * the REST API derived from shared/routes.ts, and its monitoring.
+ */
+export class TimeTrackingStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly api: apigw.RestApi;
+  readonly functions: Record<FunctionName, ServiceFunction>;
+  readonly authorizerFunction: ServiceFunction;
+  readonly cursorSecret: secretsmanager.Secret;
+  readonly accessLogGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: TimeTrackingStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    // ---------------------------------------------------------------- table (from shared/table.ts)
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      pointInTimeRecoverySpecification: {
+        pointInTimeRecoveryEnabled: config.pointInTimeRecovery,
+        ...(config.pointInTimeRecovery ? { recoveryPeriodInDays: config.pitrRecoveryPeriodDays } : {}),
+      },
+      deletionProtection: config.deletionProtection,
+      removalPolicy: config.removalPolicy,
+    });
+    for (const index of TABLE.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+    if (!config.pointInTimeRecovery) {
+      Validations.of(this.table).acknowledge({
+        id: 'AwsSolutions-DDB3',
+        reason: `Point-in-time recovery is disabled by the ${config.stage} stage configuration (disposable data).`,
+      });
+    }
+
+    // ---------------------------------------------------------------- cursor-signing secret
+    this.cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
+      description: `time-tracking ${config.stage}: HMAC key signing the pagination cursors of time entries and invoices`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(this.cursorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The secret only signs short-lived pagination cursors; automatic rotation would invalidate every cursor in flight mid-pagination. It is rotated manually when needed (docs/operations.md): put a new random value, then new cold starts pick it up.',
+    });
+
+    // ---------------------------------------------------------------- functions
+    const tableName = this.table.tableName;
+    const fns = {} as Record<FunctionName, ServiceFunction>;
+    for (const name of RESOURCES) {
+      const fn = new ServiceFunction(this, `Fn-${name}`, {
+        name,
+        config,
+        tableName,
+        description: `time-tracking ${config.stage}: /v1/${name} routes`,
+        ...(CURSOR_FUNCTIONS.includes(name) ? { environment: { CURSOR_SECRET_ARN: this.cursorSecret.secretArn } } : {}),
+      });
+      fn.bindTable(this.table, { kind: 'readWrite' });
+      if (CURSOR_FUNCTIONS.includes(name)) this.cursorSecret.grantRead(fn.role);
+      fns[name] = fn;
+    }
+    // The OpenAPI document is generated from the route table: no table access at all.
+    fns.openapi = new ServiceFunction(this, 'Fn-openapi', {
+      name: 'openapi',
+      config,
+      tableName,
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      description: `time-tracking ${config.stage}: GET /v1/openapi.json (public)`,
+    });
+    this.functions = fns;
+
+    this.authorizerFunction = new ServiceFunction(this, 'Fn-authorizer', {
+      name: 'authorizer',
+      config,
+      tableName,
+      memorySize: 512,
+      timeout: Duration.seconds(5),
+      description: `time-tracking ${config.stage}: REQUEST authorizer resolving ${API_KEY_HEADER}`,
+    });
+    // Reads the key record by the hash of the key and records lastUsedAt: nothing else, and only API key items.
+    this.authorizerFunction.bindTable(this.table, {
+      kind: 'items',
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      leadingKeys: [keys.apiKey('*').PK],
+    });
+
+    // ---------------------------------------------------------------- REST API
+    this.accessLogGroup = new logs.LogGroup(this, 'ApiAccessLogs', {
+      logGroupName: `/time-tracking/${config.stage}/api-access`,
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+
+    this.api = new apigw.RestApi(this, 'Api', {
+      restApiName: `time-tracking-${config.stage}`,
+      description: `Workspace time-tracking API (${config.stage})`,
+      endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      // The account-level role API Gateway needs to write access and execution logs.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: config.stage,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: apigw.AccessLogFormat.custom(accessLogFormat()),
+        // Errors only, and never request/response data: X-API-Key must not reach the logs.
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: false,
+        tracingEnabled: config.tracing,
+        throttlingRateLimit: config.throttling.rateLimit,
+        throttlingBurstLimit: config.throttling.burstLimit,
+      },
+    });
+    addGatewayErrors(this.api);
+
+    const authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      authorizerName: `time-tracking-${config.stage}-api-key`,
+      handler: this.authorizerFunction.fn,
+      identitySources: [apigw.IdentitySource.header(API_KEY_HEADER)],
+      resultsCacheTtl: AUTHORIZER_CACHE_TTL,
+    });
+
+    // One integration per function; one invoke permission per function for the whole API (not one per method).
+    const integrations = new Map<FunctionName, apigw.LambdaIntegration>();
+    const integrationFor = (name: FunctionName) => {
+      let i = integrations.get(name);
+      if (!i) {
+        i = new apigw.LambdaIntegration(fns[name].fn, { proxy: true, scopePermissionToMethod: false });
+        integrations.set(name, i);
+      }
+      return i;
+    };
+
+    // A method the API does not offer on a known path: 501 NOT_IMPLEMENTED (explicit methods win over ANY).
+    const notImplemented = new apigw.MockIntegration({
+      passthroughBehavior: apigw.PassthroughBehavior.NEVER,
+      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, '{"statusCode": 501}'])),
+      integrationResponses: [
+        {
+          statusCode: '501',
+          responseTemplates: { 'application/json': NOT_IMPLEMENTED_TEMPLATE },
+          responseParameters: { 'method.response.header.Content-Type': "'application/json'" },
+        },
+      ],
+    });
+
+    for (const [template, routes] of pathTemplates()) {
+      const resource = this.api.root.resourceForPath(template);
+      const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      const requestParameters = Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true]));
+      for (const route of routes) {
+        const isPublic = route.scope === null;
+        const method = resource.addMethod(route.method, integrationFor(route.resource), {
+          operationName: (route as { id?: string }).id ?? `${route.method} ${route.path}`,
+          requestParameters,
+          ...(isPublic ? { authorizationType: apigw.AuthorizationType.NONE } : { authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }),
+        });
+        if (isPublic) {
+          Validations.of(method).acknowledge(
+            { id: 'AwsSolutions-APIG4', reason: `${route.method} ${route.path} is public by contract (api-spec.md: the OpenAPI document needs no authentication).` },
+            { id: 'AwsSolutions-COG4', reason: `${route.method} ${route.path} is public by contract; it has no authorizer at all.` },
+          );
+        }
+      }
+      resource.addMethod('ANY', notImplemented, {
+        authorizer,
+        authorizationType: apigw.AuthorizationType.CUSTOM,
+        methodResponses: [{ statusCode: '501', responseParameters: { 'method.response.header.Content-Type': true } }],
+      });
+    }
+
+    Validations.of(this.api).acknowledge(
+      {
+        id: 'AwsSolutions-COG4',
+        reason:
+          'Callers are integrations authenticating with workspace API keys (X-API-Key), not Cognito users: a Lambda REQUEST authorizer resolves the key to its workspace, scopes and limits by design (api-spec.md).',
+      },
+      {
+        id: 'AwsSolutions-APIG2',
+        reason:
+          'Requests are validated in the handlers with the zod schemas of the route table (shared/routes.ts), which produce the field-level 400 VALIDATION_ERROR details the API promises; an API Gateway request validator could only give a generic message.',
+      },
+      {
+        id: 'AwsSolutions-APIG3',
+        reason:
+          'No WAF web ACL in this stack: every route but the OpenAPI document requires an API key, each key has per-minute and per-hour limits, and the stage is throttled. An account-level WAF (e.g. Firewall Manager) can be associated without changing this stack.',
+      },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The account-level role API Gateway uses to write CloudWatch logs (access and execution logs) uses AWS\'s purpose-built AmazonAPIGatewayPushToCloudWatchLogs policy, as the API Gateway documentation prescribes.',
+      },
+    );
+
+    // ---------------------------------------------------------------- monitoring
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      config,
+      api: this.api,
+      table: this.table,
+      functions: fns,
+      authorizerFunction: this.authorizerFunction,
+      accessLogGroup: this.accessLogGroup,
+    });
+
+    // ---------------------------------------------------------------- outputs
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'TABLE_NAME for the admin CLI' });
+    new CfnOutput(this, 'DashboardName', { value: monitoring.dashboard.dashboardName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.alarmTopic.topicArn, description: 'Subscribe here to receive alarms' });
+    new CfnOutput(this, 'AccessLogGroupName', { value: this.accessLogGroup.logGroupName });
+  }
+}
+
+/** JSON access log line. Every value is a JSON string ("-" when API Gateway has none). */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  requestTime: '$context.requestTime',
+  requestTimeEpoch: '$context.requestTimeEpoch',
+  stage: '$context.stage',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  path: '$context.path',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integration.status',
+  integrationLatency: '$context.integration.latency',
+  integrationError: '$context.integration.error',
+  errorResponseType: '$context.error.responseType',
+  errorMessage: '$context.error.message',
+  authorizerStatus: '$context.authorizer.status',
+  authorizerLatency: '$context.authorizer.latency',
+  authorizerError: '$context.authorizer.error',
+  authorizerRequestId: '$context.authorizer.requestId',
+  workspaceId: '$context.authorizer.workspaceId',
+  keyId: '$context.authorizer.keyId',
+  xrayTraceId: '$context.xrayTraceId',
+};
+
+function accessLogFormat(): string {
+  // error.message may contain quotes: use its pre-quoted form instead of wrapping it in quotes ourselves.
+  return JSON.stringify(ACCESS_LOG_FIELDS).replace('"$context.error.message"', '$context.error.messageString');
+}
