@@ -80,7 +80,7 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     return values.help ? 0 : 2;
   }
   const out: Out = { json: values.json ?? false, print: (human, data) => log(values.json ? JSON.stringify(data, null, 2) : human) };
-  if (process.env.DYNAMODB_ENDPOINT) process.env.TABLE_NAME ??= LOCAL_TABLE_NAME;
+  if (process.env.DYNAMODB_ENDPOINT) process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   if (!process.env.TABLE_NAME) throw new UsageError('TABLE_NAME is not set (the stack output TableName), or set DYNAMODB_ENDPOINT for a local DynamoDB');
   const [group, action, arg] = positionals;
 

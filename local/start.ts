@@ -18,8 +18,8 @@ async function main() {
   const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
   const dataDir = resolve(process.env.DATA_DIR ?? './.data');
   const authTtl = Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300);
-  process.env.TABLE_NAME ??= LOCAL_TABLE_NAME;
-  process.env.CURSOR_SECRET ??= DEV_CURSOR_SECRET;
+  process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
+  process.env.CURSOR_SECRET ||= DEV_CURSOR_SECRET;
 
   console.log(`Starting DynamoDB Local on port ${dynamoPort} (data in ${dataDir}) ...`);
   const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { run } from '../../admin/cli';
+import { hashApiKey } from '../../shared/apikeys';
+import { findApiKeyByHash } from '../../shared/data/apikey-store';
+import { SCOPES } from '../../shared/routes';
+import { apiClient, newWorkspace, useTestTable } from '../support/harness';
+
+useTestTable();
+const api = apiClient();
+
+async function cli(...args: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await run(args, (s) => lines.push(s));
+  return { code, out: lines.join('\n') };
+}
+
+describe('admin CLI', () => {
+  test('keys create --json prints the key once; it works at once; list never shows it', async () => {
+    const ws = newWorkspace();
+    const created = await cli('keys', 'create', '--workspace', ws, '--name', 'sync job', '--scopes', 'clients:read,clients:write', '--per-minute', '30', '--per-hour', '500', '--json');
+    expect(created.code).toBe(0);
+    const obj = JSON.parse(created.out);
+    expect(obj).toMatchObject({ workspaceId: ws, name: 'sync job', scopes: ['clients:read', 'clients:write'], perMinute: 30, perHour: 500 });
+    expect(obj.id).toMatch(/^key_/);
+    expect((await api.get('/v1/clients', { key: obj.key })).status).toBe(200);
+    const listed = await cli('keys', 'list', '--workspace', ws, '--json');
+    expect(listed.out).not.toContain(obj.key);
+    expect(listed.out).not.toContain(hashApiKey(obj.key));
+    const rows = JSON.parse(listed.out);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: obj.id, state: 'active', scopes: ['clients:read', 'clients:write'], perMinute: 30, perHour: 500 });
+    expect(rows[0].lastUsedAt).toMatch(/^\d{4}-/);
+    const human = await cli('keys', 'list', '--workspace', ws);
+    expect(human.out).toContain(obj.id);
+    expect(human.out).not.toContain(obj.key);
+  });
+
+  test('--scopes all, --expires, revoke, update', async () => {
+    const ws = newWorkspace();
+    const { out } = await cli('keys', 'create', '--workspace', ws, '--name', 'all', '--scopes', 'all', '--expires', '2099-01-01', '--json');
+    const obj = JSON.parse(out);
+    expect(obj.scopes).toEqual(SCOPES);
+    expect(obj.expiresAt).toBe('2099-01-01T00:00:00.000Z');
+    const upd = await cli('keys', 'update', obj.id, '--per-minute', '5', '--json');
+    expect(JSON.parse(upd.out)).toMatchObject({ perMinute: 5, perHour: 1000 });
+    const rev = await cli('keys', 'revoke', obj.id, '--json');
+    expect(JSON.parse(rev.out).revokedAt).toMatch(/^\d{4}-/);
+    const stored = await findApiKeyByHash(hashApiKey(obj.key));
+    expect(stored?.revokedAt).toBeDefined();
+    const again = await cli('keys', 'revoke', obj.id, '--json');
+    expect(JSON.parse(again.out).revokedAt).toBe(stored?.revokedAt);
+  });
+
+  test('seed creates demo data in a workspace', async () => {
+    const ws = newWorkspace();
+    const { code, out } = await cli('seed', '--workspace', ws, '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ workspaceId: ws });
+  });
+
+  const bad: Array<[string, string[], RegExp]> = [
+    ['unknown scope', ['keys', 'create', '--workspace', 'w', '--name', 'n', '--scopes', 'clients:read,clients:admin'], /Unknown scope\(s\): clients:admin/],
+    ['bad date', ['keys', 'create', '--workspace', 'w', '--name', 'n', '--scopes', 'all', '--expires', 'next tuesday'], /--expires must be an ISO 8601/],
+    ['missing workspace', ['keys', 'create', '--name', 'n', '--scopes', 'all'], /--workspace is required/],
+    ['bad limit', ['keys', 'create', '--workspace', 'w', '--name', 'n', '--scopes', 'all', '--per-minute', '0'], /--per-minute must be a positive integer/],
+    ['unknown flag', ['keys', 'list', '--workspace', 'w', '--bogus'], /Unknown option '--bogus'/],
+    ['unknown command', ['keys', 'explode'], /Unknown command/],
+    ['seed without workspace', ['seed'], /--workspace is required/],
+    ['unknown key id', ['keys', 'revoke', 'key_nope'], /No key with id key_nope/],
+  ];
+  test.each(bad)('bad arguments (%s) are a usage error with a clear message', async (_label, args, message) => {
+    await expect(run(args, () => undefined)).rejects.toThrow(message);
+  });
+
+  test('the CLI process prints usage errors on stderr and exits with code 2', async () => {
+    const cases = [bad[0]!, bad[4]!];
+    const results = await Promise.all(
+      cases.map(
+        ([label, args, message]) =>
+          new Promise<{ label: string; code: number | null; stderr: string; stdout: string; message: RegExp }>((resolve) => {
+            const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../../admin/cli.ts'), ...args], { env: { ...process.env } });
+            let stderr = '';
+            let stdout = '';
+            child.stderr.on('data', (d) => (stderr += String(d)));
+            child.stdout.on('data', (d) => (stdout += String(d)));
+            child.on('exit', (code) => resolve({ label, code, stderr, stdout, message }));
+          }),
+      ),
+    );
+    for (const r of results) {
+      expect({ label: r.label, code: r.code, stdout: r.stdout }).toEqual({ label: r.label, code: 2, stdout: '' });
+      expect(r.stderr).toMatch(r.message);
+      expect(r.stderr).toContain('Usage: npm run --silent admin');
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../local/dynamodb';
+
+/**
+ * `npm start` as a developer runs it: its own DynamoDB Local with data under DATA_DIR, a demo key
+ * printed once, the admin CLI against the same DynamoDB, the authorizer cache honoured, Ctrl-C
+ * stopping both processes, and data surviving a restart.
+ */
+const ROOT = join(__dirname, '../..');
+const TSX = require.resolve('tsx/cli');
+
+function startApi(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void> } {
+  const child = spawn(process.execPath, [TSX, 'local/start.ts'], { cwd: ROOT, env: { ...process.env, ...env, TABLE_NAME: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += String(d);
+      if (out.includes('API listening')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d) => (out += String(d)));
+    child.on('exit', (code) => reject(new Error(`npm start exited early (${code}):\n${out}`)));
+  });
+  return { child, output: () => out, ready };
+}
+
+function admin(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, 'admin/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, TABLE_NAME: '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const stopped = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (c) => resolve(c))));
+
+async function portOpen(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl-C, restart keeps data', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tt-data-'));
+  const port = await freePort();
+  const dynamoPort = await freePort();
+  const env = { PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, AUTH_CACHE_TTL_SECONDS: '2', DYNAMODB_ENDPOINT: '' };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const first = startApi(env);
+    await first.ready;
+    const demoKey = first.output().match(/svc_live_[0-9A-Za-z]{40}/)?.[0];
+    expect(demoKey).toBeDefined();
+
+    const openapi = await fetch(`${base}/v1/openapi.json`);
+    expect(openapi.status).toBe(200);
+    const clients = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': demoKey! } });
+    expect(clients.status).toBe(200);
+    expect(((await clients.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+    expect((await fetch(`${base}/v1/nope`)).status).toBe(404);
+
+    const adminEnv = { DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}` };
+    const created = await admin(adminEnv, 'keys', 'create', '--workspace', 'demo', '--name', 'e2e', '--scopes', 'clients:read', '--json');
+    expect(created.code).toBe(0);
+    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    expect((await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    expect((await fetch(`${base}/v1/clients`, { method: 'POST', headers: { 'X-API-Key': key }, body: '{"name":"x"}' })).status).toBe(403);
+
+    const revoked = await admin(adminEnv, 'keys', 'revoke', id);
+    expect(revoked.code).toBe(0);
+    await new Promise((r) => setTimeout(r, 2500));
+    const after = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': key } });
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key' } });
+
+    first.child.kill('SIGINT');
+    expect(await stopped(first.child)).toBe(0);
+    expect(await portOpen(port)).toBe(false);
+    expect(await portOpen(dynamoPort)).toBe(false);
+
+    const second = startApi(env);
+    await second.ready;
+    expect(second.output()).not.toMatch(/svc_live_/);
+    const again = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': demoKey! } });
+    expect(again.status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await stopped(second.child)).toBe(0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
