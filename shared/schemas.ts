@@ -111,7 +111,9 @@ export const projectFields = {
 } satisfies FieldSpecs;
 
 export const taskFields = {
-  projectId: { schema: idString, required: true },
+  // Immutable: time entries and favorites naming the task carry its projectId ("taskId must belong to
+  // the project"); moving the task would silently break that for them. Create a task in the other project.
+  projectId: { schema: idString, required: true, immutable: true },
   name: { schema: nameString, required: true },
   status: { schema: z.enum(['active', 'done']), default: 'active' },
   estimateMinutes: { schema: z.number().int().min(0).max(10_000_000) },

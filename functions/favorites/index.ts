@@ -1,5 +1,10 @@
+import { favoriteListPrefix, favorites } from '../../shared/entities/favorites';
 import { resourceHandler } from '../../shared/http/handler';
+import { crudImpls } from '../../shared/http/crud';
 
-// Routes of this resource are declared in shared/routes.ts; until their implementations land they
-// answer 501 NOT_IMPLEMENTED through the shared stack (auth, scope and validation still apply).
-export const handler = resourceHandler('favorites', {});
+export const handler = resourceHandler(
+  'favorites',
+  crudImpls(favorites, { list: 'listFavorites', create: 'createFavorite', get: 'getFavorite', update: 'updateFavorite', delete: 'deleteFavorite' }, {
+    listPrefix: favoriteListPrefix,
+  }),
+);

@@ -32,6 +32,18 @@ export const keys = {
   apiKeyById: (id: string) => ({ GSI2PK: `APIKEYID#${id}`, GSI2SK: 'APIKEY' }),
   apiKeyByIdPartition: (id: string) => `APIKEYID#${id}`,
 
+  /**
+   * Favorites: in the workspace partition, SK `FAVORITE#<userId>#<id>` (userId escaped with
+   * encodeURIComponent, so `#` in a userId cannot run into the id): one user's favorites are one
+   * Query on the prefix `FAVORITE#<userId>#`, all of the workspace's on `FAVORITE#`.
+   */
+  favorite: (workspaceId: string, userId: string, id: string): Key => ({ PK: ws(workspaceId), SK: `FAVORITE#${encodeURIComponent(userId)}#${id}` }),
+  favoritePrefix: (userId?: string) => (userId === undefined ? 'FAVORITE#' : `FAVORITE#${encodeURIComponent(userId)}#`),
+
+  /** Invoices: item `WS#<ws>` / `INVOICE#<id>`; GSI1 `WS#<ws>#INVOICES` / `<issueDate>#<id>` lists them by issueDate. */
+  invoiceByIssueDate: (workspaceId: string, issueDate: string, id: string) => ({ GSI1PK: `${ws(workspaceId)}#INVOICES`, GSI1SK: `${issueDate}#${id}` }),
+  invoiceByIssueDatePartition: (workspaceId: string) => `${ws(workspaceId)}#INVOICES`,
+
   /** Rate-limit counter: one item per key per hour window (TTL-expired). */
   rateCounter: (keyId: string, hourStart: string): Key => ({ PK: `RATE#${keyId}`, SK: hourStart }),
 };

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ApiError, conflict, fieldError, notFound } from '../errors';
+import { ApiError, conflict, fieldError, notFound, validationError } from '../errors';
 import { ulid } from '../ids';
 import type { FieldSpecs } from '../schemas';
 import { KEY_ATTRIBUTES } from '../table';
@@ -68,6 +68,8 @@ const VERSION = '_v';
 const TYPE = '_type';
 const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
 const MAX_STALE_RETRIES = 6;
+/** DynamoDB's limit of actions in one TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 export class Entity {
   constructor(readonly cfg: EntityConfig) {}
@@ -160,6 +162,7 @@ export class Entity {
           ]
         : [{ item: { Put: { TableName: tableName(), Item: item, ...guard } }, onConditionFail: () => new StaleRead() }];
       ops.push(...this.lockOps(workspaceId, current, rec, item.SK), ...this.referenceOps(workspaceId, current, rec));
+      if (ops.length > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length, current, rec);
       try {
         await writeAll(ops);
         return this.present(item);
@@ -239,6 +242,17 @@ export class Entity {
       start = res.LastEvaluatedKey;
     } while (start);
     return out.sort(byName);
+  }
+
+  /**
+   * An update whose counter moves do not fit one transaction (e.g. replacing 50 tags by 50 others:
+   * 100 counter changes + the item) cannot be atomic: refuse it (400 naming the reference fields)
+   * rather than fail with a 500 or split it and risk counters that no longer match the records.
+   */
+  private tooManyChanges(writes: number, before: Record<string, unknown>, after: Record<string, unknown>): ApiError {
+    const changed = (this.cfg.references ?? []).map((r) => r.field).filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+    const message = `this update changes too many references at once (${writes} writes; at most ${MAX_TRANSACTION_ITEMS} fit in one atomic write): make the change in two requests`;
+    return validationError(`${changed.join(', ')}: ${message}`, changed.map((field) => ({ field, message })));
   }
 
   /** The record as stored: id, timestamps and declared fields (no keys, internals or computed fields). */

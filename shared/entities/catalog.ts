@@ -4,8 +4,9 @@ import { fieldError } from '../errors';
 import { clients } from './clients';
 
 /**
- * Projects, tasks and tags: plain entities in the workspace partition (SK <TYPE>#<id>), each with a
- * uniqueness lock and usage counters kept by the generic repository (shared/data/repository.ts).
+ * Projects, tasks and tags: plain entities in the workspace partition (SK <TYPE>#<id>), with the
+ * uniqueness locks product.md asks for (tag names per workspace, task names per project, any case) and
+ * usage counters kept by the generic repository (shared/data/repository.ts).
  */
 const USED_BY = { PROJECT: 'project(s)', TASK: 'task(s)', TIMEENTRY: 'time entry(ies)', FAVORITE: 'favorite(s)' };
 
@@ -13,11 +14,8 @@ export const projects = new Entity({
   kind: 'Project',
   type: 'PROJECT',
   fields: projectFields,
-  unique: {
-    name: 'PROJECTNAME',
-    value: (rec) => String(rec.name).trim().toLowerCase(),
-    message: (rec) => `A project named "${String(rec.name)}" already exists in this workspace`,
-  },
+  // No name lock: product.md makes client, tag and (per project) task names unique, not project names
+  // (two clients may each have a "Website" project).
   references: [{ field: 'clientId', target: () => clients }],
   usedByLabel: USED_BY,
 });
@@ -49,22 +47,28 @@ export const tags = new Entity({
 
 /**
  * Shared rule for records that name a project, client and task (time entries, favorites):
- * clientId is derived from the project when absent and must agree with it when given; taskId must
- * belong to the project. Existence itself is enforced by the write (usage counters).
+ * - taskId must belong to the project; a task without a projectId sets the projectId;
+ * - clientId is derived from the project when absent and must agree with it when given;
+ * - on update (`before` given, merge semantics): a field the request left unchanged follows the one it
+ *   changed, so `{ taskId }` alone moves the record to that task's project, and `{ projectId }` alone
+ *   takes the new project's client (when it has one) instead of failing on the old derived clientId.
+ * Existence itself is enforced by the write (usage counters, attribute_exists), so a record deleted
+ * after these reads still fails the write with 400 on the field.
  */
-export async function resolveProjectClientTask(workspaceId: string, rec: Record<string, unknown>): Promise<void> {
+export async function resolveProjectClientTask(workspaceId: string, rec: Record<string, unknown>, before?: Record<string, unknown>): Promise<void> {
+  const changed = (field: string) => !before || rec[field] !== before[field];
+  if (rec.taskId) {
+    const task = await tasks.getItem(workspaceId, { id: String(rec.taskId) });
+    if (!task) throw fieldError('taskId', `Task ${String(rec.taskId)} does not exist in this workspace`);
+    if (rec.projectId === undefined || (before && changed('taskId') && !changed('projectId'))) rec.projectId = task.projectId;
+    else if (task.projectId !== rec.projectId) throw fieldError('taskId', `Task ${String(rec.taskId)} does not belong to project ${String(rec.projectId)}`);
+  }
   if (rec.projectId) {
     const project = await projects.getItem(workspaceId, { id: String(rec.projectId) });
     if (!project) throw fieldError('projectId', `Project ${String(rec.projectId)} does not exist in this workspace`);
     if (project.clientId) {
-      if (rec.clientId === undefined) rec.clientId = project.clientId;
+      if (rec.clientId === undefined || (before && changed('projectId') && !changed('clientId'))) rec.clientId = project.clientId;
       else if (rec.clientId !== project.clientId) throw fieldError('clientId', `does not match the project's client (${String(project.clientId)})`);
     }
-  }
-  if (rec.taskId) {
-    const task = await tasks.getItem(workspaceId, { id: String(rec.taskId) });
-    if (!task) throw fieldError('taskId', `Task ${String(rec.taskId)} does not exist in this workspace`);
-    if (!rec.projectId) rec.projectId = task.projectId;
-    else if (task.projectId !== rec.projectId) throw fieldError('taskId', 'does not belong to the given project');
   }
 }
