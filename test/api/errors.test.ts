@@ -1,12 +1,21 @@
-import { setDb } from '../../shared/data/db';
+import { db, setDb } from '../../shared/data/db';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
 
 useTestTable();
 const api = apiClient();
 
-/** Fault injection only: DynamoDB Local cannot fail on demand. */
+/**
+ * Fault injection only (DynamoDB Local cannot fail on demand): the data calls of the route fail, while
+ * the rate-limit counter (RATE# items, its own fault policy is tested with the limiter) goes through.
+ */
 function failingDb(err: Error) {
-  return { send: async () => Promise.reject(err) } as never;
+  const real = db();
+  return {
+    send: async (cmd: { input?: { Key?: { PK?: string } } }) => {
+      if (String(cmd.input?.Key?.PK ?? '').startsWith('RATE#')) return real.send(cmd as never);
+      throw err;
+    },
+  } as never;
 }
 
 describe('unexpected failures', () => {
@@ -45,5 +54,15 @@ describe('unexpected failures', () => {
     const ok = await api.get('/v1/clients', { key });
     expect(ok.headers['X-Request-Id']).toMatch(/[0-9a-f-]{36}/);
     expect(ok.headers['Content-Type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('request size', () => {
+  test('a body over 128 KB is a 413 PAYLOAD_TOO_LARGE in the error body, and nothing is written', async () => {
+    const key = await makeKey(newWorkspace());
+    const res = await api.call('POST', '/v1/clients', { key, rawBody: JSON.stringify({ name: 'A', notes: 'x'.repeat(130 * 1024) }) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large (at most 128 KB)' } });
+    expect((await api.get('/v1/clients', { key })).body.items).toEqual([]);
   });
 });
