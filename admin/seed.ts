@@ -1,4 +1,6 @@
 import { clients } from '../shared/entities/clients';
+import { seedInvoices } from './seed-invoices';
+import { seedTimeEntries } from './seed-time-entries';
 
 /**
  * Demo data for a workspace. Each resource contributes its part; `timeEntries` and `invoices` are
@@ -28,5 +30,5 @@ export async function seedWorkspace(workspaceId: string, opts: SeedOptions = {})
     await clients.create(workspaceId, { name, currency: 'USD', email: `billing@${name.split(' ')[0]!.toLowerCase()}.example` });
     created++;
   }
-  return { workspaceId, clients: created };
+  return { workspaceId, clients: created, timeEntries: (await seedTimeEntries(workspaceId, opts.timeEntries ?? 0, { progress: opts.progress })).length, invoices: (await seedInvoices(workspaceId, opts.invoices ?? 0, { progress: opts.progress })).length };
 }

@@ -193,7 +193,15 @@ export const timeEntryListQuery = z.strictObject({
   projectId: idString.optional(),
   clientId: idString.optional(),
 });
-export const sortKeyQuery = z.strictObject({ sortKey: z.string().min(1).max(512).meta({ description: 'The entry\'s sortKey, as returned with it' }) });
+/** A time entry's sortKey: `<startTime, UTC, ms>#<id>` (shared/entities/time-entries.ts). */
+export const SORT_KEY_REGEX = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#([^#]{1,128})$/;
+export const sortKeyQuery = z.strictObject({
+  sortKey: z
+    .string()
+    .max(512)
+    .regex(SORT_KEY_REGEX, 'must be the sortKey returned with the entry, e.g. 2026-01-31T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N (URL-encode # as %23)')
+    .meta({ description: 'The entry\'s sortKey, as returned with it (URL-encode # as %23)' }),
+});
 export const userIdQuery = z.strictObject({ userId: idString.meta({ description: 'The user the favorite belongs to (required with API key authentication)' }) });
 export const favoriteListQuery = z.strictObject({ userId: idString.optional() });
 export const taskListQuery = z.strictObject({ projectId: idString.optional() });

@@ -1,5 +1,15 @@
+import { listTimeEntries, timeEntries } from '../../shared/entities/time-entries';
 import { resourceHandler } from '../../shared/http/handler';
+import { crudImpls } from '../../shared/http/crud';
 
-// Routes of this resource are declared in shared/routes.ts; until their implementations land they
-// answer 501 NOT_IMPLEMENTED through the shared stack (auth, scope and validation still apply).
-export const handler = resourceHandler('time-entries', {});
+/**
+ * Time entries: create/get/update/delete through the generic repository (get/put/delete locate the item
+ * by id + sortKey), and the paginated, index-backed list (shared/entities/time-entries.ts).
+ */
+export const handler = resourceHandler('time-entries', {
+  ...crudImpls(timeEntries, { list: 'listTimeEntries', create: 'createTimeEntry', get: 'getTimeEntry', update: 'updateTimeEntry', delete: 'deleteTimeEntry' }),
+  listTimeEntries: async ({ auth, query }) => {
+    const page = await listTimeEntries(auth.workspaceId, query);
+    return { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), hasMore: page.hasMore };
+  },
+});

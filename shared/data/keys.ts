@@ -9,6 +9,8 @@ export interface Key {
 }
 
 const ws = (workspaceId: string) => `WS#${workspaceId}`;
+/** A free-form id inside a composite key: `#` (and `%`) escaped, so components cannot run together. */
+const keyPart = (v: string) => encodeURIComponent(v);
 
 export const keys = {
   workspacePartition: ws,
@@ -33,6 +35,23 @@ export const keys = {
   apiKeyByIdPartition: (id: string) => `APIKEYID#${id}`,
 
   /**
+   * Time entries: their own partition per workspace, SK `<startTime as UTC ISO ms>#<id>` (= the public
+   * sortKey), so a Query on the partition is chronological. The same SK is the sort key of every
+   * time-entry index; the index partitions below all start with `WS#<ws>#TE#`. Ids inside keys are
+   * escaped (encodeURIComponent turns `#` into `%23`) so two different (userId, projectId) pairs can
+   * never build the same partition value. docs/data-model.md, "Time entries".
+   */
+  timeEntryPartition: (workspaceId: string) => `${ws(workspaceId)}#TE`,
+  timeEntry: (workspaceId: string, startTimeIso: string, id: string): Key => ({ PK: `${ws(workspaceId)}#TE`, SK: `${startTimeIso}#${id}` }),
+  timeEntrySortKey: (startTimeIso: string, id: string) => `${startTimeIso}#${id}`,
+  /** GSI1: by user; GSI2: by project; GSI3: by client; GSI4: by user+project; GSI5: by user+client. */
+  timeEntryByUser: (workspaceId: string, userId: string) => `${ws(workspaceId)}#TE#U#${keyPart(userId)}`,
+  timeEntryByProject: (workspaceId: string, projectId: string) => `${ws(workspaceId)}#TE#P#${keyPart(projectId)}`,
+  timeEntryByClient: (workspaceId: string, clientId: string) => `${ws(workspaceId)}#TE#C#${keyPart(clientId)}`,
+  timeEntryByUserProject: (workspaceId: string, userId: string, projectId: string) => `${ws(workspaceId)}#TE#UP#${keyPart(userId)}#${keyPart(projectId)}`,
+  timeEntryByUserClient: (workspaceId: string, userId: string, clientId: string) => `${ws(workspaceId)}#TE#UC#${keyPart(userId)}#${keyPart(clientId)}`,
+
+  /**
    * Favorites: in the workspace partition, SK `FAVORITE#<userId>#<id>` (userId escaped with
    * encodeURIComponent, so `#` in a userId cannot run into the id): one user's favorites are one
    * Query on the prefix `FAVORITE#<userId>#`, all of the workspace's on `FAVORITE#`.
@@ -44,6 +63,10 @@ export const keys = {
   invoiceByIssueDate: (workspaceId: string, issueDate: string, id: string) => ({ GSI1PK: `${ws(workspaceId)}#INVOICES`, GSI1SK: `${issueDate}#${id}` }),
   invoiceByIssueDatePartition: (workspaceId: string) => `${ws(workspaceId)}#INVOICES`,
 
-  /** Rate-limit counter: one item per key per hour window (TTL-expired). */
+  /**
+   * Rate-limit counter: one item per key per clock hour, SK = the hour's start (ISO 8601), holding the
+   * hour count `h` and one count per minute of the hour (`m00`..`m59`); `ttl` = hour end + 1 h.
+   * Written by shared/http/rate-limit.ts with one conditional UpdateItem per request (docs/rate-limits.md).
+   */
   rateCounter: (keyId: string, hourStart: string): Key => ({ PK: `RATE#${keyId}`, SK: hourStart }),
 };

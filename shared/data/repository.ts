@@ -54,8 +54,11 @@ export interface EntityConfig {
   indexKeys?: (workspaceId: string, rec: Record<string, unknown>) => Record<string, string>;
   /** Server-computed fields (e.g. durationMinutes), applied after every merge. */
   derive?: (rec: Record<string, unknown>) => Record<string, unknown>;
-  /** Cross-field and cross-record rules; throw ApiError. `before` is the stored record on update. */
-  validate?: (workspaceId: string, rec: Record<string, unknown>, before?: Rec) => Promise<void>;
+  /**
+   * Cross-field and cross-record rules; throw ApiError. On update, `before` is the stored record and
+   * `patch` the fields the request sent (to tell a field sent unchanged from one not sent).
+   */
+  validate?: (workspaceId: string, rec: Record<string, unknown>, before?: Rec, patch?: Record<string, unknown>) => Promise<void>;
   /** Refuse a delete on the record's own state (e.g. a paid invoice). */
   assertDeletable?: (rec: Rec) => void;
   /** Extra response fields computed from the stored item (e.g. sortKey). */
@@ -66,7 +69,8 @@ export interface EntityConfig {
 
 const VERSION = '_v';
 const TYPE = '_type';
-const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
+/** Attribute of a referenced item counting the records of `referencingType` that name it. */
+export const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
 const MAX_STALE_RETRIES = 6;
 /** DynamoDB's limit of actions in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -89,7 +93,8 @@ export class Entity {
     return { ...out, ...(this.cfg.present?.(item) ?? {}) } as Rec;
   }
 
-  private toItem(workspaceId: string, rec: Record<string, unknown>, internals: Record<string, unknown>) {
+  /** The stored item of a record (keys, index keys, type tag); public for bulk loaders such as the seed. */
+  toItem(workspaceId: string, rec: Record<string, unknown>, internals: Record<string, unknown>) {
     return { ...rec, ...internals, ...this.key(workspaceId, rec), ...(this.cfg.indexKeys?.(workspaceId, rec) ?? {}), [TYPE]: this.cfg.type };
   }
 
@@ -148,7 +153,7 @@ export class Entity {
       }
       rec.updatedAt = new Date().toISOString();
       rec = this.derive(rec);
-      await this.cfg.validate?.(workspaceId, rec, current);
+      await this.cfg.validate?.(workspaceId, rec, current, patch);
       const internals = Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith('_') && k !== TYPE));
       const version = Number(before[VERSION] ?? 0);
       const item = this.toItem(workspaceId, rec, { ...internals, [VERSION]: version + 1 });

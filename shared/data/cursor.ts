@@ -1,0 +1,97 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { fieldError } from '../errors';
+import { getCursorSecret } from '../secrets';
+
+/**
+ * Signed page cursors. A cursor is `<payload>.<signature>`, both base64url:
+ *
+ *   payload   = JSON { v: 1, w: <workspaceId>, b: <binding hash>, k: <position key> }
+ *   signature = HMAC-SHA256(cursor secret, "cursor.v1." + payload)
+ *
+ * - `k` is the storage key (table key plus index key attributes) of the last item the page returned; it
+ *   becomes the next Query's ExclusiveStartKey. It is readable by the client (it is not a secret: every
+ *   attribute in it is also in the returned item) but cannot be changed without breaking the signature.
+ * - `w` binds the cursor to the caller's workspace and `b` to the query it was issued for (a SHA-256 of
+ *   the canonical JSON of the query definition: index, key condition and its values, filter, direction).
+ *   The same filters written differently (a date vs the same instant as a date-time) canonicalize to the
+ *   same query, so they accept each other's cursors; any other query rejects them.
+ *
+ * Every failure is a 400 VALIDATION_ERROR on the field `cursor`, raised before any data is read.
+ * Cursors do not expire; rotating the secret invalidates every outstanding cursor (clients restart).
+ */
+export interface CursorBinding {
+  workspaceId: string;
+  /** Anything JSON-serializable that describes the query; only its canonical hash is kept. */
+  query: unknown;
+}
+
+export type CursorKey = Record<string, string>;
+
+const VERSION = 1;
+const DOMAIN = 'cursor.v1.';
+
+/** JSON with object keys sorted at every level, so equal values always serialize identically. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+export function bindingHash(query: unknown): string {
+  return createHash('sha256').update(canonicalJson(query)).digest('base64url');
+}
+
+async function sign(payload: string): Promise<Buffer> {
+  return createHmac('sha256', await getCursorSecret()).update(DOMAIN + payload).digest();
+}
+
+export async function encodeCursor(binding: CursorBinding, key: CursorKey): Promise<string> {
+  const payload = Buffer.from(JSON.stringify({ v: VERSION, w: binding.workspaceId, b: bindingHash(binding.query), k: key })).toString('base64url');
+  return `${payload}.${(await sign(payload)).toString('base64url')}`;
+}
+
+const invalid = (message: string) => fieldError('cursor', message);
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Verifies a cursor and returns its position key. `keyAttributes` are the attribute names the key must
+ * have (exactly those, all strings).
+ */
+export async function decodeCursor(cursor: string, binding: CursorBinding, keyAttributes: readonly string[]): Promise<CursorKey> {
+  const parts = cursor.split('.');
+  if (parts.length !== 2 || !B64URL.test(parts[0]!) || !B64URL.test(parts[1]!)) {
+    throw invalid('is not a valid cursor; pass the nextCursor of the previous page unchanged');
+  }
+  const [payload, signature] = parts as [string, string];
+  const expected = await sign(payload);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw invalid('is not a valid cursor (it was altered or truncated); pass the nextCursor of the previous page unchanged');
+  }
+  let body: { v?: unknown; w?: unknown; b?: unknown; k?: unknown };
+  try {
+    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof body;
+  } catch {
+    throw invalid('is not a valid cursor');
+  }
+  if (body.v !== VERSION) throw invalid('was issued by an older version of the API; start again without a cursor');
+  if (body.w !== binding.workspaceId) throw invalid('was not issued for this workspace');
+  if (body.b !== bindingHash(binding.query)) {
+    throw invalid('was issued for other filters; repeat the request with the same filters, or start again without a cursor');
+  }
+  const key = body.k;
+  if (
+    !key ||
+    typeof key !== 'object' ||
+    Array.isArray(key) ||
+    Object.keys(key).length !== keyAttributes.length ||
+    !keyAttributes.every((a) => typeof (key as Record<string, unknown>)[a] === 'string')
+  ) {
+    throw invalid('is not a valid cursor');
+  }
+  return key as CursorKey;
+}

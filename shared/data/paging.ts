@@ -1,0 +1,157 @@
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { TABLE, type IndexName } from '../table';
+import { decodeCursor, encodeCursor, type CursorKey } from './cursor';
+import { db, tableName } from './db';
+
+/**
+ * One page of a Query, with a signed cursor. Generic: any item collection of the table or of an index
+ * (time entries, invoices, ...) pages through this function.
+ *
+ * How a page is filled (docs/data-model.md, "Time entries"):
+ * - It asks DynamoDB for `limit + 1` items: the extra item only tells whether another page exists, so
+ *   `hasMore` is exact, and it is never returned.
+ * - The next cursor is the key of the LAST RETURNED item (not DynamoDB's LastEvaluatedKey), so the next
+ *   page starts right after it: nothing is skipped or repeated, even when a Query call read further.
+ * - Without a filter one Query call normally does it (a second one only when the 1 MB response cap cuts
+ *   it short). With a filter, DynamoDB applies `Limit` before the filter, so the function keeps querying
+ *   from where the previous call stopped, growing `Limit` (x2 per call, at most MAX_CALL_LIMIT) until it
+ *   has `limit + 1` matches or reaches the end of the key range. The number of calls is bounded by
+ *   `maxCalls`; when that budget runs out first, the page returns the matches found so far with
+ *   `hasMore: true` and a cursor at the last item DynamoDB evaluated (still nothing skipped or repeated).
+ *   Callers choose key conditions that make the filter cheap (the most selective index), so the budget is
+ *   a safety bound, not the normal path.
+ * - A cursor is verified (signature, workspace, same query) before anything is read.
+ */
+export interface Expression {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+export interface PageRequest {
+  /** Workspace the cursor is bound to (also the caller's workspace: a cursor of another one is refused). */
+  workspaceId: string;
+  /** Index to query; absent: the table. */
+  index?: IndexName;
+  /** KeyConditionExpression with its names and values. */
+  keyCondition: Expression;
+  /** Optional FilterExpression on the rest (names and values must not clash with the key condition's). */
+  filter?: Expression;
+  /** Default false: descending sort key (newest first for time-ordered keys). */
+  scanForward?: boolean;
+  /** Page size (already validated by the caller: 1..200). */
+  limit: number;
+  /** The previous page's nextCursor. */
+  cursor?: string;
+  /** Extra values the cursor is bound to besides the query itself (rarely needed). */
+  bind?: unknown;
+  /** Upper bound of Query calls for one page (default 10). */
+  maxCalls?: number;
+  /** Ask DynamoDB for the consumed capacity (benchmarks, logs). */
+  returnConsumedCapacity?: boolean;
+}
+
+export interface PageStats {
+  /** Query calls made. */
+  calls: number;
+  /** Items DynamoDB read (before the filter). */
+  scanned: number;
+  /** Read capacity units reported by DynamoDB (when requested). */
+  consumedCapacity?: number;
+  /** The call budget ran out before the page was full. */
+  budgetExhausted: boolean;
+}
+
+export interface Page {
+  items: Record<string, unknown>[];
+  nextCursor?: string;
+  hasMore: boolean;
+  stats: PageStats;
+}
+
+export const DEFAULT_MAX_CALLS = 10;
+export const MAX_CALL_LIMIT = 1000;
+
+/** The attributes that locate an item in the table or index (the ExclusiveStartKey shape). */
+export function positionAttributes(index?: IndexName): string[] {
+  const attrs: string[] = [TABLE.partitionKey, TABLE.sortKey];
+  if (index) {
+    const def = TABLE.indexes.find((i) => i.name === index);
+    if (!def) throw new Error(`Unknown index ${index}`);
+    attrs.push(def.partitionKey, def.sortKey);
+  }
+  return attrs;
+}
+
+function mergeNames(a: Record<string, string> = {}, b: Record<string, string> = {}): Record<string, string> {
+  for (const [k, v] of Object.entries(b)) if (k in a && a[k] !== v) throw new Error(`Expression attribute name ${k} is used twice with different meanings`);
+  return { ...a, ...b };
+}
+function mergeValues(a: Record<string, unknown> = {}, b: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const k of Object.keys(b)) if (k in a) throw new Error(`Expression attribute value ${k} is used twice`);
+  return { ...a, ...b };
+}
+
+export async function queryPage(req: PageRequest): Promise<Page> {
+  const attrs = positionAttributes(req.index);
+  const scanForward = req.scanForward ?? false;
+  // What the cursor is bound to: everything that defines the result set, and nothing else (not the limit).
+  const binding = {
+    workspaceId: req.workspaceId,
+    query: { i: req.index ?? null, k: req.keyCondition, f: req.filter ?? null, fwd: scanForward, x: req.bind ?? null },
+  };
+  let start: Record<string, unknown> | undefined = req.cursor ? await decodeCursor(req.cursor, binding, attrs) : undefined;
+
+  const base: QueryCommandInput = {
+    TableName: tableName(),
+    ...(req.index ? { IndexName: req.index } : {}),
+    KeyConditionExpression: req.keyCondition.expression,
+    ...(req.filter ? { FilterExpression: req.filter.expression } : {}),
+    ExpressionAttributeNames: mergeNames(req.keyCondition.names, req.filter?.names),
+    ExpressionAttributeValues: mergeValues(req.keyCondition.values, req.filter?.values),
+    ScanIndexForward: scanForward,
+    ...(req.returnConsumedCapacity ? { ReturnConsumedCapacity: 'TOTAL' as const } : {}),
+  };
+  if (Object.keys(base.ExpressionAttributeNames!).length === 0) delete base.ExpressionAttributeNames;
+
+  const need = req.limit + 1;
+  const maxCalls = req.maxCalls ?? DEFAULT_MAX_CALLS;
+  const matched: Record<string, unknown>[] = [];
+  const stats: PageStats = { calls: 0, scanned: 0, budgetExhausted: false };
+  let callLimit = 0;
+  for (;;) {
+    const missing = need - matched.length;
+    callLimit = req.filter ? Math.min(MAX_CALL_LIMIT, Math.max(missing, callLimit * 2)) : missing;
+    const res: QueryCommandOutput = await db().send(new QueryCommand({ ...base, Limit: callLimit, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    stats.calls++;
+    stats.scanned += res.ScannedCount ?? 0;
+    if (res.ConsumedCapacity?.CapacityUnits !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + res.ConsumedCapacity.CapacityUnits;
+    matched.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+    if (matched.length >= need || !start) break;
+    if (stats.calls >= maxCalls) {
+      stats.budgetExhausted = true;
+      break;
+    }
+  }
+
+  if (matched.length > req.limit) {
+    const items = matched.slice(0, req.limit);
+    return { items, hasMore: true, nextCursor: await encodeCursor(binding, keyOf(items[items.length - 1]!, attrs)), stats };
+  }
+  if (stats.budgetExhausted && start) {
+    // Budget spent before the page was full: continue after the last item DynamoDB evaluated.
+    return { items: matched, hasMore: true, nextCursor: await encodeCursor(binding, keyOf(start, attrs)), stats };
+  }
+  return { items: matched, hasMore: false, stats };
+}
+
+function keyOf(item: Record<string, unknown>, attrs: string[]): CursorKey {
+  const key: CursorKey = {};
+  for (const a of attrs) {
+    const v = item[a];
+    if (typeof v !== 'string') throw new Error(`Item has no string key attribute ${a}`);
+    key[a] = v;
+  }
+  return key;
+}
