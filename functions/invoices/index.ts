@@ -1,5 +1,13 @@
+import { invoices, listInvoices } from '../../shared/entities/invoices';
 import { resourceHandler } from '../../shared/http/handler';
 
-// Routes of this resource are declared in shared/routes.ts; until their implementations land they
-// answer 501 NOT_IMPLEMENTED through the shared stack (auth, scope and validation still apply).
-export const handler = resourceHandler('invoices', {});
+/**
+ * Invoices: get, list (paginated, newest issueDate first) and delete (draft and void only). POST and
+ * PUT are declared `notImplemented` in the route table: the shared stack answers them 501 before any
+ * implementation could run, so none is bound here.
+ */
+export const handler = resourceHandler('invoices', {
+  listInvoices: async ({ auth, query }) => listInvoices(auth.workspaceId, query),
+  getInvoice: async ({ auth, params }) => invoices.get(auth.workspaceId, { id: params.id }),
+  deleteInvoice: async ({ auth, params }) => invoices.delete(auth.workspaceId, { id: params.id }),
+});

@@ -1,0 +1,98 @@
+import type { Rec } from '../shared/data/repository';
+import { clients } from '../shared/entities/clients';
+import { cents, createInvoice, INVOICE_STATUSES, invoices } from '../shared/entities/invoices';
+
+/**
+ * `seed --invoices N`: N invoices in a workspace, written through the invoice entity (so each one takes
+ * its number lock and counts on its client, exactly as the application's invoices do).
+ *
+ * - Statuses cycle draft, sent, paid, void: every status is present as soon as N >= 4.
+ * - Issue dates spread over the last two years (several per day for large N), due 30 days later.
+ * - 1-4 line items (hours x rate), amounts in cents, subtotal = sum, tax at the client's rate, total =
+ *   subtotal + tax (the entity re-checks this arithmetic on every write).
+ * - Numbers INV-000001, ... continue after the workspace's highest existing number, so seeding twice
+ *   adds N more rather than colliding.
+ * - Clients are the workspace's own (one is created when it has none). One writer per client runs in
+ *   parallel: writers never update the same client item, so their transactions do not conflict.
+ */
+export interface InvoiceSeedOptions {
+  progress?: (done: number, total: number) => void;
+  now?: Date;
+  /** PRNG seed (default 7). */
+  seed?: number;
+}
+
+const DESCRIPTIONS = ['Development', 'Design', 'Project management', 'Consulting', 'QA and testing', 'Support retainer', 'Workshop'];
+const RATES = [95, 120, 135.5, 150, 180];
+const TAX_RATES = [0, 0.1, 0.19, 0.2];
+const DAY = 86_400_000;
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+export const invoiceNumber = (seq: number) => `INV-${String(seq).padStart(6, '0')}`;
+
+/** The invoice fields of seed number `i` of `count` (pure; exported for tests). */
+export function seedInvoiceInput(i: number, count: number, seq: number, client: Rec, taxRate: number, now: Date, rand: () => number): Record<string, unknown> {
+  const daysBack = Math.floor(((count - 1 - i) / Math.max(1, count)) * 730);
+  const issue = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - daysBack * DAY;
+  const lineItems = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
+    const quantity = (1 + Math.floor(rand() * 80)) / 2; // 0.5 .. 40 hours
+    const unitPrice = pick(rand, RATES);
+    return { description: pick(rand, DESCRIPTIONS), quantity, unitPrice, amount: Math.round(quantity * unitPrice * 100) / 100 };
+  });
+  const subtotalCents = lineItems.reduce((s, li) => s + cents(li.amount), 0);
+  const taxCents = Math.round(subtotalCents * taxRate);
+  return {
+    number: invoiceNumber(seq),
+    clientId: client.id,
+    status: INVOICE_STATUSES[i % INVOICE_STATUSES.length],
+    issueDate: isoDate(issue),
+    dueDate: isoDate(issue + 30 * DAY),
+    currency: typeof client.currency === 'string' ? client.currency : 'USD',
+    lineItems,
+    subtotal: subtotalCents / 100,
+    tax: taxCents / 100,
+    total: (subtotalCents + taxCents) / 100,
+    ...(i % 5 === 0 ? { notes: 'Payment by bank transfer within 30 days.' } : {}),
+  };
+}
+
+export async function seedInvoices(workspaceId: string, count: number, opts: InvoiceSeedOptions = {}): Promise<Rec[]> {
+  if (count <= 0) return [];
+  const now = opts.now ?? new Date();
+  const rand = prng(opts.seed ?? 7);
+  let clientList = await clients.listAll(workspaceId);
+  if (clientList.length === 0) clientList = [await clients.create(workspaceId, { name: 'Acme Corporation', currency: 'USD' })];
+  const existing = await invoices.listAll(workspaceId);
+  const highest = existing.reduce((max, inv) => Math.max(max, Number(/^INV-(\d+)$/.exec(String(inv.number))?.[1] ?? 0)), 0);
+
+  // Inputs are built up front (deterministic order), then grouped by client: one writer per client.
+  const byClient = new Map<string, Array<Record<string, unknown>>>();
+  for (let i = 0; i < count; i++) {
+    const ci = i % clientList.length;
+    const client = clientList[ci]!;
+    const input = seedInvoiceInput(i, count, highest + i + 1, client, TAX_RATES[ci % TAX_RATES.length]!, now, rand);
+    byClient.set(client.id, [...(byClient.get(client.id) ?? []), input]);
+  }
+  const created: Rec[] = [];
+  await Promise.all(
+    [...byClient.values()].map(async (inputs) => {
+      for (const input of inputs) {
+        created.push(await createInvoice(workspaceId, input));
+        opts.progress?.(created.length, count);
+      }
+    }),
+  );
+  return created;
+}

@@ -1,0 +1,57 @@
+import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
+import { routeList, SCOPES, type Scope } from '../../shared/routes';
+import { err, HIGH_LIMITS, workspaceWithKey } from './support';
+
+/**
+ * The full scope matrix: each of the 14 scopes against every route of the route table. A key holding
+ * only that scope is allowed exactly when it is the route's scope: otherwise 403 FORBIDDEN naming the
+ * route's scope; when it matches, anything but 401/403 (the request may still be a 400, 404 or 501 —
+ * the scope check passed).
+ */
+useTestTable();
+const api = apiClient();
+
+/** One key per scope, each holding only that scope, all in one workspace. */
+const keyOf = new Map<Scope, string>();
+beforeAll(async () => {
+  const ws = newWorkspace('scopes');
+  for (const scope of SCOPES) keyOf.set(scope, await makeKey(ws, { scopes: [scope], ...HIGH_LIMITS }));
+});
+
+const request = (route: (typeof routeList)[number], key?: string) =>
+  api.call(route.method, route.path.replace('{id}', '01ABSENT000000000000000000'), {
+    ...(key ? { key } : {}),
+    ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
+  });
+
+const protectedRoutes = routeList.filter((r) => r.scope !== null);
+
+test('the matrix covers every route and every scope', () => {
+  expect(SCOPES).toHaveLength(14);
+  expect(protectedRoutes.length + 1).toBe(routeList.length);
+  expect(new Set(protectedRoutes.map((r) => r.scope))).toEqual(new Set(SCOPES));
+});
+
+test.each(protectedRoutes.map((r) => [r.id, r.method, r.path, r.scope!] as const))('%s (%s %s) needs %s', async (_id, _method, _path, required) => {
+  const route = protectedRoutes.find((r) => r.id === _id)!;
+  const results = await Promise.all(SCOPES.map(async (scope) => [scope, await request(route, keyOf.get(scope))] as const));
+  for (const [scope, res] of results) {
+    if (scope === required) {
+      expect({ scope, status: res.status }).not.toEqual({ scope, status: 403 });
+      expect(res.status).not.toBe(401);
+    } else {
+      expect({ scope, ...err(res) }).toEqual({ scope, status: 403, code: 'FORBIDDEN', message: `This API key lacks the required scope: ${required}` });
+    }
+  }
+});
+
+test('the public route needs no scope (and no key)', async () => {
+  const route = routeList.find((r) => r.scope === null)!;
+  for (const scope of SCOPES) expect((await request(route, keyOf.get(scope))).status).toBe(200);
+  expect((await request(route)).status).toBe(200);
+});
+
+test('a key with every scope passes every scope check', async () => {
+  const { key } = await workspaceWithKey('all-scopes');
+  for (const route of protectedRoutes) expect([route.id, (await request(route, key)).status]).not.toEqual([route.id, 403]);
+});
