@@ -3,7 +3,7 @@ import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from './config';
@@ -15,6 +15,19 @@ export const entryFor = (name: string) => path.join(PROJECT_ROOT, 'functions', n
 /** Namespace of the handlers' EMF metrics (Powertools) and of the metric filters of this stack. */
 export const METRICS_NAMESPACE = 'TimeTracking';
 export const serviceName = (stage: string) => `time-tracking-${stage}`;
+
+/** esbuild options of every function (test/cdk/bundles.test.ts builds with the same ones to check sizes). */
+export const BUNDLING = {
+  minify: true,
+  sourceMap: false,
+  target: 'node22',
+  format: OutputFormat.CJS,
+  // The Node.js 22 runtime ships AWS SDK v3; keeping it out of the bundle keeps bundles small.
+  externalModules: ['@aws-sdk/*'],
+} as const satisfies BundlingOptions;
+
+/** Upper bound for one function's bundle (issue 6); the performance work may tighten it. */
+export const MAX_BUNDLE_BYTES = 300 * 1024;
 
 export interface ServiceFunctionProps {
   /** Folder under functions/, e.g. `clients`, `authorizer`. Also names the log group. */
@@ -86,14 +99,7 @@ export class ServiceFunction extends Construct {
         ...(config.tracing ? {} : { POWERTOOLS_TRACE_DISABLED: 'true' }),
         ...props.environment,
       },
-      bundling: {
-        minify: true,
-        sourceMap: false,
-        target: 'node22',
-        format: OutputFormat.CJS,
-        // The Node.js 22 runtime ships AWS SDK v3; keeping it out of the bundle keeps bundles small.
-        externalModules: ['@aws-sdk/*'],
-      },
+      bundling: BUNDLING,
     });
 
     Validations.of(this.fn).acknowledge({

@@ -1,0 +1,176 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/errors';
+import { pathTemplates, routeList } from '../../shared/routes';
+import { ACCESS_LOG_FIELDS } from '../../lib/time-tracking-stack';
+import { type Synth, resourcesOfType, synth } from './support';
+
+/** Full path of every AWS::ApiGateway::Resource, by logical id (rebuilt from ParentId/PathPart). */
+function resourcePaths(s: Synth): Map<string, string> {
+  const resources = new Map(resourcesOfType(s, 'AWS::ApiGateway::Resource'));
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const r = resources.get(id);
+    if (!r) throw new Error(`unknown resource ${id}`);
+    const parent = r.Properties!.ParentId;
+    const parentPath = parent.Ref ? pathOf(parent.Ref) : ''; // Fn::GetAtt [Api, RootResourceId]
+    const p = `${parentPath}/${r.Properties!.PathPart}`;
+    paths.set(id, p);
+    return p;
+  };
+  for (const id of resources.keys()) pathOf(id);
+  return paths;
+}
+
+interface MethodRow {
+  path: string;
+  method: string;
+  authorizationType: string;
+  authorizerId?: string;
+  integration: Record<string, any>;
+}
+
+function methods(s: Synth): MethodRow[] {
+  const paths = resourcePaths(s);
+  return resourcesOfType(s, 'AWS::ApiGateway::Method').map(([, m]) => {
+    const p = m.Properties!;
+    return {
+      path: p.ResourceId.Ref ? paths.get(p.ResourceId.Ref)! : '/',
+      method: p.HttpMethod,
+      authorizationType: p.AuthorizationType,
+      authorizerId: p.AuthorizerId?.Ref,
+      integration: p.Integration,
+    };
+  });
+}
+
+const fillTemplate = (t: string) => t.replace(/\$context\.error\.messageString/g, '"some message"').replace(/\$context\.[A-Za-z.]+/g, 'x');
+
+describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
+  const s = synth(stage);
+  const authorizerId = s.logicalId(s.stack.node.findChild('ApiKeyAuthorizer'));
+
+  test('REQUEST authorizer on the X-API-Key header, results cached 300 s, backed by the authorizer function', () => {
+    s.template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    s.template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.X-API-Key',
+      AuthorizerResultTtlInSeconds: 300,
+    });
+    const uri = JSON.stringify(s.json.Resources[authorizerId]!.Properties!.AuthorizerUri);
+    expect(uri).toContain(s.logicalId(s.stack.authorizerFunction.fn));
+  });
+
+  test('every route of routeList is a method on its /v1 path, proxied to its resource function', () => {
+    const rows = methods(s);
+    for (const route of routeList) {
+      const row = rows.find((r) => r.path === route.path && r.method === route.method);
+      expect(row).toBeDefined();
+      expect(row!.integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(row!.integration.Uri)).toContain(s.logicalId(s.stack.functions[route.resource].fn));
+    }
+  });
+
+  test('the public route has no authorizer; every other route uses the REQUEST authorizer', () => {
+    const rows = methods(s);
+    const publicRoutes = routeList.filter((r) => r.scope === null);
+    expect(publicRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/openapi.json']);
+    for (const route of routeList) {
+      const row = rows.find((r) => r.path === route.path && r.method === route.method)!;
+      if (route.scope === null) {
+        expect(row.authorizationType).toBe('NONE');
+        expect(row.authorizerId).toBeUndefined();
+      } else {
+        expect(row.authorizationType).toBe('CUSTOM');
+        expect(row.authorizerId).toBe(authorizerId);
+      }
+    }
+  });
+
+  test('every path template has an ANY method behind the authorizer answering 501 NOT_IMPLEMENTED in the error body', () => {
+    const rows = methods(s);
+    for (const path of pathTemplates().keys()) {
+      const any = rows.find((r) => r.path === path && r.method === 'ANY');
+      expect(any).toBeDefined();
+      expect(any!.authorizationType).toBe('CUSTOM');
+      expect(any!.authorizerId).toBe(authorizerId);
+      expect(any!.integration.Type).toBe('MOCK');
+      expect(any!.integration.PassthroughBehavior).toBe('NEVER');
+      expect(JSON.parse(any!.integration.RequestTemplates['application/json'])).toEqual({ statusCode: 501 });
+      const [response] = any!.integration.IntegrationResponses;
+      expect(response.StatusCode).toBe('501');
+      const body = JSON.parse(fillTemplate(response.ResponseTemplates['application/json']));
+      expect(body.error.code).toBe('NOT_IMPLEMENTED');
+      expect(typeof body.error.message).toBe('string');
+    }
+  });
+
+  test('no other methods and no other paths than the route table declares', () => {
+    const rows = methods(s);
+    const expected = new Set([...routeList.map((r) => `${r.method} ${r.path}`), ...[...pathTemplates().keys()].map((p) => `ANY ${p}`)]);
+    expect(new Set(rows.map((r) => `${r.method} ${r.path}`))).toEqual(expected);
+    expect(rows).toHaveLength(expected.size);
+  });
+
+  test('Gateway Responses use the error body {"error":{"code","message","requestId"}}', () => {
+    const expected: Record<string, { status?: string; code: string; message?: string }> = {
+      UNAUTHORIZED: { status: '401', code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE },
+      ACCESS_DENIED: { status: '403', code: 'FORBIDDEN' },
+      MISSING_AUTHENTICATION_TOKEN: { status: '404', code: 'NOT_FOUND', message: 'Route not found' },
+      AUTHORIZER_FAILURE: { status: '500', code: 'INTERNAL_ERROR' },
+      AUTHORIZER_CONFIGURATION_ERROR: { status: '503', code: 'SERVICE_UNAVAILABLE' },
+      REQUEST_TOO_LARGE: { status: String(ERROR_STATUS.PAYLOAD_TOO_LARGE), code: 'PAYLOAD_TOO_LARGE' },
+      THROTTLED: { status: '429', code: 'THROTTLED' },
+      DEFAULT_4XX: { code: 'VALIDATION_ERROR', message: 'some message' },
+      DEFAULT_5XX: { code: 'INTERNAL_ERROR' },
+    };
+    const responses = new Map(resourcesOfType(s, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => [r.Properties!.ResponseType as string, r.Properties!]));
+    for (const [type, want] of Object.entries(expected)) {
+      const r = responses.get(type);
+      expect(r).toBeDefined();
+      expect(r!.StatusCode).toBe(want.status);
+      expect(r!.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
+      const raw: string = r!.ResponseTemplates['application/json'];
+      expect(raw).toContain('$context.requestId');
+      const body = JSON.parse(fillTemplate(raw));
+      expect(Object.keys(body)).toEqual(['error']);
+      expect(body.error.code).toBe(want.code);
+      expect(typeof body.error.message).toBe('string');
+      if (want.message) expect(body.error.message).toBe(want.message);
+    }
+    expect(responses.get('THROTTLED')!.ResponseParameters['gatewayresponse.header.Retry-After']).toBe("'1'");
+  });
+
+  test('stage: JSON access logs to a log group with the stage retention, errors-only execution logs, no data trace, throttling', () => {
+    const [[, stageRes]] = resourcesOfType(s, 'AWS::ApiGateway::Stage') as [[string, any]];
+    const p = stageRes.Properties;
+    expect(p.StageName).toBe(stage);
+    expect(p.AccessLogSetting.DestinationArn['Fn::GetAtt'][0]).toBe(s.logicalId(s.stack.accessLogGroup));
+    const line = JSON.parse(fillTemplate(p.AccessLogSetting.Format));
+    expect(Object.keys(line)).toEqual(Object.keys(ACCESS_LOG_FIELDS));
+    for (const k of ['requestId', 'ip', 'httpMethod', 'resourcePath', 'status', 'responseLatency', 'integrationLatency', 'errorResponseType', 'authorizerError', 'keyId']) {
+      expect(line).toHaveProperty(k);
+    }
+    // The API key never reaches any log: no header of the request is logged.
+    expect(p.AccessLogSetting.Format).not.toMatch(/X-API-Key|header/i);
+    expect(p.MethodSettings).toEqual([expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', DataTraceEnabled: false })]);
+    s.template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: `/time-tracking/${stage}/api-access`, RetentionInDays: Match.anyValue() });
+  });
+
+  test('stage throttling comes from the stage configuration', () => {
+    const want = stage === 'prod' ? { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 } : { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 };
+    s.template.hasResourceProperties('AWS::ApiGateway::Stage', { MethodSettings: [Match.objectLike(want)] });
+  });
+
+  test('one invoke permission per function for the whole API (not one per method)', () => {
+    const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
+    // 8 functions behind the API + the authorizer's permission.
+    expect(perms).toHaveLength(9);
+  });
+
+  test('ApiUrl and TableName outputs', () => {
+    s.template.hasOutput('ApiUrl', {});
+    s.template.hasOutput('TableName', { Value: { Ref: s.logicalId(s.stack.table) } });
+  });
+});

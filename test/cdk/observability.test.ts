@@ -1,0 +1,91 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { RESOURCES } from '../../shared/routes';
+import { TABLE } from '../../shared/table';
+import { resourcesOfType, synth } from './support';
+
+const EXPECTED_ALARMS = [
+  'Api5xxRate',
+  'ApiLatencyP99',
+  'AuthorizerErrors',
+  ...[...RESOURCES, 'openapi'].map((n) => `Fn-${n}-Errors`),
+  ...[...RESOURCES, 'openapi', 'authorizer'].map((n) => `Fn-${n}-Throttles`),
+  'TableThrottles',
+  ...TABLE.indexes.map((i) => `${i.name}Throttles`),
+];
+
+describe.each(['dev', 'prod'] as const)('observability (%s)', (stage) => {
+  const s = synth(stage);
+  const topicId = () => resourcesOfType(s, 'AWS::SNS::Topic')[0]![0];
+
+  test('one SNS alarm topic that only accepts TLS publishers', () => {
+    s.template.resourceCountIs('AWS::SNS::Topic', 1);
+    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('alarms: API 5xx rate, p99 latency, authorizer failures, errors/throttles per function, DynamoDB throttles; all notify the topic', () => {
+    const alarms = resourcesOfType(s, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties!);
+    const names = alarms.map((a) => a.AlarmName as string);
+    expect(names.sort()).toEqual(EXPECTED_ALARMS.map((n) => `time-tracking-${stage}-${n}`).sort());
+    for (const a of alarms) {
+      expect(a.AlarmActions).toEqual([{ Ref: topicId() }]);
+      expect(a.OKActions).toEqual([{ Ref: topicId() }]);
+      expect(a.TreatMissingData).toBe('notBreaching');
+      expect(typeof a.AlarmDescription).toBe('string');
+    }
+  });
+
+  test('API alarms measure the deployed stage (ApiName + Stage dimensions)', () => {
+    const stageId = s.logicalId(s.stack.api.deploymentStage);
+    const metricStat = (stat: string, metricName: string) => ({
+      Metrics: [
+        Match.objectLike({
+          MetricStat: {
+            Metric: {
+              Namespace: 'AWS/ApiGateway',
+              MetricName: metricName,
+              Dimensions: [
+                { Name: 'ApiName', Value: `time-tracking-${stage}` },
+                { Name: 'Stage', Value: { Ref: stageId } },
+              ],
+            },
+            Period: 60,
+            Stat: stat,
+          },
+        }),
+      ],
+    });
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `time-tracking-${stage}-Api5xxRate`, Threshold: stage === 'prod' ? 0.01 : 0.05, ...metricStat('Average', '5XXError') });
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `time-tracking-${stage}-ApiLatencyP99`, ...metricStat('p99', 'Latency') });
+  });
+
+  test('authorizer failures are counted from the JSON access log by a metric filter', () => {
+    s.template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: { Ref: s.logicalId(s.stack.accessLogGroup) },
+      FilterPattern: Match.stringLikeRegexp('AUTHORIZER_FAILURE.*AUTHORIZER_CONFIGURATION_ERROR'),
+      MetricTransformations: [Match.objectLike({ MetricNamespace: 'TimeTracking', MetricName: 'AuthorizerErrors', Dimensions: [{ Key: 'stage', Value: '$.stage' }] })],
+    });
+  });
+
+  test('one dashboard with API, Lambda, DynamoDB, handler (EMF) metrics and the alarms', () => {
+    s.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const [[, dash]] = resourcesOfType(s, 'AWS::CloudWatch::Dashboard') as [[string, any]];
+    expect(dash.Properties.DashboardName).toBe(`time-tracking-${stage}`);
+    const body = JSON.stringify(dash.Properties.DashboardBody);
+    for (const title of ['API requests and errors', 'API latency', 'Lambda errors and throttles', 'DynamoDB capacity and throttles', 'Handler metrics (EMF)', 'Recent API errors']) {
+      expect(body).toContain(title);
+    }
+    for (const metric of ['Requests', 'Errors', 'RateLimited', 'AuthFailed']) expect(body).toContain(`MetricName=\\\\\\"${metric}\\\\\\"`);
+    expect(body).toContain('alarm');
+  });
+
+  test('no e-mail subscription unless alarmEmail is given', () => {
+    s.template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});
+
+test('alarmEmail subscribes an address to the alarm topic', () => {
+  const s = synth('prod', { alarmEmail: 'ops@example.com' });
+  s.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+});

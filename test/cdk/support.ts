@@ -1,0 +1,60 @@
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { type StageName, stageConfig } from '../../lib/config';
+import { TimeTrackingStack } from '../../lib/time-tracking-stack';
+
+/** Skip esbuild in template tests: they must not depend on the handlers' code, and must stay fast. */
+export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
+
+export interface Synth {
+  app: App;
+  stack: TimeTrackingStack;
+  template: Template;
+  json: { Resources: Record<string, CfnResourceJson>; Outputs?: Record<string, unknown> };
+  /** Logical id of a construct's CloudFormation resource. */
+  logicalId(c: IConstruct): string;
+}
+
+export interface CfnResourceJson {
+  Type: string;
+  Properties?: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+const cache = new Map<string, Synth>();
+
+export function synth(stage: StageName, overrides: Parameters<typeof stageConfig>[1] = {}): Synth {
+  const key = JSON.stringify([stage, overrides]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  // The built-in CloudFormation validation (about 20 s per synth) runs in nag.test.ts, once per stage.
+  const app = new App({ context: NO_BUNDLING, builtinCloudFormationValidation: false });
+  const stack = new TimeTrackingStack(app, `TimeTracking-${stage}`, { config: stageConfig(stage, overrides) });
+  const template = Template.fromStack(stack);
+  const s: Synth = {
+    app,
+    stack,
+    template,
+    json: template.toJSON() as Synth['json'],
+    logicalId: (c) => {
+      const el = (c.node.defaultChild ?? c) as CfnElement;
+      return stack.resolve(el.logicalId) as string;
+    },
+  };
+  cache.set(key, s);
+  return s;
+}
+
+export const resourcesOfType = (s: Synth, type: string): Array<[string, CfnResourceJson]> =>
+  Object.entries(s.json.Resources).filter(([, r]) => r.Type === type);
+
+/** Every IAM statement attached (inline policy) to a role, by the role's logical id. */
+export function statementsOfRole(s: Synth, roleLogicalId: string): Array<Record<string, any>> {
+  return resourcesOfType(s, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties?.Roles ?? []).some((r: any) => r.Ref === roleLogicalId))
+    .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement as Array<Record<string, any>>);
+}
+
+export const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
