@@ -39,7 +39,7 @@ function rewriteRefs(v: unknown): unknown {
 const ERROR_RESPONSES: Record<string, { code: ErrorCode; description: string; message: string }> = {
   BadRequest: { code: 'VALIDATION_ERROR', description: 'The request is invalid (path, query or body); nothing was changed', message: 'Invalid request body: name: must not be empty' },
   Unauthorized: { code: 'UNAUTHORIZED', description: 'Missing, malformed, unknown, expired or revoked API key', message: 'Missing or invalid API key' },
-  Forbidden: { code: 'FORBIDDEN', description: 'The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded', message: 'This API key lacks the required scope: clients:write' },
+  Forbidden: { code: 'FORBIDDEN', description: 'The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets', message: 'This API key lacks the required scope: clients:write' },
   NotFound: { code: 'NOT_FOUND', description: 'The resource does not exist in the key\'s workspace', message: 'Client not found' },
   Conflict: { code: 'CONFLICT', description: 'A unique name is taken, the record is still referenced, or its state forbids the change', message: 'A client named "Acme" already exists in this workspace' },
   PayloadTooLarge: { code: 'PAYLOAD_TOO_LARGE', description: 'The request body is larger than the API accepts', message: 'Request body too large' },
@@ -75,8 +75,32 @@ function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): J
   });
 }
 
+/**
+ * Rate-limit headers (draft-ietf-httpapi-ratelimit-headers-10; docs/rate-limits.md). Every response
+ * of an authenticated request that reached the API's handlers carries them.
+ */
+const RATE_LIMIT_HEADERS: Record<string, Json> = {
+  'RateLimit-Policy': {
+    description: 'The key\'s quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours.',
+    schema: { type: 'string', example: '"minute";q=60;w=60, "hour";q=1000;w=3600' },
+  },
+  RateLimit: {
+    description: 'Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets.',
+    schema: { type: 'string', example: '"minute";r=57;t=23, "hour";r=994;t=1823' },
+  },
+};
+const RETRY_AFTER: Json = {
+  description: 'Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy.',
+  schema: { type: 'integer', minimum: 1, example: 37 },
+};
+
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
-export const successHeaders: Record<string, Json> = {};
+export const successHeaders: Record<string, Json> = { ...RATE_LIMIT_HEADERS };
+/** Headers declared on shared error responses: the rate-limit 403 carries Retry-After and the quota. */
+const ERROR_HEADERS: Record<string, Record<string, Json>> = {
+  Forbidden: { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+  ServiceUnavailable: { 'Retry-After': RETRY_AFTER },
+};
 
 export function buildOpenApi(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -122,7 +146,11 @@ export function buildOpenApi(serverUrl?: string): Json {
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([name, e]) => [
           name,
-          { description: e.description, content: { 'application/json': { schema: errorRef, example: { error: { code: e.code, message: e.message } } } } },
+          {
+            description: e.description,
+            ...(ERROR_HEADERS[name] ? { headers: ERROR_HEADERS[name] } : {}),
+            content: { 'application/json': { schema: errorRef, example: { error: { code: e.code, message: e.message } } } },
+          },
         ]),
       ),
     },

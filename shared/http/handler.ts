@@ -6,6 +6,7 @@ import { decodeAuthContext, requireScope, type AuthContext } from '../auth';
 import { ApiError, notImplemented, validationError } from '../errors';
 import { findRoute, matchPath, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from '../routes';
 import { logger } from './logger';
+import { enforceRateLimit } from './rate-limit';
 import { json, toErrorResponse } from './response';
 import { parseWith, withoutReadOnly } from './validate';
 
@@ -62,6 +63,18 @@ const authenticate: ApiMiddleware = {
   },
 };
 
+/**
+ * 2b. Per-key rate limit, before any other work: one conditional UpdateItem counts the request in
+ * both windows; over a limit is 403 + Retry-After. Quota headers go on every response of the request.
+ * The public route (no auth) is not limited. See shared/http/rate-limit.ts and docs/rate-limits.md.
+ */
+const rateLimit: ApiMiddleware = {
+  before: async (request) => {
+    const s = state(request);
+    if (s.auth) await enforceRateLimit(s.auth, s.headers);
+  },
+};
+
 /** 3. Scope of the route. */
 const authorize: ApiMiddleware = {
   before: async (request) => {
@@ -69,6 +82,12 @@ const authorize: ApiMiddleware = {
     if (s.route?.scope && s.auth) requireScope(s.auth, s.route.scope);
   },
 };
+
+/**
+ * Largest body a route accepts. The largest valid body (a time entry with 10,000 characters of notes and
+ * 50 tag ids) is about 50 KB even with every character escaped; API Gateway's own cap is 10 MB.
+ */
+export const MAX_BODY_BYTES = 128 * 1024;
 
 /** 4. JSON body (routes with a body only); a missing body on such a route is a 400. */
 // disableContentTypeCheck (runtime option missing from the typings): a JSON API parses every body as JSON.
@@ -79,6 +98,9 @@ const parseBody: ApiMiddleware = {
     if (!s.route?.body) return;
     const body = request.event.body;
     if (body === null || body === undefined || body === '') throw validationError('A JSON request body is required', [{ field: 'body', message: 'required' }]);
+    if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (at most ${MAX_BODY_BYTES / 1024} KB)`);
+    }
     await jsonBodyParser.before!(request);
   },
 };
@@ -133,12 +155,6 @@ const handleErrors: ApiMiddleware = {
 };
 
 /**
- * Extra middlewares that run after authentication and before the scope check, in this order (the
- * rate limiter registers itself here). Kept as an explicit list so the stack reads top to bottom.
- */
-export const afterAuthentication: ApiMiddleware[] = [];
-
-/**
  * The one middleware stack of every resource Lambda. `impls` maps route ids of this function to
  * their implementation; a declared route without one answers 501 NOT_IMPLEMENTED.
  */
@@ -164,7 +180,7 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
     .use(injectLambdaContext(logger, { resetKeys: true, correlationIdPath: 'requestContext.requestId' }))
     .use(resolveRoute(fn))
     .use(authenticate)
-    .use(afterAuthentication)
+    .use(rateLimit)
     .use(authorize)
     .use(parseBody)
     .use(validateInput)
