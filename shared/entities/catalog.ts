@@ -49,25 +49,38 @@ export const tags = new Entity({
  * Shared rule for records that name a project, client and task (time entries, favorites):
  * - taskId must belong to the project; a task without a projectId sets the projectId;
  * - clientId is derived from the project when absent and must agree with it when given;
- * - on update (`before` given, merge semantics): a field the request left unchanged follows the one it
- *   changed, so `{ taskId }` alone moves the record to that task's project, and `{ projectId }` alone
- *   takes the new project's client (when it has one) instead of failing on the old derived clientId.
+ * - on update (`before` and the request's `patch` given, merge semantics): a field the request did not
+ *   send follows the one it sent, so `{ taskId }` alone moves the record to that task's project, and
+ *   `{ projectId }` alone takes the new project's client (when it has one) instead of failing on the old
+ *   derived clientId. Fields sent together must agree (else 400 naming the field).
  * Existence itself is enforced by the write (usage counters, attribute_exists), so a record deleted
  * after these reads still fails the write with 400 on the field.
  */
-export async function resolveProjectClientTask(workspaceId: string, rec: Record<string, unknown>, before?: Record<string, unknown>): Promise<void> {
-  const changed = (field: string) => !before || rec[field] !== before[field];
+export async function resolveProjectClientTask(
+  workspaceId: string,
+  rec: Record<string, unknown>,
+  before?: Record<string, unknown>,
+  patch?: Record<string, unknown>,
+): Promise<void> {
+  // "Sent by this request": the patch says so exactly; without one, a value that differs from before.
+  const changed = (field: string) => !before || (patch ? field in patch : rec[field] !== before[field]);
+  let projectChanged = changed('projectId');
   if (rec.taskId) {
     const task = await tasks.getItem(workspaceId, { id: String(rec.taskId) });
     if (!task) throw fieldError('taskId', `Task ${String(rec.taskId)} does not exist in this workspace`);
-    if (rec.projectId === undefined || (before && changed('taskId') && !changed('projectId'))) rec.projectId = task.projectId;
-    else if (task.projectId !== rec.projectId) throw fieldError('taskId', `Task ${String(rec.taskId)} does not belong to project ${String(rec.projectId)}`);
+    if (rec.projectId === undefined && before && projectChanged && !changed('taskId')) {
+      throw fieldError('projectId', `cannot be cleared while taskId names a task of project ${String(task.projectId)}; clear taskId too`);
+    }
+    if (rec.projectId === undefined || (before && changed('taskId') && !projectChanged)) {
+      projectChanged = projectChanged || rec.projectId !== task.projectId;
+      rec.projectId = task.projectId;
+    } else if (task.projectId !== rec.projectId) throw fieldError('taskId', `Task ${String(rec.taskId)} does not belong to project ${String(rec.projectId)}`);
   }
   if (rec.projectId) {
     const project = await projects.getItem(workspaceId, { id: String(rec.projectId) });
     if (!project) throw fieldError('projectId', `Project ${String(rec.projectId)} does not exist in this workspace`);
     if (project.clientId) {
-      if (rec.clientId === undefined || (before && changed('projectId') && !changed('clientId'))) rec.clientId = project.clientId;
+      if (rec.clientId === undefined || (before && projectChanged && !changed('clientId'))) rec.clientId = project.clientId;
       else if (rec.clientId !== project.clientId) throw fieldError('clientId', `does not match the project's client (${String(project.clientId)})`);
     }
   }

@@ -23,7 +23,7 @@ export const favorites = new Entity({
     { field: 'taskId', target: () => tasks },
     { field: 'tagIds', target: () => tags, many: true },
   ],
-  validate: (workspaceId, rec, before) => resolveProjectClientTask(workspaceId, rec, before),
+  validate: (workspaceId, rec, before, patch) => resolveProjectClientTask(workspaceId, rec, before, patch),
 });
 
 /** The list route's key condition: one user's favorites when `userId` is given, else the workspace's. */

@@ -176,9 +176,23 @@ describe('favorites: get, put, delete by id with userId', () => {
     const stale = await api.put(`/v1/favorites/${f.id}`, { projectId: s.project2.id }, { key: s.key, query: q });
     expect(err(stale)).toMatchObject({ status: 400 });
     expect(fields(stale)).toEqual(['taskId']);
-    // an explicit disagreeing client: 400
+    // an explicit disagreeing client: 400, alone or sent with the project
     const mismatch = await api.put(`/v1/favorites/${f.id}`, { clientId: s.client2.id }, { key: s.key, query: q });
     expect(fields(mismatch)).toEqual(['clientId']);
+    const both = await api.put(`/v1/favorites/${f.id}`, { projectId: s.project.id, clientId: s.client2.id }, { key: s.key, query: q });
+    expect(fields(both)).toEqual(['clientId']);
+    // a task sent with a project it does not belong to: 400 on taskId
+    expect(fields(await api.put(`/v1/favorites/${f.id}`, { projectId: s.project.id, taskId: s.task2.id }, { key: s.key, query: q }))).toEqual(['taskId']);
+    // clearing the project while keeping its task: 400 on projectId (not silently re-derived)
+    expect(fields(await api.put(`/v1/favorites/${f.id}`, { projectId: null }, { key: s.key, query: q }))).toEqual(['projectId']);
+    expect((await api.get(`/v1/favorites/${f.id}`, { key: s.key, query: q })).body).toEqual(byTask.body);
+    // clearing both works and keeps the client
+    const clearedBoth = await api.put(`/v1/favorites/${f.id}`, { projectId: null, taskId: null }, { key: s.key, query: q });
+    expect(clearedBoth.status).toBe(200);
+    expect(clearedBoth.body).toMatchObject({ clientId: s.client.id });
+    expect(clearedBoth.body).not.toHaveProperty('projectId');
+    // a project without a client keeps the favorite's client
+    expect((await api.put(`/v1/favorites/${f.id}`, { projectId: s.loose.id }, { key: s.key, query: q })).body).toMatchObject({ projectId: s.loose.id, clientId: s.client.id });
     // usage followed the moves: project2/client2 are no longer used by the favorite
     expect((await api.del(`/v1/projects/${s.project2.id}`, { key: s.key })).status).toBe(409); // task2 still uses it
     await api.del(`/v1/tasks/${s.task2.id}`, { key: s.key });
