@@ -25,7 +25,7 @@ export async function created<T = any>(p: Promise<{ status: number; body: T; tex
 }
 
 /** Every page of a listing, with the page sizes and hasMore flags seen. */
-export async function pageAll(api: Api, key: string, query: Record<string, string>, maxPages = 10_000) {
+export async function pageAll(api: Api, key: string, query: Record<string, string | undefined>, maxPages = 10_000) {
   const items: Entry[] = [];
   const sizes: number[] = [];
   const hasMore: boolean[] = [];
