@@ -367,6 +367,48 @@ describe('tags', () => {
   });
 });
 
+describe('records time entries use', () => {
+  test('deleting the tag, task, project or client of a time entry: 409 naming the time entries; archiving works; deleting the entry releases them', async () => {
+    const { key, client } = await setup();
+    const project = (await api.post('/v1/projects', { name: 'P', clientId: client.id }, { key })).body;
+    const task = (await api.post('/v1/tasks', { projectId: project.id, name: 'T' }, { key })).body;
+    const tag = (await api.post('/v1/tags', { name: 'billable-work' }, { key })).body;
+    const entry = await api.post('/v1/time-entries', { userId: 'u1', startTime: '2026-03-02T09:00:00Z', endTime: '2026-03-02T10:00:00Z', taskId: task.id, tagIds: [tag.id] }, { key });
+    expect(entry.status).toBe(201);
+    expect(entry.body).toMatchObject({ projectId: project.id, clientId: client.id });
+    const before = await dataSnapshot();
+    for (const path of [`/v1/tags/${tag.id}`, `/v1/tasks/${task.id}`, `/v1/projects/${project.id}`, `/v1/clients/${client.id}`]) {
+      const res = await api.del(path, { key });
+      expect([path, err(res).status, err(res).code]).toEqual([path, 409, 'CONFLICT']);
+      expect(res.body.error.message).toMatch(/1 time entr/);
+    }
+    expect(await dataSnapshot()).toEqual(before);
+    expect((await api.put(`/v1/tags/${tag.id}`, { archived: true }, { key })).body).toMatchObject({ name: 'billable-work', archived: true });
+    expect((await api.put(`/v1/projects/${project.id}`, { archived: true }, { key })).body).toMatchObject({ name: 'P', clientId: client.id, archived: true });
+    expect((await api.del(`/v1/time-entries/${entry.body.id}`, { key, query: { sortKey: entry.body.sortKey } })).status).toBe(200);
+    expect((await api.del(`/v1/tags/${tag.id}`, { key })).status).toBe(200);
+    expect((await api.del(`/v1/tasks/${task.id}`, { key })).status).toBe(200);
+    expect((await api.del(`/v1/projects/${project.id}`, { key })).status).toBe(200);
+    expect((await api.del(`/v1/clients/${client.id}`, { key })).status).toBe(200);
+  });
+
+  test('delete tag vs create time entry naming it: never a dangling tag id', async () => {
+    const { key } = await setup();
+    for (let round = 0; round < 10; round++) {
+      const tag = (await api.post('/v1/tags', { name: `race${round}` }, { key })).body;
+      const [del, create] = await Promise.all([
+        api.del(`/v1/tags/${tag.id}`, { key }),
+        api.post('/v1/time-entries', { userId: 'u1', startTime: `2026-03-02T09:${String(round).padStart(2, '0')}:00Z`, tagIds: [tag.id] }, { key }),
+      ]);
+      expect([del.status, create.status]).toEqual(create.status === 201 ? [409, 201] : [200, 400]);
+    }
+    const tagIds = new Set(((await api.get('/v1/tags', { key })).body.items as Array<{ id: string }>).map((t) => t.id));
+    for (const e of (await api.get('/v1/time-entries', { key, query: { limit: '200' } })).body.items as Array<{ tagIds?: string[] }>) {
+      for (const id of e.tagIds ?? []) expect(tagIds.has(id)).toBe(true);
+    }
+  });
+});
+
 describe('concurrency', () => {
   test('concurrent duplicate creates: exactly one 201, the rest 409 (tags, tasks, clients)', async () => {
     const { key, post } = await setup();
