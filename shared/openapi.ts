@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { errorSchema } from './schemas';
 import { routeList, SCOPES, type RouteDef } from './routes';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Field-level building blocks and the per-resource schemas. Each resource declares its writable
