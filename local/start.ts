@@ -20,6 +20,7 @@ async function main() {
   const authTtl = Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300);
   process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   process.env.CURSOR_SECRET ||= DEV_CURSOR_SECRET;
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
 
   console.log(`Starting DynamoDB Local on port ${dynamoPort} (data in ${dataDir}) ...`);
   const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });

@@ -3,6 +3,9 @@ import { hashApiKey, isWellFormedApiKey, keyState } from '../../shared/apikeys';
 import { encodeAuthContext } from '../../shared/auth';
 import { findApiKeyByHash, touchLastUsed } from '../../shared/data/apikey-store';
 import { logger } from '../../shared/http/logger';
+import { createMetrics, recordOutcome } from '../../shared/http/metrics';
+
+const metrics = createMetrics('authorizer');
 
 /**
  * REQUEST authorizer. Resolves X-API-Key to its workspace, scopes and limits. API Gateway caches the
@@ -29,6 +32,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   const key = headerValue(event.headers, 'x-api-key');
   if (!isWellFormedApiKey(key)) {
     logger.info('Authorization failed', { reason: key ? 'malformed' : 'missing' });
+    recordOutcome(metrics, { status: 401 });
     throw new Error('Unauthorized');
   }
   const hash = hashApiKey(key);
@@ -36,6 +40,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   const state = rec ? keyState(rec) : 'unknown';
   if (!rec || state !== 'active') {
     logger.info('Authorization failed', { reason: state, keyId: rec?.id });
+    recordOutcome(metrics, { status: 401 });
     throw new Error('Unauthorized');
   }
   try {
@@ -44,6 +49,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     // lastUsedAt is informational: never refuse a valid key because it could not be recorded.
     logger.warn('Could not record lastUsedAt', { keyId: rec.id, error: (err as Error).name });
   }
+  recordOutcome(metrics, { status: 200 });
   return {
     principalId: rec.id,
     policyDocument: {

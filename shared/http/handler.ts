@@ -6,6 +6,7 @@ import { decodeAuthContext, requireScope, type AuthContext } from '../auth';
 import { ApiError, notImplemented, validationError } from '../errors';
 import { findRoute, matchPath, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from '../routes';
 import { logger } from './logger';
+import { createMetrics, recordOutcome } from './metrics';
 import { enforceRateLimit } from './rate-limit';
 import { json, toErrorResponse } from './response';
 import { parseWith, withoutReadOnly } from './validate';
@@ -144,21 +145,25 @@ export function baseUrlOf(event: APIGatewayProxyEvent): string {
 }
 
 /** Last: one error handler for everything thrown above or in the route implementation. */
-const handleErrors: ApiMiddleware = {
+const handleErrors = (metrics: ReturnType<typeof createMetrics>): ApiMiddleware => ({
   onError: async (request) => {
     const s = state(request);
-    const { response, unexpected } = toErrorResponse(request.error, requestIdOf(request));
-    if (unexpected) logger.error('Request failed unexpectedly', request.error as Error);
+    const err = request.error;
+    const { response, unexpected } = toErrorResponse(err, requestIdOf(request));
+    if (unexpected) logger.error('Request failed unexpectedly', err as Error);
     else logger.info('Request rejected', { status: response.statusCode });
+    const rateLimited = err instanceof ApiError && err.code === 'FORBIDDEN' && err.headers?.['Retry-After'] !== undefined;
+    recordOutcome(metrics, { status: response.statusCode, rateLimited });
     request.response = { ...response, headers: { ...s.headers, ...response.headers } };
   },
-};
+});
 
 /**
  * The one middleware stack of every resource Lambda. `impls` maps route ids of this function to
  * their implementation; a declared route without one answers 501 NOT_IMPLEMENTED.
  */
 export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
+  const metrics = createMetrics(fn);
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const s = stateOf(event);
     const route = s.route!;
@@ -174,6 +179,7 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
       baseUrl: baseUrlOf(event),
     } as RouteRequest<RouteDef>);
     logger.info('Request served', { status: route.successStatus });
+    recordOutcome(metrics, { status: route.successStatus });
     return json(route.successStatus, result, s.headers);
   };
   return middy(core)
@@ -184,5 +190,5 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
     .use(authorize)
     .use(parseBody)
     .use(validateInput)
-    .use(handleErrors);
+    .use(handleErrors(metrics));
 }

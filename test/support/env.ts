@@ -6,3 +6,4 @@ process.env.CURSOR_SECRET ??= 'test-cursor-secret';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.POWERTOOLS_DEV ??= 'false';
 process.env.AWS_REGION ??= 'local';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
