@@ -72,26 +72,15 @@ export function timeEntryIndexKeys(workspaceId: string, rec: Record<string, unkn
   return out;
 }
 
-/** A transaction holds at most 100 writes: the entry (2 when it moves), 3 single references, tag changes. */
-const MAX_TAG_CHANGES = 100 - 2 - 6;
-
+/**
+ * endTime not before startTime (both already normalized, so string order is time order); the project /
+ * client / task rules are the catalog's shared ones (derivation on create, "a field not sent follows the
+ * one sent" on update). Existence is enforced by the write itself (usage counters, attribute_exists), and
+ * an update whose reference changes do not fit one transaction is refused by the repository (400).
+ */
 async function validateTimeEntry(workspaceId: string, rec: Record<string, unknown>, before?: Rec, patch?: Record<string, unknown>): Promise<void> {
   if (rec.endTime !== undefined && String(rec.endTime) < String(rec.startTime)) throw fieldError('endTime', 'must not be before startTime');
-  // Moving an entry to another project without sending clientId: the client follows the new project's.
-  if (before && patch && !('clientId' in patch) && rec.projectId && rec.projectId !== before.projectId && rec.clientId !== undefined) {
-    const project = await projects.getItem(workspaceId, { id: String(rec.projectId) });
-    if (project?.clientId) rec.clientId = project.clientId;
-  }
-  const hadProject = Boolean(rec.projectId);
-  await resolveProjectClientTask(workspaceId, rec);
-  // The project came from the task: derive (or check) the client from that project too.
-  if (!hadProject && rec.projectId) await resolveProjectClientTask(workspaceId, rec);
-  if (before) {
-    const oldTags = new Set((before.tagIds as string[] | undefined) ?? []);
-    const newTags = new Set((rec.tagIds as string[] | undefined) ?? []);
-    const changes = [...newTags].filter((t) => !oldTags.has(t)).length + [...oldTags].filter((t) => !newTags.has(t)).length;
-    if (changes > MAX_TAG_CHANGES) throw fieldError('tagIds', `at most ${MAX_TAG_CHANGES} tags can be added or removed in one update`);
-  }
+  await resolveProjectClientTask(workspaceId, rec, before, patch);
 }
 
 export const timeEntries = new Entity({
