@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { currencyCode, dateString, idString, LIMITS, notesString, type FieldSpecs } from '../schemas';
 import { Entity, type Rec } from '../data/repository';
 import { keys } from '../data/keys';
