@@ -49,18 +49,24 @@ const ERROR_RESPONSES: Record<string, { code: ErrorCode; description: string; me
   ServiceUnavailable: { code: 'SERVICE_UNAVAILABLE', description: 'The data store is throttling or unreachable; retry after the Retry-After seconds', message: 'The service is busy; retry after a short wait' },
 };
 
+/**
+ * The error statuses a route can answer, following the middleware order of shared/http/handler.ts:
+ * authorizer (401/403/429) → rate limit (403, or 503 when its counter fails: fail closed) → scope (403) →
+ * body size (413) → validation of path, query and body (400; also on the public route, which refuses
+ * unknown query parameters) → 501 for declared-but-not-offered routes → the route (404/409) → 500.
+ */
 function errorResponsesFor(r: RouteDef): Record<string, Json> {
   const names: string[] = [];
   if (r.scope !== null) names.push('Unauthorized', 'Forbidden', 'Throttled');
   if (r.notImplemented) names.push('NotImplemented');
   else {
-    if (r.scope !== null) names.push('BadRequest');
+    names.push('BadRequest');
     if (r.params) names.push('NotFound');
     if (r.conflict) names.push('Conflict');
     if (r.body) names.push('PayloadTooLarge');
-    names.push('InternalError');
-    if (r.scope !== null) names.push('ServiceUnavailable');
   }
+  names.push('InternalError');
+  if (r.scope !== null) names.push('ServiceUnavailable');
   return Object.fromEntries(names.map((n) => [String(ERROR_STATUS[ERROR_RESPONSES[n]!.code]), { $ref: `#/components/responses/${n}` }]));
 }
 
@@ -71,6 +77,7 @@ function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): J
     const s = toSchema(p, 'input');
     const description = (s.description as string | undefined) ?? z.globalRegistry.get(p)?.description;
     delete s.description;
+    if (s.type === 'integer') delete s.pattern; // the digits pattern of a query-string integer (limitParam)
     return { name, in: where, required: where === 'path' || !p.safeParse(undefined).success, schema: s, ...(description ? { description } : {}) };
   });
 }

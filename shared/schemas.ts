@@ -81,7 +81,8 @@ export const limitParam = z
   .transform(Number)
   .pipe(z.number().int().min(1, 'must be an integer from 1 to 200').max(LIMITS.pageMax, 'must be an integer from 1 to 200'))
   .optional()
-  .meta({ description: 'Page size, 1-200 (default 50)' });
+  // documented as the integer it is (the query string carries its digits), so generated clients take a number
+  .meta({ description: 'Page size, 1-200 (default 50)', type: 'integer', minimum: 1, maximum: LIMITS.pageMax } as Record<string, unknown>);
 export const cursorParam = z.string().min(1).max(2048).optional().meta({ description: 'The nextCursor of the previous page' });
 
 export const idParams = z.strictObject({ id: idString });

@@ -5,6 +5,11 @@ import { dynamoConfig, db, tableName } from '../../shared/data/db';
 import { ensureTable } from '../../shared/data/setup';
 import { createApiKey, type NewKey } from '../../shared/data/apikey-store';
 import { SCOPES, type Scope } from '../../shared/routes';
+import { contractCheckEnabled, contractValidator, reportContractStats } from './contract';
+
+// Every response of every suite is checked against the OpenAPI document (test/support/contract.ts);
+// this file's count goes to the run's report when the file ends.
+if (typeof afterAll === 'function') afterAll(() => reportContractStats(expect.getState().testPath ?? 'unknown'));
 
 /** Creates this file's table before its tests and drops it after. */
 export function useTestTable(): void {
@@ -32,8 +37,17 @@ export interface CallResult<T = any> {
   text: string;
 }
 
-/** Calls the API through the local gateway (same routing, authorizer caching and handlers as npm start). */
-export function apiClient(gateway: Gateway = createGateway({ authCacheTtlSeconds: 300 })) {
+export interface ApiClientOptions {
+  /** Sees every request and its response (e.g. to scan all bodies of a scenario). */
+  onResponse?: (req: { method: string; path: string; query: Record<string, string | string[] | undefined>; body?: string }, res: CallResult) => void;
+}
+/**
+ * Calls the API through the local gateway (same routing, authorizer caching and handlers as npm start).
+ * Every response is checked against the served OpenAPI document: a status the operation does not declare,
+ * or a body its schema refuses, throws a ContractViolation in the calling test (CONTRACT_CHECK=0 turns
+ * this off for debugging only).
+ */
+export function apiClient(gateway: Gateway = createGateway({ authCacheTtlSeconds: 300 }), clientOpts: ApiClientOptions = {}) {
   const call = async <T = any>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> => {
     const [p, qs] = path.split('?');
     const query: Record<string, string | string[] | undefined> = { ...(opts.query ?? {}) };
@@ -43,13 +57,16 @@ export function apiClient(gateway: Gateway = createGateway({ authCacheTtlSeconds
     const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     if (body !== undefined) headers['Content-Type'] ??= 'application/json';
     const res = await gateway.handle({ method, path: p!, query, headers, ...(body !== undefined ? { body } : {}) });
+    if (contractCheckEnabled()) contractValidator().assert({ method: method.toUpperCase(), path: p!, status: res.status, headers: res.headers, body: res.body });
     let parsed: unknown;
     try {
       parsed = JSON.parse(res.body);
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, headers: res.headers, body: parsed as T, text: res.body };
+    const result: CallResult<T> = { status: res.status, headers: res.headers, body: parsed as T, text: res.body };
+    clientOpts.onResponse?.({ method, path: p!, query, ...(body !== undefined ? { body } : {}) }, result);
+    return result;
   };
   return {
     gateway,
