@@ -109,6 +109,17 @@ const ERROR_HEADERS: Record<string, Record<string, Json>> = {
   ServiceUnavailable: { 'Retry-After': RETRY_AFTER },
 };
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  meta: 'This document',
+  clients: 'The customers work is done for',
+  projects: 'Projects, optionally of a client',
+  tasks: 'Tasks of a project',
+  tags: 'Labels for time entries and favorites',
+  'time-entries': 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
+  favorites: 'A user\'s saved time-entry templates; addressed by id and userId',
+  invoices: 'Invoices created in the application: read and delete (draft or void) only',
+};
+
 export function buildOpenApi(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routeList) {
@@ -145,7 +156,7 @@ export function buildOpenApi(serverUrl?: string): Json {
         `Scopes: ${SCOPES.join(', ')}.`,
     },
     servers: [{ url: serverUrl ?? '/' }],
-    tags: [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))].map((name) => ({ name })),
+    tags: [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'svc_live_ followed by 40 characters' } },
