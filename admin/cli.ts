@@ -4,7 +4,7 @@ import { isScope, SCOPES, type Scope } from '../shared/routes';
 import { dynamoConfig } from '../shared/data/db';
 import { createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../shared/data/apikey-store';
 import { ensureTable } from '../shared/data/setup';
-import { keyState } from '../shared/apikeys';
+import { isValidWorkspaceId, keyState } from '../shared/apikeys';
 import { LOCAL_TABLE_NAME } from '../local/config';
 import { seedWorkspace } from './seed';
 
@@ -35,6 +35,11 @@ function nonNegativeInt(v: string | undefined, flag: string): number | undefined
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw new UsageError(`${flag} must be a whole number, got "${v}"`);
   return Number(v);
+}
+function workspace(v: string | undefined): string {
+  const id = required(v, '--workspace');
+  if (!isValidWorkspaceId(id)) throw new UsageError(`--workspace must be 1-64 characters of letters, digits, '_', '.' or '-' (starting with a letter or digit), got "${id}"`);
+  return id;
 }
 function required(v: string | undefined, flag: string): string {
   if (!v || !v.trim()) throw new UsageError(`${flag} is required`);
@@ -85,7 +90,7 @@ export async function run(argv: string[], log: (s: string) => void = console.log
   const [group, action, arg] = positionals;
 
   if (group === 'keys' && action === 'create') {
-    const workspaceId = required(values.workspace, '--workspace');
+    const workspaceId = workspace(values.workspace);
     const name = required(values.name, '--name');
     const scopes = parseScopes(required(values.scopes, '--scopes'));
     const perMinute = positiveInt(values['per-minute'], '--per-minute');
@@ -100,7 +105,7 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     return 0;
   }
   if (group === 'keys' && action === 'list') {
-    const workspaceId = required(values.workspace, '--workspace');
+    const workspaceId = workspace(values.workspace);
     const list = await listApiKeys(workspaceId);
     out.print(
       list.length === 0
@@ -130,7 +135,7 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     return 0;
   }
   if (group === 'seed') {
-    const workspaceId = required(values.workspace, '--workspace');
+    const workspaceId = workspace(values.workspace);
     const timeEntries = nonNegativeInt(values['time-entries'], '--time-entries');
     const invoices = nonNegativeInt(values.invoices, '--invoices');
     await ensureLocalTable();

@@ -44,6 +44,13 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/**
+ * Workspace ids become the first segment of every storage key (`WS#<id>...`), so they may not contain
+ * the key separator `#` or anything else outside a plain identifier alphabet.
+ */
+export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const isValidWorkspaceId = (id: string): boolean => WORKSPACE_ID_PATTERN.test(id);
+
 export const DEFAULT_LIMITS = { perMinute: 60, perHour: 1000 } as const;
 
 export interface ApiKeyRecord {

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DEFAULT_LIMITS, generateApiKey, hashApiKey, type ApiKeyRecord } from '../apikeys';
+import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, type ApiKeyRecord } from '../apikeys';
 import { ulid } from '../ids';
 import type { Scope } from '../routes';
 import { db, tableName } from './db';
@@ -39,6 +39,7 @@ export interface NewKey {
 }
 
 export async function createApiKey(input: NewKey): Promise<{ key: string; record: ApiKeyRecord }> {
+  if (!isValidWorkspaceId(input.workspaceId)) throw new Error(`Invalid workspace id: ${JSON.stringify(input.workspaceId)}`);
   const key = generateApiKey();
   const hash = hashApiKey(key);
   const record: ApiKeyRecord = {

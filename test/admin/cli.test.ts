@@ -67,6 +67,8 @@ describe('admin CLI', () => {
     ['unknown flag', ['keys', 'list', '--workspace', 'w', '--bogus'], /Unknown option '--bogus'/],
     ['unknown command', ['keys', 'explode'], /Unknown command/],
     ['seed without workspace', ['seed'], /--workspace is required/],
+    ['workspace with a key separator', ['keys', 'create', '--workspace', 'a#b', '--name', 'n', '--scopes', 'all'], /--workspace must be 1-64 characters/],
+    ['workspace too long', ['seed', '--workspace', 'w'.repeat(65)], /--workspace must be 1-64 characters/],
     ['unknown key id', ['keys', 'revoke', 'key_nope'], /No key with id key_nope/],
   ];
   test.each(bad)('bad arguments (%s) are a usage error with a clear message', async (_label, args, message) => {

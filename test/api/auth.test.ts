@@ -134,3 +134,12 @@ function authEvent(key: string | undefined): APIGatewayRequestAuthorizerEvent {
     headers: key === undefined ? {} : { 'x-api-key': key },
   } as unknown as APIGatewayRequestAuthorizerEvent;
 }
+
+describe('workspace ids', () => {
+  test('a workspace id that could break key prefixes is refused when a key is created', async () => {
+    for (const bad of ['a#b', 'ws#TE', '', ' spaced', 'x'.repeat(65), 'ünï']) {
+      await expect(createApiKey({ workspaceId: bad, name: 'n', scopes: ['clients:read'] })).rejects.toThrow('Invalid workspace id');
+    }
+    await expect(createApiKey({ workspaceId: 'Acme-Prod_2.eu', name: 'n', scopes: ['clients:read'] })).resolves.toBeDefined();
+  });
+});
