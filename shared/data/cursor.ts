@@ -1,16 +1,17 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { fieldError } from '../errors';
 import { getCursorSecret } from '../secrets';
 
 /**
- * Signed page cursors. A cursor is `<payload>.<signature>`, both base64url:
+ * Signed, encrypted page cursors. A cursor is `<payload>.<signature>`, both base64url:
  *
- *   payload   = JSON { v: 1, w: <workspaceId>, b: <binding hash>, k: <position key> }
+ *   payload   = AES-256-GCM(iv, JSON { v: 1, w: <workspaceId>, b: <binding hash>, k: <position key> }), as iv|tag|ciphertext
  *   signature = HMAC-SHA256(cursor secret, "cursor.v1." + payload)
  *
  * - `k` is the storage key (table key plus index key attributes) of the last item the page returned; it
- *   becomes the next Query's ExclusiveStartKey. It is readable by the client (it is not a secret: every
- *   attribute in it is also in the returned item) but cannot be changed without breaking the signature.
+ *   becomes the next Query's ExclusiveStartKey. It holds the workspace id and the table's key layout,
+ *   which the API never shows (responses carry no storage attribute and no workspace id): so the JSON is
+ *   encrypted, with a key derived from the cursor secret, and the cursor is opaque to the client.
  * - `w` binds the cursor to the caller's workspace and `b` to the query it was issued for (a SHA-256 of
  *   the canonical JSON of the query definition: index, key condition and its values, filter, direction).
  *   The same filters written differently (a date vs the same instant as a date-time) canonicalize to the
@@ -49,9 +50,26 @@ async function sign(payload: string): Promise<Buffer> {
   return createHmac('sha256', await getCursorSecret()).update(DOMAIN + payload).digest();
 }
 
+/** The payload's encryption key: derived from the cursor secret, distinct from the signing use of it. */
+async function encryptionKey(): Promise<Buffer> {
+  return createHmac('sha256', await getCursorSecret()).update('cursor.v1.encryption-key').digest();
+}
+
 export async function encodeCursor(binding: CursorBinding, key: CursorKey): Promise<string> {
-  const payload = Buffer.from(JSON.stringify({ v: VERSION, w: binding.workspaceId, b: bindingHash(binding.query), k: key })).toString('base64url');
+  const plain = Buffer.from(JSON.stringify({ v: VERSION, w: binding.workspaceId, b: bindingHash(binding.query), k: key }));
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await encryptionKey(), iv);
+  const encrypted = Buffer.concat([cipher.update(plain), cipher.final()]);
+  const payload = Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64url');
   return `${payload}.${(await sign(payload)).toString('base64url')}`;
+}
+
+async function decrypt(payload: string): Promise<string> {
+  const raw = Buffer.from(payload, 'base64url');
+  if (raw.length < 29) throw new Error('short');
+  const decipher = createDecipheriv('aes-256-gcm', await encryptionKey(), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
 const invalid = (message: string) => fieldError('cursor', message);
@@ -74,7 +92,7 @@ export async function decodeCursor(cursor: string, binding: CursorBinding, keyAt
   }
   let body: { v?: unknown; w?: unknown; b?: unknown; k?: unknown };
   try {
-    body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof body;
+    body = JSON.parse(await decrypt(payload)) as typeof body;
   } catch {
     throw invalid('is not a valid cursor');
   }

@@ -183,7 +183,8 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
     return json(route.successStatus, result, s.headers);
   };
   return middy(core)
-    .use(injectLambdaContext(logger, { resetKeys: true, correlationIdPath: 'requestContext.requestId' }))
+    // logEvent: false whatever POWERTOOLS_LOGGER_LOG_EVENT says: the event carries the X-API-Key header.
+    .use(injectLambdaContext(logger, { resetKeys: true, correlationIdPath: 'requestContext.requestId', logEvent: false }))
     .use(resolveRoute(fn))
     .use(authenticate)
     .use(rateLimit)
