@@ -62,6 +62,10 @@ export async function resolveProjectClientTask(
   before?: Record<string, unknown>,
   patch?: Record<string, unknown>,
 ): Promise<void> {
+  // An update that sends none of the three keeps the stored references, which were checked when they were
+  // written: a task's project is immutable, and usage counters keep every referenced record in existence.
+  // Re-reading the task and the project would only repeat that check (2 GetItems on every update).
+  if (before && patch && !('projectId' in patch) && !('taskId' in patch) && !('clientId' in patch)) return;
   // "Sent by this request": the patch says so exactly; without one, a value that differs from before.
   const changed = (field: string) => !before || (patch ? field in patch : rec[field] !== before[field]);
   let projectChanged = changed('projectId');
