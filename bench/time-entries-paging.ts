@@ -1,119 +1,74 @@
 /**
- * Time-entry paging benchmark: is page 40 as cheap and as fast as page 1?
+ * Section 5: time-entry paging. Is page 40 as cheap and as fast as page 1?
  *
- *   npx tsx bench/time-entries-paging.ts [--entries 10000] [--limit 50] [--page 40] [--runs 9]
+ *   npx tsx bench/time-entries-paging.ts [--entries 10000] [--limit 50] [--page 40] [--runs 15]
  *
- * Starts its own DynamoDB Local, builds the table, seeds one workspace with the time-entry seeder
- * (BatchWriteItem), then for the unfiltered list and every filter (and combination):
- * - walks the pages once to get the cursor of page N (limit 50);
- * - measures page 1 and page N: read capacity as DynamoDB reports it (ReturnConsumedCapacity on every
- *   Query call) and as computed from the item sizes read (0.5 RCU per 4 KB, eventually consistent), the
- *   Query calls and items read, and the latency of the whole request through the local gateway
- *   (same handler, authorizer cache warm), median of `runs` alternating runs;
- * - prints the figures and the page-N / page-1 ratios. No assertions.
- * Filters whose result has fewer than N pages are measured at their last full page (shown).
+ * Alone it starts its own DynamoDB Local; `npm run bench` (bench/run.ts) calls `measurePaging` with its
+ * own. One workspace is seeded with the time-entry seeder (BatchWriteItem); then, for the unfiltered
+ * list and every filter (and combination):
+ * - the pages are walked once (limit 50) to get the cursor of page N;
+ * - page 1 and page N are requested through the local gateway (same handler as deployed, authorizer
+ *   cache warm), counted by the DynamoDB counter middleware (bench/lib/dynamo-counter.ts): Query calls,
+ *   items read and read capacity (computed from item sizes; DynamoDB Local's own figure alongside);
+ * - latency = the whole request, median of `runs` alternating runs (page 1, page N, page 1, ...).
+ * Filters whose result has fewer than N full pages are measured at their last full page (shown).
  */
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
+import { summarize, type DynamoCounter } from './lib/dynamo-counter';
+import { markdownTable, metText, table, type Target } from './lib/report';
+import { fmt, median, ratio } from './lib/stats';
 
-const { values } = parseArgs({
-  options: {
-    entries: { type: 'string', default: '10000' },
-    limit: { type: 'string', default: '50' },
-    page: { type: 'string', default: '40' },
-    runs: { type: 'string', default: '9' },
-  },
-});
-const ENTRIES = Number(values.entries);
-const LIMIT = Number(values.limit);
-const PAGE = Number(values.page);
-const RUNS = Number(values.runs);
-
-/** DynamoDB's item size rules: attribute name bytes + value bytes (strings UTF-8, numbers ~1 byte per 2 digits + 1). */
-function itemSize(v: unknown): number {
-  if (v === null || v === undefined) return 1;
-  if (typeof v === 'string') return Buffer.byteLength(v);
-  if (typeof v === 'number') return Math.ceil(String(Math.abs(v)).replace(/[.-]/g, '').length / 2) + 1;
-  if (typeof v === 'boolean') return 1;
-  if (Array.isArray(v)) return 3 + v.reduce((s: number, x) => s + 1 + itemSize(x), 0);
-  return 3 + Object.entries(v as Record<string, unknown>).reduce((s, [k, x]) => s + Buffer.byteLength(k) + 1 + itemSize(x), 0);
+export interface PagingRow {
+  filter: string;
+  access: string;
+  matching: number;
+  pageN: number;
+  p1: PageFigures;
+  pN: PageFigures;
+  latencyRatio: number;
+  capacityRatio: number;
 }
-const topLevelSize = (item: Record<string, unknown>) => Object.entries(item).reduce((s, [k, x]) => s + Buffer.byteLength(k) + itemSize(x), 0);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
-async function main() {
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
-  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  process.env.AWS_REGION ??= 'local';
-  process.env.TABLE_NAME = 'bench_time_entries';
-  process.env.CURSOR_SECRET ??= 'bench-cursor-secret';
-  const { startDynamoDbLocal } = await import('../local/dynamodb');
-  const dynamo = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  try {
-    await bench();
-  } finally {
-    await dynamo.stop();
-  }
-}
-
-interface Measure {
-  reportedRcu: number | undefined;
-  sizeRcu: number;
-  calls: number;
-  scanned: number;
+export interface PageFigures {
   items: number;
+  queries: number;
+  itemsRead: number;
+  rcu: number;
+  reported: number;
+  ms: number;
+}
+export interface PagingOptions {
+  entries: number;
+  limit: number;
+  page: number;
+  runs: number;
+  progress?: (s: string) => void;
 }
 
-async function bench() {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { db, dynamoConfig, tableName } = await import('../shared/data/db');
-  const { ensureTable } = await import('../shared/data/setup');
+type Gateway = { handle: (r: { method: string; path: string; query?: Record<string, string>; headers?: Record<string, string> }) => Promise<{ status: number; body: string }> };
+
+export async function measurePaging(gateway: Gateway, counter: DynamoCounter, o: PagingOptions): Promise<{ rows: PagingRow[]; seedMs: number }> {
   const { createApiKey } = await import('../shared/data/apikey-store');
-  const { createGateway } = await import('../local/gateway');
   const { SCOPES } = await import('../shared/routes');
   const { seedTimeEntries, ensureSeedCatalog } = await import('../admin/seed-time-entries');
   const { listTimeEntries } = await import('../shared/entities/time-entries');
+  const { HUGE_LIMITS } = await import('./lib/fixtures');
 
-  const admin = new DynamoDBClient(dynamoConfig());
-  await ensureTable(admin, tableName());
-  admin.destroy();
-
-  const ws = 'bench-ws';
-  let t0 = performance.now();
+  const ws = 'bench-paging';
+  counter.enabled = false;
+  const t0 = performance.now();
   let lastPct = -1;
-  const seeded = await seedTimeEntries(ws, ENTRIES, {
+  const seeded = await seedTimeEntries(ws, o.entries, {
     progress: (done, total) => {
       const pct = Math.floor((100 * done) / total);
-      if (pct % 10 === 0 && pct !== lastPct) {
+      if (pct % 25 === 0 && pct !== lastPct) {
         lastPct = pct;
-        process.stderr.write(`seeding ${done}/${total}\n`);
+        o.progress?.(`paging: seeding ${done}/${total}`);
       }
     },
   });
   const seedMs = performance.now() - t0;
   const cat = await ensureSeedCatalog(ws);
-  const { key } = await createApiKey({ workspaceId: ws, name: 'bench', scopes: [...SCOPES], perMinute: 10_000_000, perHour: 100_000_000 });
-  const gateway = createGateway({ authCacheTtlSeconds: 3600 });
-
-  // Sizes of the items each Query returned (the size-based capacity estimate), via a client middleware.
-  let returnedBytes = 0;
-  let returnedItems = 0;
-  (db().middlewareStack as unknown as { add: (mw: unknown, o: object) => void }).add(
-    (next: (a: unknown) => Promise<{ output: { Items?: Record<string, unknown>[] } }>) => async (args: unknown) => {
-      const res = await next(args);
-      for (const it of res.output.Items ?? []) {
-        returnedBytes += topLevelSize(it);
-        returnedItems++;
-      }
-      return res;
-    },
-    { step: 'initialize', name: 'bench-item-sizes' },
-  );
+  const { key } = await createApiKey({ workspaceId: ws, name: 'bench-paging', scopes: [...SCOPES], ...HUGE_LIMITS });
 
   const most = <T>(xs: T[]) => {
     const m = new Map<T, number>();
@@ -140,29 +95,26 @@ async function bench() {
     ['user+project+client+dates', { userId: user, projectId: project, clientId: projectClient, startDate: from, endDate: to }],
   ];
 
-  const measure = async (q: Record<string, string>, cursor?: string): Promise<Measure> => {
-    returnedBytes = 0;
-    returnedItems = 0;
-    const page = await listTimeEntries(ws, { ...q, limit: LIMIT, ...(cursor ? { cursor } : {}) }, { returnConsumedCapacity: true });
-    // Items read but not returned (filtered out) are counted at the average size of those returned.
-    const avg = returnedItems ? returnedBytes / returnedItems : 0;
-    const bytes = returnedBytes + (page.stats.scanned - returnedItems) * avg;
-    return { reportedRcu: page.stats.consumedCapacity, sizeRcu: Math.ceil(bytes / 4096) * 0.5, calls: page.stats.calls, scanned: page.stats.scanned, items: page.items.length };
-  };
-  const latency = async (q: Record<string, string>, cursor?: string) => {
+  const headers = { 'X-API-Key': key };
+  const request = async (q: Record<string, string>, cursor?: string) => {
     const s = performance.now();
-    const res = await gateway.handle({ method: 'GET', path: '/v1/time-entries', query: { ...q, limit: String(LIMIT), ...(cursor ? { cursor } : {}) }, headers: { 'X-API-Key': key } });
+    const res = await gateway.handle({ method: 'GET', path: '/v1/time-entries', query: { ...q, limit: String(o.limit), ...(cursor ? { cursor } : {}) }, headers });
     const ms = performance.now() - s;
-    if (res.status !== 200) throw new Error(`${res.status} ${res.body}`);
-    return ms;
+    if (res.status !== 200) throw new Error(`paging: ${res.status} ${res.body}`);
+    return { ms, items: (JSON.parse(res.body) as { items: unknown[] }).items.length };
+  };
+  const counted = async (q: Record<string, string>, cursor?: string): Promise<Omit<PageFigures, 'ms'>> => {
+    counter.enabled = true;
+    counter.reset();
+    const r = await request(q, cursor);
+    counter.enabled = false;
+    const calls = counter.reset().filter((c) => !c.rate);
+    const s = summarize(calls);
+    return { items: r.items, queries: calls.filter((c) => c.command === 'Query').length, itemsRead: s.itemsRead, rcu: s.dataRcu, reported: calls.reduce((a, c) => a + c.reported, 0) };
   };
 
-  console.log(`\nTime-entry paging: ${ENTRIES} entries in one workspace (seeded in ${(seedMs / 1000).toFixed(1)} s), limit ${LIMIT}, page 1 vs page ${PAGE}`);
-  console.log('RCU = read capacity units per request (DynamoDB Local\'s ReturnConsumedCapacity; "size" = computed from the item sizes read).');
-  console.log('Latency = whole request through the local gateway and handler, median of ' + RUNS + ' runs.\n');
-  const header = ['filter', 'index', 'matching', 'page', 'items', 'calls', 'read', 'RCU', 'RCU size', 'p50 ms'];
-  const rows: string[][] = [];
-  const ratios: string[][] = [];
+  await request({}); // authorizer cache warm
+  const rows: PagingRow[] = [];
   for (const [name, q] of cases) {
     // Walk to page N (or the last full page) to get its cursor.
     let cursor: string | undefined;
@@ -172,10 +124,10 @@ async function bench() {
     let matching = 0;
     let access = '';
     for (;;) {
-      const p = await listTimeEntries(ws, { ...q, limit: LIMIT, ...(cursor ? { cursor } : {}) });
+      const p = await listTimeEntries(ws, { ...q, limit: o.limit, ...(cursor ? { cursor } : {}) });
       access = p.access;
       matching += p.items.length;
-      if (pageNo <= PAGE && p.items.length === LIMIT) {
+      if (pageNo <= o.page && p.items.length === o.limit) {
         cursorN = cursor;
         reached = pageNo;
       }
@@ -183,35 +135,92 @@ async function bench() {
       cursor = p.nextCursor;
       pageNo++;
     }
-    const m1 = await measure(q);
-    const mN = await measure(q, cursorN);
-    await latency(q);
-    await latency(q, cursorN); // warm-up
+    const c1 = await counted(q);
+    const cN = await counted(q, cursorN);
     const l1: number[] = [];
     const lN: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      l1.push(await latency(q));
-      lN.push(await latency(q, cursorN));
+    await request(q);
+    await request(q, cursorN); // warm-up
+    for (let i = 0; i < o.runs; i++) {
+      if (i % 2 === 0) {
+        l1.push((await request(q)).ms);
+        lN.push((await request(q, cursorN)).ms);
+      } else {
+        lN.push((await request(q, cursorN)).ms);
+        l1.push((await request(q)).ms);
+      }
     }
-    const fmt = (m: Measure, page: number, ms: number) => [name, access, String(matching), String(page), String(m.items), String(m.calls), String(m.scanned), m.reportedRcu === undefined ? 'n/a' : m.reportedRcu.toFixed(1), m.sizeRcu.toFixed(1), ms.toFixed(1)];
-    rows.push(fmt(m1, 1, median(l1)), fmt(mN, reached, median(lN)));
-    const r = (a: number | undefined, b: number | undefined) => (a && b ? (b / a).toFixed(2) : 'n/a');
-    ratios.push([name, `1 vs ${reached}`, r(m1.reportedRcu, mN.reportedRcu), r(m1.sizeRcu, mN.sizeRcu), r(median(l1), median(lN))]);
+    const p1 = { ...c1, ms: median(l1) };
+    const pN = { ...cN, ms: median(lN) };
+    rows.push({ filter: name, access, matching, pageN: reached, p1, pN, latencyRatio: ratio(pN.ms, p1.ms), capacityRatio: ratio(pN.rcu, p1.rcu) });
+    o.progress?.(`paging: ${name} done`);
   }
-  printTable(header, rows);
-  console.log(`\nRatios page ${PAGE} / page 1 (1.00 = same cost):\n`);
-  printTable(['filter', 'pages', 'RCU', 'RCU size', 'latency'], ratios);
+  counter.enabled = true;
+  return { rows, seedMs };
 }
 
-function printTable(header: string[], rows: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows) console.log(line(r));
+export const PAGING_RATIO_TARGET = 1.2;
+
+/** Tables (text and Markdown) and targets of the paging section. */
+export function formatPaging(rows: PagingRow[], o: { page: number; runs: number }): { text: string; markdown: string; targets: Target[] } {
+  const header = ['filter', 'access', 'matching', 'page', 'items', 'Query calls', 'items read', 'RCU', 'RCU (DDB Local)', 'p50 ms'];
+  const body = rows.flatMap((r) =>
+    ([[1, r.p1], [r.pageN, r.pN]] as const).map(([page, f]) => [r.filter, r.access, String(r.matching), String(page), String(f.items), String(f.queries), String(f.itemsRead), fmt(f.rcu, 1), fmt(f.reported, 1), fmt(f.ms, 1)]),
+  );
+  const rHeader = ['filter', 'pages', 'capacity ratio', 'latency ratio', `target <= ${PAGING_RATIO_TARGET}`];
+  const rBody = rows.map((r) => [r.filter, `${r.pageN} / 1`, fmt(r.capacityRatio), fmt(r.latencyRatio), metText(r.capacityRatio <= PAGING_RATIO_TARGET && r.latencyRatio <= PAGING_RATIO_TARGET)]);
+  const targets: Target[] = rows.map((r) => ({
+    section: '5 paging',
+    name: `page ${r.pageN}/page 1, filter ${r.filter}`,
+    figure: `capacity ${fmt(r.capacityRatio)}, latency ${fmt(r.latencyRatio)}`,
+    target: `<= ${PAGING_RATIO_TARGET}`,
+    met: r.capacityRatio <= PAGING_RATIO_TARGET && r.latencyRatio <= PAGING_RATIO_TARGET,
+  }));
+  const note = `RCU computed from the sizes of the items each Query read; latency = whole request through the local gateway, median of ${o.runs} alternating runs. Page ${o.page} or the last full page when a filter has fewer.`;
+  return {
+    text: `${table(header, body, 2)}\n\n${table(rBody.length ? rHeader : rHeader, rBody)}\n${note}`,
+    markdown: `${markdownTable(header, body, 2)}\n\n${markdownTable(rHeader, rBody)}\n\n${note}`,
+    targets,
+  };
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      entries: { type: 'string', default: '10000' },
+      limit: { type: 'string', default: '50' },
+      page: { type: 'string', default: '40' },
+      runs: { type: 'string', default: '15' },
+    },
+  });
+  const { startBench, muteStdout, out } = await import('./lib/env');
+  const dynamo = await startBench();
+  const unmute = muteStdout();
+  try {
+    const { DynamoCounter } = await import('./lib/dynamo-counter');
+    const { db, dynamoConfig } = await import('../shared/data/db');
+    const { createGateway } = await import('../local/gateway');
+    const counter = new DynamoCounter(dynamoConfig()).install(db());
+    const res = await measurePaging(createGateway({ authCacheTtlSeconds: 3600 }), counter, {
+      entries: Number(values.entries),
+      limit: Number(values.limit),
+      page: Number(values.page),
+      runs: Number(values.runs),
+      progress: (s) => process.stderr.write(s + '\n'),
+    });
+    const f = formatPaging(res.rows, { page: Number(values.page), runs: Number(values.runs) });
+    out(f.text);
+    for (const t of f.targets) out(`${metText(t.met).padEnd(7)}  ${t.name}: ${t.figure} (target ${t.target})`);
+    counter.destroy();
+  } finally {
+    unmute();
+    await dynamo.stop();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

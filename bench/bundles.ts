@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { BUNDLING, PROJECT_ROOT, entryFor } from '../lib/service-function';
+import { RESOURCES } from '../shared/routes';
+
+/**
+ * Section 1: every function bundled with the stack's esbuild options (lib/service-function.ts BUNDLING:
+ * the only thing this file chooses is whether the AWS SDK v3 is left to the runtime or bundled, to
+ * compare both), plus the cold-start baseline (bench/cold/empty-handler.ts) built the same way.
+ * Sizes and module counts come from esbuild's metafile.
+ */
+export const FUNCTIONS = [...RESOURCES, 'openapi', 'authorizer'] as const;
+export type FunctionId = (typeof FUNCTIONS)[number] | 'empty';
+export type SdkMode = 'external' | 'bundled';
+export const OUT_DIR = join(PROJECT_ROOT, 'bench', '.out');
+export const SIZE_TARGET_BYTES = 200 * 1024;
+
+/** How the stack bundles the SDK today (BUNDLING.externalModules lists @aws-sdk/* or not). */
+export const STACK_SDK_MODE: SdkMode = (BUNDLING.externalModules as readonly string[]).some((m) => m.startsWith('@aws-sdk')) ? 'external' : 'bundled';
+
+const entryOf = (fn: FunctionId) => (fn === 'empty' ? join(PROJECT_ROOT, 'bench', 'cold', 'empty-handler.ts') : entryFor(fn));
+
+/** The stack's options; `sdk` only decides whether @aws-sdk/* stays external. */
+export function esbuildOptions(fn: FunctionId, sdk: SdkMode, outfile: string): BuildOptions {
+  const external = (BUNDLING.externalModules as readonly string[]).filter((m) => !m.startsWith('@aws-sdk'));
+  return {
+    entryPoints: [entryOf(fn)],
+    absWorkingDir: PROJECT_ROOT,
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: BUNDLING.target,
+    format: BUNDLING.format,
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    external: sdk === 'external' ? [...external, '@aws-sdk/*'] : external,
+    metafile: true,
+    logLevel: 'silent',
+  };
+}
+
+export interface BundleInfo {
+  fn: FunctionId;
+  sdk: SdkMode;
+  file: string;
+  bytes: number;
+  modules: number;
+  /** Bytes in the output per npm package ('(project)' = our own code), largest first. */
+  packages: Array<[string, number]>;
+}
+
+export function packageOf(path: string): string {
+  // The innermost node_modules names the package (nested copies count as the package they are).
+  const all = [...path.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)];
+  return all.length ? all[all.length - 1]![1]! : '(project)';
+}
+
+export function analyse(meta: Metafile): { bytes: number; modules: number; packages: Array<[string, number]> } {
+  const output = Object.values(meta.outputs).find((o) => o.entryPoint) ?? Object.values(meta.outputs)[0]!;
+  const byPkg = new Map<string, number>();
+  for (const [path, inp] of Object.entries(output.inputs)) byPkg.set(packageOf(path), (byPkg.get(packageOf(path)) ?? 0) + inp.bytesInOutput);
+  return { bytes: output.bytes, modules: Object.keys(output.inputs).length, packages: [...byPkg].sort((a, b) => b[1] - a[1]) };
+}
+
+export async function buildBundle(fn: FunctionId, sdk: SdkMode): Promise<BundleInfo> {
+  const dir = join(OUT_DIR, sdk);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${fn}.js`);
+  const res = await build(esbuildOptions(fn, sdk, file));
+  return { fn, sdk, file, ...analyse(res.metafile!) };
+}
+
+/** Builds every function and the baseline in both SDK modes. */
+export async function buildAll(): Promise<Record<SdkMode, BundleInfo[]>> {
+  const ids: FunctionId[] = [...FUNCTIONS, 'empty'];
+  const result = {} as Record<SdkMode, BundleInfo[]>;
+  for (const sdk of ['external', 'bundled'] as const) result[sdk] = await Promise.all(ids.map((fn) => buildBundle(fn, sdk)));
+  return result;
+}

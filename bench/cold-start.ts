@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OUT_DIR, type BundleInfo, type FunctionId, type SdkMode } from './bundles';
+import { apiEvent, authorizerEvent, lambdaContext, type Workspace } from './lib/fixtures';
+import { median, percentile } from './lib/stats';
+
+/**
+ * Section 2: cold start. For each bundle, `runs` fresh `node` processes each load the built .js
+ * (`require`, as Lambda's init does) and serve one request against DynamoDB Local; the process reports
+ * how long the load and the first request took (from just before `require` to the response), and exits.
+ * Node's own bootstrap (before any user code) is the same for every bundle and is reported separately.
+ * The figure is the median over the processes, divided by the same for the empty baseline
+ * (bench/cold/empty-handler.ts: one GetItem) bundled the same way. Runs are interleaved (round-robin
+ * over bundles and SDK modes) so drift on the machine affects every bundle alike.
+ */
+const HARNESS = `'use strict';
+const { performance } = require('node:perf_hooks');
+const fs = require('node:fs');
+const [bundle, eventFile] = process.argv.slice(2);
+const { event, context } = JSON.parse(fs.readFileSync(eventFile, 'utf8'));
+context.getRemainingTimeInMillis = () => 10000;
+const boot = performance.now();
+const t0 = performance.now();
+const mod = require(bundle);
+const t1 = performance.now();
+Promise.resolve(mod.handler(event, context)).then((res) => {
+  const t2 = performance.now();
+  const status = res && (res.statusCode || (res.principalId ? 200 : 0));
+  fs.writeSync(3, JSON.stringify({ boot, load: t1 - t0, first: t2 - t1, total: t2 - t0, status }) + '\\n');
+  process.exit(0);
+}, (err) => {
+  fs.writeSync(3, JSON.stringify({ error: String((err && err.stack) || err) }) + '\\n');
+  process.exit(1);
+});
+`;
+
+export interface ColdSample {
+  boot: number;
+  load: number;
+  first: number;
+  total: number;
+  status: number;
+}
+export interface ColdResult {
+  fn: FunctionId;
+  sdk: SdkMode;
+  samples: ColdSample[];
+  load: number;
+  first: number;
+  total: number;
+  p90: number;
+  boot: number;
+}
+
+/** The first request of each function: a list (GET) for resources, a valid key for the authorizer. */
+export function firstEvent(fn: FunctionId, ws: Workspace): { event: unknown; context: unknown } {
+  const context = lambdaContext(fn);
+  if (fn === 'authorizer') return { event: authorizerEvent(ws.key), context };
+  if (fn === 'empty') return { event: apiEvent({ method: 'GET', resource: '/v1/empty/{id}', pathParameters: { id: 'x' } }, ws.auth), context };
+  if (fn === 'openapi') return { event: apiEvent({ method: 'GET', resource: '/v1/openapi.json' }, undefined), context };
+  return { event: apiEvent({ method: 'GET', resource: `/v1/${fn}` }, ws.auth), context };
+}
+
+function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const child = spawn(process.execPath, [join(OUT_DIR, 'harness.cjs'), bundle, eventFile], { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    let report = '';
+    let err = '';
+    child.stdio[3]!.on('data', (d) => (report += String(d)));
+    child.stderr!.on('data', (d) => (err += String(d)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      try {
+        const r = JSON.parse(report) as ColdSample & { error?: string };
+        if (r.error || code !== 0) return reject(new Error(`${bundle}: ${r.error ?? `exit ${code}`}\n${err}`));
+        if (r.status !== 200) return reject(new Error(`${bundle}: first request answered ${r.status}`));
+        resolve(r);
+      } catch {
+        reject(new Error(`${bundle}: no report (exit ${code})\n${err}`));
+      }
+    });
+  });
+}
+
+/**
+ * Measures `runs` processes per bundle of the kept SDK mode, and `compareRuns` per bundle of the other:
+ * first `compareRuns` rounds over every bundle of both modes (interleaved), then the mode whose
+ * functions start faster (geometric mean of their medians) is kept and only its bundles get the
+ * remaining rounds. Halves the time of the section without weakening the figure that counts.
+ */
+export async function measureColdStarts(
+  bundles: BundleInfo[],
+  ws: Workspace,
+  o: { runs: number; compareRuns: number; progress?: (s: string) => void },
+): Promise<{ results: ColdResult[]; kept: SdkMode; geomean: Record<SdkMode, number> }> {
+  writeFileSync(join(OUT_DIR, 'harness.cjs'), HARNESS);
+  const eventFiles = new Map<FunctionId, string>();
+  for (const b of bundles) {
+    if (eventFiles.has(b.fn)) continue;
+    const f = join(OUT_DIR, `event-${b.fn}.json`);
+    writeFileSync(f, JSON.stringify(firstEvent(b.fn, ws)));
+    eventFiles.set(b.fn, f);
+  }
+  const samples = new Map<BundleInfo, ColdSample[]>(bundles.map((b) => [b, []]));
+  const round = async (list: BundleInfo[], i: number) => {
+    for (const b of i % 2 ? [...list].reverse() : list) samples.get(b)!.push(await runOnce(b.file, eventFiles.get(b.fn)!));
+  };
+  const compare = Math.min(o.compareRuns, o.runs);
+  for (let i = 0; i < compare; i++) {
+    await round(bundles, i);
+    o.progress?.(`cold start: round ${i + 1}/${o.runs} (both SDK modes)`);
+  }
+  const summary = (b: BundleInfo): ColdResult => {
+    const s = samples.get(b)!;
+    return { fn: b.fn, sdk: b.sdk, samples: s, load: median(s.map((x) => x.load)), first: median(s.map((x) => x.first)), total: median(s.map((x) => x.total)), p90: percentile(s.map((x) => x.total), 90), boot: median(s.map((x) => x.boot)) };
+  };
+  const gm = (sdk: SdkMode) => {
+    const t = bundles.filter((b) => b.sdk === sdk && b.fn !== 'empty').map((b) => summary(b).total);
+    return Math.exp(t.reduce((a, x) => a + Math.log(x), 0) / t.length);
+  };
+  const geomean = { external: gm('external'), bundled: gm('bundled') };
+  const kept: SdkMode = geomean.bundled < geomean.external ? 'bundled' : 'external';
+  const keptBundles = bundles.filter((b) => b.sdk === kept);
+  for (let i = compare; i < o.runs; i++) {
+    await round(keptBundles, i);
+    o.progress?.(`cold start: round ${i + 1}/${o.runs} (SDK ${kept})`);
+  }
+  return { results: bundles.map(summary), kept, geomean };
+}

@@ -1,0 +1,153 @@
+import type { Rec } from '../shared/data/repository';
+import type { RouteDef, RouteId } from '../shared/routes';
+import { summarize, type Call, type DynamoCounter } from './lib/dynamo-counter';
+import type { Workspace } from './lib/fixtures';
+
+/**
+ * Section 4: DynamoDB work per endpoint. Every route of the route table (shared/routes.ts routeList; a
+ * route this file does not know how to call fails the benchmark, so a new route cannot be skipped) is
+ * called once through the local gateway (the same handler modules as deployed; authorizer cache warm,
+ * so only the route's own calls are seen), with the counter middleware on the shared client. A few
+ * routes are also called with their filters or a second typical body ("variant").
+ */
+export interface WorkRow {
+  route: RouteId;
+  kind: 'list' | 'create' | 'get' | 'update' | 'delete' | 'other';
+  label: string;
+  status: number;
+  calls: Call[];
+  summary: ReturnType<typeof summarize>;
+  /** The target for this kind of route, when the issue sets one. */
+  target?: string;
+  met?: boolean;
+}
+
+interface Req {
+  label?: string;
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+type Gateway = { handle: (r: { method: string; path: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; body: string }> };
+
+export function routeKind(id: RouteId): WorkRow['kind'] {
+  const m = /^(list|create|get|update|delete)/.exec(id);
+  return id === 'getOpenApi' ? 'other' : ((m?.[1] as WorkRow['kind'] | undefined) ?? 'other');
+}
+
+let seq = 0;
+const unique = (p: string) => `${p} ${Date.now().toString(36)}-${seq++}`;
+
+/** Requests for every route, fixtures created on the way (not counted). */
+async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Promise<Req[]> {
+  const { clients } = await import('../shared/entities/clients');
+  const { projects, tasks, tags } = await import('../shared/entities/catalog');
+  const { timeEntries } = await import('../shared/entities/time-entries');
+  const { favorites } = await import('../shared/entities/favorites');
+  const { createInvoice } = await import('../shared/entities/invoices');
+  const project = ws.projects.find((p) => p.clientId)!;
+  const task = ws.tasks.find((t) => t.projectId === project.id)!;
+  const client = ws.clients.find((c) => c.id === project.clientId)!;
+  const tag = ws.tags[0]!;
+  const entry = ws.entries[0]!;
+  const fav = ws.favorites[0]!;
+  const entryBody = () => ({ userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), endTime: new Date().toISOString(), projectId: project.id, taskId: task.id, tagIds: [tag.id], notes: 'bench' });
+  const fresh: Record<string, () => Promise<Rec>> = {
+    clients: () => clients.create(ws.id, { name: unique('Client') }),
+    projects: () => projects.create(ws.id, { name: unique('Project'), clientId: client.id }),
+    tasks: () => tasks.create(ws.id, { name: unique('Task'), projectId: project.id }),
+    tags: () => tags.create(ws.id, { name: unique('Tag') }),
+    'time-entries': () => timeEntries.create(ws.id, entryBody()),
+    favorites: () => favorites.create(ws.id, { userId: ws.user, name: unique('Fav'), projectId: project.id }),
+    invoices: async () => {
+      const { id, createdAt, updatedAt, ...inv } = ws.invoices[0]!;
+      void id, createdAt, updatedAt;
+      return createInvoice(ws.id, { ...inv, number: unique('INV').replace(/\s/g, '-'), status: 'draft' });
+    },
+  };
+  const r = route.resource;
+  const base = `/v1/${r}`;
+  const idQuery = (rec: Rec): Record<string, string> => (r === 'time-entries' ? { sortKey: String(rec.sortKey) } : r === 'favorites' ? { userId: String(rec.userId) } : {});
+  const existing: Record<string, Rec> = { clients: client, projects: project, tasks: task, tags: tag, 'time-entries': entry, favorites: fav, invoices: ws.invoices[0]! };
+  const createBodies: Record<string, unknown> = {
+    clients: { name: unique('Client'), currency: 'EUR' },
+    projects: { name: unique('Project'), clientId: client.id },
+    tasks: { name: unique('Task'), projectId: project.id },
+    tags: { name: unique('Tag') },
+    'time-entries': entryBody(),
+    favorites: { userId: ws.user, name: unique('Fav'), projectId: project.id, taskId: task.id },
+    invoices: { number: 'X' },
+  };
+  const updateBodies: Record<string, unknown> = {
+    clients: { notes: 'updated' },
+    projects: { notes: 'updated' },
+    tasks: { estimateMinutes: 60 },
+    tags: { archived: false },
+    'time-entries': { notes: 'updated' },
+    favorites: { notes: 'updated' },
+    invoices: { notes: 'updated' },
+  };
+  switch (routeKind(route.id)) {
+    case 'other':
+      return [{ path: route.path }];
+    case 'list': {
+      const reqs: Req[] = [{ path: base }];
+      if (r === 'tasks') reqs.push({ label: '?projectId', path: base, query: { projectId: project.id } });
+      if (r === 'favorites') reqs.push({ label: '?userId', path: base, query: { userId: ws.user } });
+      if (r === 'time-entries') {
+        reqs.push({ label: '?userId', path: base, query: { userId: ws.user } });
+        reqs.push({ label: '?projectId&clientId', path: base, query: { projectId: project.id, clientId: client.id } });
+      }
+      return reqs;
+    }
+    case 'create':
+      return [{ path: base, body: createBodies[r] }];
+    case 'get':
+      return [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!) }];
+    case 'update': {
+      const reqs: Req[] = [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r] }];
+      if (r === 'clients' || r === 'tags') reqs.push({ label: 'rename', path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
+      if (r === 'time-entries') {
+        reqs.push({ label: 'move startTime', path: `${base}/${entry.id}`, query: idQuery(entry), body: { startTime: new Date(Date.parse(String(entry.startTime)) - 60_000).toISOString() } });
+      }
+      return reqs;
+    }
+    case 'delete': {
+      const rec = await fresh[r]!();
+      return [{ path: `${base}/${rec.id}`, query: idQuery(rec) }];
+    }
+  }
+}
+
+export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter, ws: Workspace): Promise<WorkRow[]> {
+  const { routeList } = await import('../shared/routes');
+  const headers = { 'X-API-Key': ws.key, 'Content-Type': 'application/json' };
+  counter.enabled = false;
+  await gateway.handle({ method: 'GET', path: '/v1/clients', headers }); // authorizer cache warm
+  const rows: WorkRow[] = [];
+  for (const route of routeList) {
+    counter.enabled = false;
+    const reqs = await requestsFor(route, ws);
+    for (const req of reqs) {
+      counter.enabled = true;
+      counter.reset();
+      const res = await gateway.handle({ method: route.method, path: req.path, ...(req.query ? { query: req.query } : {}), headers, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}) });
+      counter.enabled = false;
+      const calls = counter.reset();
+      const expected = route.notImplemented ? 501 : route.successStatus;
+      if (res.status !== expected) throw new Error(`${route.id} ${req.label ?? ''}: expected ${expected}, got ${res.status} ${res.body}`);
+      const kind = routeKind(route.id);
+      const s = summarize(calls);
+      const row: WorkRow = { route: route.id, kind, label: `${route.method} ${route.path}${req.label ? ` ${req.label}` : ''}`, status: res.status, calls, summary: s };
+      if (!route.notImplemented && kind !== 'other' && kind !== 'create') {
+        const dataOk = kind === 'list' ? s.dataCalls === 1 && s.commands[0] === 'Query' : s.dataCalls === 1;
+        row.target = kind === 'list' ? '1 Query + RL write' : '1 data call + RL write';
+        row.met = dataOk && s.rateCalls === 1;
+      }
+      rows.push(row);
+    }
+  }
+  counter.enabled = true;
+  return rows;
+}

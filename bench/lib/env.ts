@@ -1,0 +1,66 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { LocalDynamo } from '../../local/dynamodb';
+
+/**
+ * The environment every part of the benchmark runs with: the settings the stack gives a prod function
+ * (INFO logs, EMF metrics on, no tracing) plus DynamoDB Local. Set before any handler module is loaded.
+ */
+export const BENCH_TABLE = 'bench_timetrack';
+export function benchEnv(endpoint: string): Record<string, string> {
+  return {
+    TABLE_NAME: BENCH_TABLE,
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: 'local',
+    CURSOR_SECRET: 'bench-cursor-secret',
+    STAGE: 'bench',
+    POWERTOOLS_SERVICE_NAME: 'time-tracking-bench',
+    POWERTOOLS_METRICS_NAMESPACE: 'TimeTracking',
+    POWERTOOLS_LOG_LEVEL: 'INFO',
+    LOG_LEVEL: 'INFO',
+    POWERTOOLS_TRACE_DISABLED: 'true',
+    POWERTOOLS_DEV: 'false',
+    POWERTOOLS_METRICS_DISABLED: 'false',
+    DYNAMODB_MAX_ATTEMPTS: '3',
+  };
+}
+
+/** Starts DynamoDB Local (in memory, free port), sets the bench environment and creates the table. */
+export async function startBench(): Promise<LocalDynamo> {
+  const { startDynamoDbLocal } = await import('../../local/dynamodb');
+  const dynamo = await startDynamoDbLocal();
+  Object.assign(process.env, benchEnv(dynamo.endpoint));
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { dynamoConfig, tableName } = await import('../../shared/data/db');
+  const { ensureTable } = await import('../../shared/data/setup');
+  const admin = new DynamoDBClient(dynamoConfig());
+  await ensureTable(admin, tableName());
+  admin.destroy();
+  return dynamo;
+}
+
+/**
+ * The handlers log (Powertools logger, EMF metrics) to stdout as on Lambda. While measuring in process,
+ * stdout goes to /dev/null (still one write per line, as on Lambda) and the report is printed through
+ * `out`, which keeps the real stdout.
+ */
+const realWrite = process.stdout.write.bind(process.stdout);
+export const out = (line = ''): void => {
+  realWrite(line + '\n');
+};
+let devNull: number | undefined;
+export function muteStdout(): () => void {
+  devNull ??= openSync('/dev/null', 'w');
+  const fd = devNull;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    if (typeof chunk === 'string') writeSync(fd, chunk);
+    else writeSync(fd, chunk);
+    const cb = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    cb?.();
+    return true;
+  }) as typeof process.stdout.write;
+  return () => {
+    process.stdout.write = realWrite as typeof process.stdout.write;
+    if (devNull !== undefined) closeSync(devNull);
+    devNull = undefined;
+  };
+}

@@ -1,0 +1,389 @@
+/**
+ * `npm run bench`: every performance measurement of issue 8 in one run, on this machine, as ratios.
+ *
+ *   npm run bench [-- --quick]
+ *
+ * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
+ * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
+ * work per route, 5 time-entry paging, 6 gateway throughput. Prints one table per section and every
+ * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
+ * (test/bench/helpers.test.ts checks its pure helpers).
+ */
+import { execSync } from 'node:child_process';
+import { cpus, freemem, loadavg, totalmem, type as osType, release } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildAll, FUNCTIONS, SIZE_TARGET_BYTES, STACK_SDK_MODE, type BundleInfo, type SdkMode } from './bundles';
+import type { ColdResult } from './cold-start';
+import type { WorkRow } from './dynamo-work';
+import { muteStdout, out, startBench } from './lib/env';
+import { markdownTable, metText, table, type Target } from './lib/report';
+import { fmt, kb, ratio } from './lib/stats';
+import type { ThroughputRow } from './throughput';
+import type { WarmResult } from './warm';
+import { formatPaging, type PagingRow } from './time-entries-paging';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const QUICK = values.quick;
+const CFG = QUICK
+  ? { coldRuns: 3, compareRuns: 2, warmIterations: 200, entries: 2500, page: 10, pagingRuns: 5, tpAmount: 500 }
+  : { coldRuns: 20, compareRuns: 10, warmIterations: 1000, entries: 10_000, page: 40, pagingRuns: 21, tpAmount: 3000 };
+const COLD_RATIO_TARGET = 2.0;
+const WARM_P50_TARGET_MS = 0.3;
+const THROUGHPUT_TARGET = 0.7;
+
+interface Section {
+  title: string;
+  text: string;
+  markdown: string;
+}
+
+const progress = (s: string) => process.stderr.write(`  ${s}\n`);
+
+function machine(started: Date, load0: number[]) {
+  const java = (() => {
+    try {
+      return execSync('java -version 2>&1', { encoding: 'utf8' }).split('\n')[0]!.trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const nproc = (() => {
+    try {
+      return execSync('nproc', { encoding: 'utf8' }).trim();
+    } catch {
+      return String(cpus().length);
+    }
+  })();
+  const commit = (() => {
+    try {
+      return execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  return {
+    date: started.toISOString(),
+    cpu: `${nproc} x ${cpus()[0]?.model ?? 'unknown'}`,
+    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end)`,
+    os: `${osType()} ${release()}`,
+    node: process.version,
+    java,
+    commit,
+    load: `${load0.map((x) => x.toFixed(1)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end (1/5/15-minute load averages)`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections
+// ---------------------------------------------------------------------------------------------
+
+function bundleSection(built: Record<SdkMode, BundleInfo[]>, kept: SdkMode, targets: Target[]): Section {
+  const header = ['function', 'SDK external', 'modules', 'SDK bundled', 'modules', `largest parts (${kept})`, `<= ${SIZE_TARGET_BYTES / 1024} KB (${kept})`];
+  const rows = [...FUNCTIONS, 'empty' as const].map((fn) => {
+    const ext = built.external.find((b) => b.fn === fn)!;
+    const bun = built.bundled.find((b) => b.fn === fn)!;
+    const k = kept === 'external' ? ext : bun;
+    const ok = k.bytes <= SIZE_TARGET_BYTES;
+    if (fn !== 'empty') targets.push({ section: '1 bundles', name: `bundle ${fn} (SDK ${kept})`, figure: kb(k.bytes), target: `<= ${SIZE_TARGET_BYTES / 1024} KB`, met: ok });
+    return [fn, kb(ext.bytes), String(ext.modules), kb(bun.bytes), String(bun.modules), k.packages.slice(0, 4).map(([p, n]) => `${p} ${(n / 1024).toFixed(0)}K`).join(', '), fn === 'empty' ? '(baseline)' : metText(ok)];
+  });
+  const note = 'Built with lib/service-function.ts BUNDLING (minify, no source map, node22, CJS); "SDK external" = @aws-sdk/* left to the Lambda runtime (the stack today), "SDK bundled" = compiled in. Module count = inputs in the esbuild metafile. "empty" = the cold-start baseline (one GetItem).';
+  return { title: '1. Bundles', text: `${table(header, rows)}\n${note}`, markdown: `${markdownTable(header, rows)}\n\n${note}` };
+}
+
+function coldSection(results: ColdResult[], kept: SdkMode, decision: string, targets: Target[]): Section {
+  const of = (fn: string, sdk: SdkMode) => results.find((r) => r.fn === fn && r.sdk === sdk)!;
+  const header = ['function', 'load ms', 'first req ms', 'total ms', 'p90 ms', 'ratio (external)', 'total ms (bundled)', 'ratio (bundled)', `<= ${COLD_RATIO_TARGET} (${kept})`];
+  const rows = [...FUNCTIONS, 'empty' as const].map((fn) => {
+    const e = of(fn, 'external');
+    const b = of(fn, 'bundled');
+    const re = ratio(e.total, of('empty', 'external').total);
+    const rb = ratio(b.total, of('empty', 'bundled').total);
+    const rk = kept === 'external' ? re : rb;
+    if (fn !== 'empty') targets.push({ section: '2 cold start', name: `cold start ${fn} / empty (SDK ${kept})`, figure: fmt(rk), target: `<= ${COLD_RATIO_TARGET}`, met: rk <= COLD_RATIO_TARGET });
+    return [fn, fmt(e.load, 1), fmt(e.first, 1), fmt(e.total, 1), fmt(e.p90, 1), fmt(re), fmt(b.total, 1), fmt(rb), fn === 'empty' ? '(baseline)' : metText(rk <= COLD_RATIO_TARGET)];
+  });
+  const n = Math.max(...results.map((r) => r.samples.length));
+  const nOther = Math.min(...results.map((r) => r.samples.length));
+  const boot = results.map((r) => r.boot).sort((a, b) => a - b)[results.length >> 1] ?? NaN;
+  const note = `Median of ${n} fresh node processes per bundle of the kept SDK mode (${nOther} for the other; interleaved). load = require() of the bundle; first req = the first invocation (resources: GET list with the authorizer context; authorizer: a valid key; openapi: the document), against DynamoDB Local; total = load + first req; ratio = total / total of the empty baseline bundled the same way. Node's own bootstrap before user code (median ${fmt(boot, 0)} ms, the same for every bundle) is excluded. ${decision}`;
+  return { title: '2. Cold start', text: `${table(header, rows)}\n${note}`, markdown: `${markdownTable(header, rows)}\n\n${note}` };
+}
+
+function warmSection(results: WarmResult[], targets: Target[]): Section {
+  const header = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median', `p50 <= ${WARM_P50_TARGET_MS} ms`];
+  const rows = results.map((r) => {
+    const ok = r.overheadP50 <= WARM_P50_TARGET_MS;
+    targets.push({ section: '3 warm overhead', name: `warm overhead p50, ${r.route} (${r.mode})`, figure: `${fmt(r.overheadP50, 3)} ms (p99 ${fmt(r.overheadP99, 3)} ms)`, target: `<= ${WARM_P50_TARGET_MS} ms`, met: ok });
+    return [r.route, r.mode, String(r.iterations), fmt(r.full.p50, 3), fmt(r.bare.p50, 3), fmt(r.overheadP50, 3), fmt(r.full.p99, 3), fmt(r.bare.p99, 3), fmt(r.overheadP99, 3), fmt(r.pairedMedian, 3), metText(ok)];
+  });
+  const note =
+    'Milliseconds per invocation, in process. full = the clients function (whole middy stack: logger, route, auth context, rate limit, scope, body, zod, errors, metrics; INFO logs and EMF metrics written to /dev/null as on Lambda stdout); bare = a handler making the same DynamoDB calls with the same inputs, INCLUDING the rate-limit counter UpdateItem, so the difference is framework work only. "in-memory DynamoDB" replays recorded responses from a client middleware (no network; both handlers still build and parse every command): the framework cost without DynamoDB Local\'s latency noise. paired median = median of (full - bare) over adjacent pairs.';
+  return { title: '3. Warm middleware overhead', text: `${table(header, rows, 2)}\n${note}`, markdown: `${markdownTable(header, rows, 2)}\n\n${note}` };
+}
+
+function workSection(rows: WorkRow[], targets: Target[]): Section {
+  const header = ['route', 'endpoint', 'status', 'data calls', 'RL calls', 'RCU', 'WCU', 'DDB Local reported', 'target', 'met'];
+  const body = rows.map((r) => {
+    const s = r.summary;
+    const cmds = s.commands.length ? `${s.dataCalls}: ${s.commands.join(' + ')}` : '0';
+    if (r.target) targets.push({ section: '4 DynamoDB work', name: `${r.label}`, figure: `${cmds} + ${s.rateCalls} RL`, target: r.target, met: r.met! });
+    return [r.route, r.label, String(r.status), cmds, String(s.rateCalls), fmt(s.rcu, 1), fmt(s.wcu, 1), fmt(s.reported, 1), r.target ?? '-', r.met === undefined ? '-' : metText(r.met)];
+  });
+  const scans = rows.reduce((n, r) => n + r.summary.scans, 0);
+  targets.push({ section: '4 DynamoDB work', name: 'Scan calls over every route', figure: String(scans), target: '0', met: scans === 0 });
+  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
+  return { title: '4. DynamoDB work per endpoint', text: `${table(header, body, 2)}\n${note}`, markdown: `${markdownTable(header, body, 2)}\n\n${note}` };
+}
+
+function throughputSection(rows: ThroughputRow[], connections: number, targets: Target[]): Section {
+  const header = ['endpoint', 'bare req/s', 'p50 ms', 'p99 ms', 'gateway req/s', 'p50 ms', 'p99 ms', 'gateway / bare', `>= ${THROUGHPUT_TARGET}`];
+  const endpoints = [...new Set(rows.map((r) => r.endpoint))];
+  const body = endpoints.map((e) => {
+    const b = rows.find((r) => r.endpoint === e && r.server === 'bare')!;
+    const g = rows.find((r) => r.endpoint === e && r.server === 'gateway')!;
+    const x = ratio(g.rps, b.rps);
+    const clean = b.non2xx + b.errors + g.non2xx + g.errors === 0;
+    targets.push({ section: '6 throughput', name: `throughput ${e.replace(/\s+/g, ' ')} gateway/bare`, figure: `${fmt(x)} (${g.rps.toFixed(0)} vs ${b.rps.toFixed(0)} req/s)${clean ? '' : ' with errors'}`, target: `>= ${THROUGHPUT_TARGET}`, met: x >= THROUGHPUT_TARGET && clean });
+    return [e, b.rps.toFixed(0), String(b.p50), String(b.p99), g.rps.toFixed(0), String(g.p50), String(g.p99), fmt(x), metText(x >= THROUGHPUT_TARGET && clean)];
+  });
+  const errs = rows.map((r) => `${r.endpoint.split(' ')[0]}/${r.server}: ${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors`).join('; ');
+  const note = `autocannon on 127.0.0.1, ${connections} connections, ${CFG.tpAmount} requests per run (time limit 30 s) after an unrecorded warm-up; servers are separate node processes (bare = node:http with the same DynamoDB calls, bench/throughput-server.ts). ${errs}.`;
+  return { title: '6. Throughput (local gateway vs bare node:http)', text: `${table(header, body)}\n${note}`, markdown: `${markdownTable(header, body)}\n\n${note}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = new Date();
+  const load0 = loadavg();
+  const t0 = performance.now();
+  const targets: Target[] = [];
+  const sections: Section[] = [];
+  const failures: string[] = [];
+  const phase = (s: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${s}\n`);
+
+  phase('1. building bundles (SDK external and bundled)');
+  const built = await buildAll();
+
+  phase('starting DynamoDB Local');
+  const dynamo = await startBench();
+  const unmute = muteStdout();
+  let coldResults: ColdResult[] = [];
+  let coldChoice: { kept: SdkMode; geomean: Record<SdkMode, number> } | undefined;
+  let warm: WarmResult[] = [];
+  let work: WorkRow[] = [];
+  let paging: { rows: PagingRow[]; seedMs: number } = { rows: [], seedMs: 0 };
+  let tp: ThroughputRow[] = [];
+  try {
+    const { createWorkspace } = await import('./lib/fixtures');
+    const { DynamoCounter } = await import('./lib/dynamo-counter');
+    const { db, dynamoConfig } = await import('../shared/data/db');
+    const { createGateway } = await import('../local/gateway');
+    phase('seeding the small workspace');
+    const ws = await createWorkspace('bench-ws');
+
+    const attempt = async (name: string, fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        failures.push(`${name}: ${(err as Error).stack ?? String(err)}`);
+        phase(`${name} FAILED: ${(err as Error).message}`);
+      }
+    };
+    const counter = new DynamoCounter(dynamoConfig()).install(db());
+    counter.enabled = false;
+    const gateway = createGateway({ authCacheTtlSeconds: 3600 });
+
+    await attempt('2. cold start', async () => {
+      phase(`2. cold starts (${CFG.coldRuns} processes per bundle of the faster SDK mode, ${CFG.compareRuns} of the other)`);
+      const { measureColdStarts } = await import('./cold-start');
+      const cold = await measureColdStarts([...built.external, ...built.bundled], ws, { runs: CFG.coldRuns, compareRuns: CFG.compareRuns, progress });
+      coldResults = cold.results;
+      coldChoice = { kept: cold.kept, geomean: cold.geomean };
+    });
+    await attempt('3. warm overhead', async () => {
+      phase('3. warm overhead');
+      const { measureWarm } = await import('./warm');
+      warm = await measureWarm(ws, CFG.warmIterations, progress);
+    });
+    await attempt('4. DynamoDB work', async () => {
+      phase('4. DynamoDB work per route');
+      const { measureDynamoWork } = await import('./dynamo-work');
+      const workWs = await createWorkspace('bench-work', { timeEntries: 60, invoices: 5, favorites: 3 });
+      work = await measureDynamoWork(gateway, counter, workWs);
+    });
+    await attempt('5. paging', async () => {
+      phase(`5. paging (${CFG.entries} entries)`);
+      const { measurePaging } = await import('./time-entries-paging');
+      paging = await measurePaging(gateway, counter, { entries: CFG.entries, limit: 50, page: CFG.page, runs: CFG.pagingRuns, progress });
+      counter.enabled = false;
+    });
+    await attempt('6. throughput', async () => {
+      phase('6. throughput');
+      const { measureThroughput } = await import('./throughput');
+      tp = await measureThroughput(ws, { amount: CFG.tpAmount, connections: 10, maxSeconds: 30, progress });
+    });
+    counter.destroy();
+  } finally {
+    unmute();
+    await dynamo.stop();
+  }
+
+  // SDK mode: keep whichever starts faster (geometric mean of the functions' median totals).
+  let kept: SdkMode = STACK_SDK_MODE;
+  let decision = '';
+  if (coldChoice) {
+    const gmExt = coldChoice.geomean.external;
+    const gmBun = coldChoice.geomean.bundled;
+    kept = coldChoice.kept;
+    decision = `SDK: geometric mean of the functions' cold starts over the first ${CFG.compareRuns} rounds: ${fmt(gmExt, 1)} ms with the SDK external vs ${fmt(gmBun, 1)} ms bundled -> ${kept} starts faster (by ${fmt(Math.abs(1 - Math.min(gmBun, gmExt) / Math.max(gmBun, gmExt)) * 100, 1)}%); the stack uses ${STACK_SDK_MODE}${kept === STACK_SDK_MODE ? ' (no change needed)' : ' (lib/service-function.ts BUNDLING should change)'}.`;
+    targets.push({ section: '1 bundles', name: 'SDK mode kept = faster cold start', figure: `${kept} (stack: ${STACK_SDK_MODE})`, target: 'stack uses the faster mode', met: kept === STACK_SDK_MODE });
+  }
+  sections.push(bundleSection(built, kept, targets));
+  if (coldResults.length) sections.push(coldSection(coldResults, kept, decision, targets));
+  if (warm.length) sections.push(warmSection(warm, targets));
+  if (work.length) sections.push(workSection(work, targets));
+  if (paging.rows.length) {
+    const pf = formatPaging(paging.rows, { page: CFG.page, runs: CFG.pagingRuns });
+    targets.push(...pf.targets);
+    sections.push({ title: `5. Time-entry paging (${CFG.entries} entries, limit 50, page 1 vs ${CFG.page}; seeded in ${(paging.seedMs / 1000).toFixed(1)} s)`, text: pf.text, markdown: pf.markdown });
+  }
+  if (tp.length) sections.push(throughputSection(tp, 10, targets));
+
+  const seconds = (performance.now() - t0) / 1000;
+  const m = machine(started, load0);
+  const tHeader = ['section', 'target', 'figure', 'wanted', 'result'];
+  const tRows = targets.map((t) => [t.section, t.name, t.figure, t.target, metText(t.met)]);
+  const met = targets.filter((t) => t.met).length;
+
+  for (const s of sections) out(`\n== ${s.title} ==\n${s.text}`);
+  for (const f of failures) out(`\nFAILED ${f}`);
+  out(`\n== Targets: ${met} of ${targets.length} met ==\n${table(tHeader, tRows, 2)}`);
+  out(`\n${QUICK ? 'QUICK run (reduced counts): docs/performance.md not written. ' : ''}bench took ${seconds.toFixed(0)} s on ${m.cpu}, load ${m.load}`);
+  if (QUICK || failures.length) {
+    if (failures.length) process.exitCode = 1;
+    return;
+  }
+
+  const doc = [
+    '# Performance',
+    '',
+    `Measured by \`npm run bench\` (bench/run.ts) on ${m.date.slice(0, 10)}; this whole file is written by that command (the explanations at the end live in bench/run.ts, next to the code). Ratios, not absolute times, are the point: every figure is compared with a baseline measured in the same run on the same machine.`,
+    '',
+    '## Machine',
+    '',
+    `| | |\n|---|---|\n| date | ${m.date} |\n| CPU | ${m.cpu} |\n| memory | ${m.memory} |\n| OS | ${m.os} |\n| Node.js | ${m.node} |\n| Java (DynamoDB Local) | ${m.java} |\n| commit | ${m.commit} |\n| load average | ${m.load} |\n| run time | ${seconds.toFixed(0)} s |`,
+    '',
+    'The machine is shared (other test suites may run at the same time: see the load average); absolute times are noisy, the interleaved ratios much less so.',
+    '',
+    '## How to reproduce',
+    '',
+    '```bash',
+    'npm ci',
+    'npm run bench              # everything (~10 min on 2 cores); prints the tables and rewrites this file',
+    'npm run bench -- --quick   # smaller counts, for trying changes; does not write this file',
+    'npx tsx bench/time-entries-paging.ts --entries 10000 --page 40   # the paging section alone',
+    'npx tsx bench/rate-limit.ts                                      # rate-limit cost detail',
+    '```',
+    '',
+    'Needs Java 17+ (DynamoDB Local is started by the command, in memory, on a free port). Loopback only.',
+    '',
+    `## Targets: ${met} of ${targets.length} met`,
+    '',
+    markdownTable(tHeader, tRows, 2),
+    '',
+    ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, '']),
+    NOTES,
+  ].join('\n');
+  writeFileSync(join(__dirname, '..', 'docs', 'performance.md'), doc);
+  out('docs/performance.md written');
+}
+
+/** Explanations that do not change from run to run (kept next to the code that measures them). */
+const NOTES = `## What the figures mean, and what was changed
+
+### 1. Bundles
+- Every bundle is built by bench/bundles.ts with \`BUNDLING\` from lib/service-function.ts (the object the
+  stack passes to NodejsFunction); the bench only toggles whether \`@aws-sdk/*\` stays external.
+- What dominates a resource bundle (metafile): zod's classic API (~95 KB; the route table's schemas are
+  zod, used for validation and the OpenAPI document), our own code (~25-38 KB), Powertools logger and
+  metrics (~27 KB with commons), middy (~4 KB). The AWS SDK is not in the bundle (runtime-provided).
+- Fixed by this work: \`shared/entities/invoices.ts\` imported \`{ z } from 'zod'\`, which pulls in every zod
+  locale: the invoices bundle was 522 KB (535,012 bytes), now ~175 KB. Every file now uses
+  \`import * as z from 'zod'\` (the fix commit e44236d made for the others).
+- SDK bundled vs external: bundling the SDK makes every function ~700 KB and, measured here, starts slower
+  than loading the runtime's SDK from node_modules (see section 2): the stack keeps \`externalModules:
+  ['@aws-sdk/*']\`, lib/service-function.ts is unchanged. On Lambda the runtime's SDK also loads from local
+  disk; the comparison should be repeated on Lambda itself before any change (Init Duration in the REPORT
+  log line), since file-system and CPU characteristics differ.
+- test/cdk/bundles.test.ts keeps its 300 KB hard guard (issue 6); the 200 KB target of issue 8 is reported
+  here. Every bundle is now well under both.
+
+### 2. Cold start
+- The measured time is what Lambda reports as Init Duration plus the first invocation's Duration:
+  \`require()\` of the built file and the first request; Node's own bootstrap is excluded for every bundle
+  alike (it is not user code and is the same for all). Each process is fresh; one round visits every
+  bundle, rounds alternate direction, so load on the machine hits all bundles alike.
+- The empty baseline loads the DynamoDB client and makes one GetItem: most of its time is loading the SDK
+  and the first signed HTTP call, which every function pays too. The rest of a resource function's start is
+  loading its ~160-180 KB bundle (zod schemas of the whole route table are built at import, Powertools
+  logger and metrics are created) and the first request (rate-limit UpdateItem + the route's Query).
+
+### 3. Warm overhead
+- Fair comparison: the bare handler makes exactly the same DynamoDB calls with the same inputs, including
+  the rate limiter's conditional UpdateItem (the limiter is a required feature, its DynamoDB write is not
+  framework overhead), so full - bare is the cost of middy, the logger, route resolution, auth context
+  decoding, scope check, zod validation, response building, metrics and log lines.
+- Two measurements: against DynamoDB Local (the real calls; DynamoDB Local's latency, several ms per call
+  and noisy on a loaded machine, dominates both sides) and against an in-memory replay of the recorded
+  responses (both handlers still build and send the commands through the same SDK client and middleware
+  stack). The second is the precise figure for the framework's own CPU cost.
+
+### 4. DynamoDB work per endpoint
+- get and list: 1 GetItem / 1 Query + the rate-limit UpdateItem, as targeted. Lists with filters
+  (\`tasks?projectId\`, \`favorites?userId\`, time-entry filters) are key conditions (sort-key prefix or a
+  dedicated index), still one Query; only time entries by project AND client add a FilterExpression on
+  clientId, which removes nothing in practice (an entry's client is its project's), so it reads no more.
+- update = GetItem + PutItem (or TransactWriteItems): NOT the 1 data call of the target, by design.
+  PUT merges (a field not sent keeps its value), derived fields (durationMinutes, sortKey) and cross-field
+  rules need the stored record, and the write is guarded by the version read (\`_v\`) so concurrent
+  updates cannot lose each other's fields (docs/data-model.md). A rename also swaps the name lock, and a
+  moved time entry (new startTime = new key) deletes and puts: both one TransactWriteItems.
+  A single UpdateItem without the read would need the merge, the rules and the lock/counter bookkeeping
+  to be expressible as update and condition expressions, which they are not (e.g. the old name is needed
+  to delete its lock).
+- delete = GetItem + DeleteItem/TransactWriteItems: the read tells which lock to release and which usage
+  counters to decrement, and refuses (409) a record still referenced; the delete is guarded by the version
+  read so a reference created in between makes it fail instead of leaving a dangling id.
+- create with references = GetItems to derive and check (time entries and favorites read the task and the
+  project: taskId implies the project, the project implies the client) + 1 TransactWriteItems (item, lock,
+  usage counters). Create without references still uses a transaction when the name is unique (item + lock).
+- Improvement made: an update of a time entry or a favorite that sends none of projectId, taskId,
+  clientId used to re-read the task and the project (4 data calls for a notes change); it now skips them
+  (2 data calls: the stored references were checked when written, a task's project is immutable, and the
+  usage counters keep every referenced record in existence). shared/entities/catalog.ts.
+- Capacity: DynamoDB Local reports 1 unit per TransactWriteItems whatever its items, and ignores index
+  writes; the computed figures (bench/lib/capacity.ts, unit-tested) count 2 WCU per KB per transactional
+  item and the index writes: a time entry is in up to 5 indexes, so writing one costs up to 5 more WCU.
+  The time-entry list reads 51 items (limit + 1 for an exact hasMore) per page.
+- No Scan anywhere (the table's IAM grants exclude it too).
+
+### 5. Paging
+- A page is one Query from the cursor (the signed key of the last returned item, used as
+  ExclusiveStartKey), never skipping through earlier pages, so page 40 reads the same 51 items as page 1:
+  the capacity ratio is exactly 1.00 for every filter. Latency ratios are the noisy part (median of
+  alternating runs on a shared machine); the work per page is the same.
+
+### 6. Throughput
+- Both servers run in their own node process over the same DynamoDB Local, which is the bottleneck of both
+  (the Java process shares the 2 cores with the servers and autocannon), so the ratio reflects how much the
+  framework adds on top of the DynamoDB round trips.
+`;
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+import { itemSize, itemWriteUnits, numberSize, readUnits, valueSize, writeUnits } from '../../bench/lib/capacity';
+import { mean, median, percentile, ratio } from '../../bench/lib/stats';
+import { analyse, packageOf } from '../../bench/bundles';
+import { routeKind } from '../../bench/dynamo-work';
+import { markdownTable, table } from '../../bench/lib/report';
+
+/** The benchmark's pure helpers (npm run bench itself is not part of npm test: no timed assertions). */
+describe('bench statistics', () => {
+  test('percentile is nearest-rank', () => {
+    const xs = [5, 1, 4, 2, 3, 6, 7, 8, 9, 10];
+    expect(percentile(xs, 50)).toBe(5);
+    expect(percentile(xs, 90)).toBe(9);
+    expect(percentile(xs, 99)).toBe(10);
+    expect(percentile(xs, 100)).toBe(10);
+    expect(percentile(xs, 0)).toBe(1);
+    expect(percentile([42], 99)).toBe(42);
+    expect(percentile([], 50)).toBeNaN();
+    expect(() => percentile(xs, 101)).toThrow(RangeError);
+    expect(xs[0]).toBe(5); // input not sorted in place
+  });
+
+  test('median, mean and ratio', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+    expect(mean([1, 2, 3, 6])).toBe(3);
+    expect(ratio(3, 2)).toBe(1.5);
+    expect(ratio(1, 0)).toBeNaN();
+  });
+});
+
+describe('bench capacity from item sizes', () => {
+  test('value sizes follow DynamoDB rules', () => {
+    expect(valueSize('abc')).toBe(3);
+    expect(valueSize('é')).toBe(2); // UTF-8 bytes
+    expect(valueSize(true)).toBe(1);
+    expect(valueSize(null)).toBe(1);
+    expect(numberSize(0)).toBe(2);
+    expect(numberSize(7)).toBe(2);
+    expect(numberSize(12)).toBe(2);
+    expect(numberSize(123)).toBe(3);
+    expect(numberSize(1000)).toBe(2); // trailing zeros do not count
+    expect(numberSize(-12.5)).toBe(3);
+    expect(valueSize(['ab', 'c'])).toBe(3 + 1 + 2 + 1 + 1);
+    expect(valueSize({ a: 'xy' })).toBe(3 + 1 + 1 + 2);
+    expect(itemSize({ PK: 'WS#w', SK: 'CLIENT#1', n: 5 })).toBe(2 + 4 + 2 + 8 + 1 + 2);
+    expect(itemSize(undefined)).toBe(0);
+  });
+
+  test('read units: 4 KB blocks, halved when eventually consistent, minimum one block', () => {
+    expect(readUnits(0, true)).toBe(1);
+    expect(readUnits(100, true)).toBe(1);
+    expect(readUnits(100, false)).toBe(0.5);
+    expect(readUnits(4096, false)).toBe(0.5);
+    expect(readUnits(4097, false)).toBe(1);
+    expect(readUnits(50 * 400, false)).toBe(2.5); // a page of 50 items of 400 bytes
+    expect(readUnits(9000, true)).toBe(3);
+  });
+
+  test('write units: 1 KB blocks, doubled in a transaction', () => {
+    expect(writeUnits(10)).toBe(1);
+    expect(writeUnits(1024)).toBe(1);
+    expect(writeUnits(1025)).toBe(2);
+    expect(writeUnits(10, true)).toBe(2);
+    expect(writeUnits(2048, true)).toBe(4);
+  });
+
+  test('item writes count the table and every index the item is in', () => {
+    const ix = ['GSI1', 'GSI2'];
+    const a = { PK: 'p', SK: 's', GSI1PK: 'u', GSI1SK: 'x', v: 1 };
+    // New item in one index.
+    expect(itemWriteUnits(undefined, a, ix)).toEqual({ table: 1, indexes: 1 });
+    // Same index key: one index write. Moved in GSI1 and appearing in GSI2: delete + put + put.
+    expect(itemWriteUnits(a, { ...a, v: 2 }, ix)).toEqual({ table: 1, indexes: 1 });
+    expect(itemWriteUnits(a, { ...a, GSI1SK: 'y', GSI2PK: 'q', GSI2SK: 'y' }, ix)).toEqual({ table: 1, indexes: 3 });
+    // Delete; transactional doubles the table write; a failed condition writes no index.
+    expect(itemWriteUnits(a, undefined, ix, { transactional: true })).toEqual({ table: 2, indexes: 1 });
+    expect(itemWriteUnits(a, a, ix, { failed: true })).toEqual({ table: 1, indexes: 0 });
+    // Size: the larger of before and after.
+    const big = { ...a, notes: 'x'.repeat(3000) };
+    expect(itemWriteUnits(a, big, ix).table).toBe(3);
+  });
+});
+
+describe('bench bundle analysis and tables', () => {
+  test('package of a metafile input', () => {
+    expect(packageOf('node_modules/zod/v4/core/core.js')).toBe('zod');
+    expect(packageOf('node_modules/@aws-lambda-powertools/logger/lib/cjs/Logger.js')).toBe('@aws-lambda-powertools/logger');
+    expect(packageOf('node_modules/a/node_modules/@smithy/core/dist/index.js')).toBe('@smithy/core');
+    expect(packageOf('shared/routes.ts')).toBe('(project)');
+  });
+
+  test('analyse sums bytes per package from a metafile', () => {
+    const meta = {
+      inputs: {},
+      outputs: {
+        'out.js': {
+          bytes: 300,
+          entryPoint: 'functions/x/index.ts',
+          imports: [],
+          exports: [],
+          inputs: { 'functions/x/index.ts': { bytesInOutput: 100 }, 'node_modules/zod/a.js': { bytesInOutput: 150 }, 'node_modules/zod/b.js': { bytesInOutput: 50 } },
+        },
+      },
+    };
+    expect(analyse(meta)).toEqual({ bytes: 300, modules: 3, packages: [['zod', 200], ['(project)', 100]] });
+  });
+
+  test('route kinds and tables', () => {
+    expect(routeKind('listClients')).toBe('list');
+    expect(routeKind('updateTimeEntry')).toBe('update');
+    expect(routeKind('getOpenApi')).toBe('other');
+    expect(table(['a', 'n'], [['x', '1'], ['yy', '22']])).toBe('a    n\n--  --\nx    1\nyy  22');
+    expect(markdownTable(['a', 'n'], [['x|y', '1']])).toBe('| a | n |\n| --- | ---: |\n| x\\|y | 1 |');
+  });
+});
