@@ -37,6 +37,8 @@ export function createLocalServer(opts: GatewayOptions = {}): Server {
     for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+    // API Gateway always adds X-Forwarded-Proto; the local server is plain HTTP.
+    headers['x-forwarded-proto'] ??= 'http';
     const out = await gateway.handle({ method: req.method ?? 'GET', path: url.pathname, query, headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' });
     res.writeHead(out.status, out.headers).end(out.body);
   });

@@ -63,6 +63,7 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
 
     const openapi = await fetch(`${base}/v1/openapi.json`);
     expect(openapi.status).toBe(200);
+    expect(((await openapi.json()) as { servers: unknown }).servers).toEqual([{ url: base }]);
     const clients = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': demoKey! } });
     expect(clients.status).toBe(200);
     expect(((await clients.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
