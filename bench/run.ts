@@ -314,13 +314,16 @@ const NOTES = `## What the figures mean, and what was changed
 - Fixed by this work: \`shared/entities/invoices.ts\` imported \`{ z } from 'zod'\`, which pulls in every zod
   locale: the invoices bundle was 522 KB (535,012 bytes), now ~175 KB. Every file now uses
   \`import * as z from 'zod'\` (the fix commit e44236d made for the others).
-- SDK bundled vs external: bundling the SDK makes every function ~700 KB and, measured here, starts slower
-  than loading the runtime's SDK from node_modules (see section 2): the stack keeps \`externalModules:
-  ['@aws-sdk/*']\`, lib/service-function.ts is unchanged. On Lambda the runtime's SDK also loads from local
-  disk; the comparison should be repeated on Lambda itself before any change (Init Duration in the REPORT
-  log line), since file-system and CPU characteristics differ.
+- SDK bundled vs external: section 2 decides by cold start and prints which mode started faster in this
+  run. Not conclusive yet: in the committed run the bundled SDK started ~21% faster (geometric mean over
+  10 interleaved rounds) and brought every ratio under 2.0, while an earlier --quick run (3 processes per
+  bundle) had the external SDK ~32% faster; the machine was at load average 7-12 from other test suites
+  during both. The stack is NOT changed: bundling the SDK makes every bundle ~700 KB, which fails the
+  200 KB target of issue 8 and the 300 KB guard of test/cdk/bundles.test.ts, so the two targets conflict.
+  To decide: re-run on a quiet machine, and measure Init Duration on Lambda (REPORT log line) with both
+  settings, since the runtime's disk and CPU differ from this machine.
 - test/cdk/bundles.test.ts keeps its 300 KB hard guard (issue 6); the 200 KB target of issue 8 is reported
-  here. Every bundle is now well under both.
+  here. With the SDK external (the stack today) every bundle is under both.
 
 ### 2. Cold start
 - The measured time is what Lambda reports as Init Duration plus the first invocation's Duration:
