@@ -377,7 +377,7 @@ const NOTES = `## What the figures mean, and what was changed
 ### 5. Paging
 - A page is one Query from the cursor (the signed key of the last returned item, used as
   ExclusiveStartKey), never skipping through earlier pages, so page 40 reads the same 51 items as page 1:
-  the capacity ratio is exactly 1.00 for every filter. Latency ratios are the noisy part (median of
+  the capacity ratio is 1.00, or a little off when those 51 items differ in size (notes are optional). Latency ratios are the noisy part (median of
   alternating runs on a shared machine); the work per page is the same.
 
 ### 6. Throughput
