@@ -9,7 +9,7 @@ import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
 import { enforceRateLimit } from './rate-limit';
 import { json, toErrorResponse } from './response';
-import { parseWith, withoutReadOnly } from './validate';
+import { assertStorable, parseWith, withoutReadOnly } from './validate';
 
 /** What a route implementation receives: validated input, the caller's auth context, the request id. */
 export type RouteRequest<R extends RouteDef> = InputOf<R> & { auth: AuthContext; requestId: string; baseUrl: string };
@@ -123,6 +123,9 @@ const validateInput: ApiMiddleware = {
       if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
       body = parseWith(route.body, withoutReadOnly(raw), 'body');
     }
+    assertStorable(params, 'path');
+    assertStorable(query, 'query');
+    if (route.body) assertStorable(body, 'body');
     s.input = { params, query, body };
   },
 };
