@@ -67,6 +67,14 @@ export interface EntityConfig {
   usedByLabel?: Record<string, string>;
 }
 
+/** A create found its own item already stored: an earlier attempt of the same write succeeded. */
+class AlreadyWritten extends Error {
+  constructor() {
+    super('already written');
+    this.name = 'AlreadyWritten';
+  }
+}
+
 const VERSION = '_v';
 const TYPE = '_type';
 /** Attribute of a referenced item counting the records of `referencingType` that name it. */
@@ -128,12 +136,18 @@ export class Entity {
     const ops: WriteOp[] = [
       {
         item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-        onConditionFail: () => conflict(`${this.cfg.kind} already exists`),
+        // The key holds the id just generated: only this request can have written it. The condition fails
+        // when the SDK re-sent a write whose answer was lost (timeout after DynamoDB applied it): done.
+        onConditionFail: () => new AlreadyWritten(),
       },
       ...this.lockOps(workspaceId, undefined, rec, item.SK),
       ...this.referenceOps(workspaceId, undefined, rec),
     ];
-    await writeAll(ops);
+    try {
+      await writeAll(ops);
+    } catch (err) {
+      if (!(err instanceof AlreadyWritten)) throw err;
+    }
     return this.present(item);
   }
 

@@ -11,22 +11,41 @@ export function errorResponse(code: ErrorCode, status: number, message: string, 
   return json(status, errorBody(code, message, extra), extra.headers);
 }
 
-const THROTTLE_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TimeoutError', 'RequestTimeout']);
+const THROTTLE_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TimeoutError', 'RequestTimeout', 'TransactionInProgressException']);
+/** DynamoDB unreachable (connection refused or reset, DNS, network): the same retryable condition as a timeout. */
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Reasons a transaction is cancelled for load, not for its conditions: retrying it later can succeed. */
+const TRANSIENT_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'TransactionConflict']);
+
+/** DynamoDB busy, throttled, timed out or unreachable: the request is safe to retry (503 + Retry-After). */
+function isUnavailable(e: { name?: string; code?: string; message?: string; $metadata?: unknown; CancellationReasons?: Array<{ Code?: string }> }): boolean {
+  if (e.name && THROTTLE_ERRORS.has(e.name)) return true;
+  // A socket error keeps its code; when the SDK had to wrap it (a rejection that is not an Error of this
+  // realm), only its message names the code, on an error that carries the SDK's $metadata.
+  const code = e.code ?? (e.$metadata !== undefined ? /\b(E[A-Z]{4,})\b/.exec(String(e.message))?.[1] : undefined);
+  if (code && NETWORK_ERROR_CODES.has(code)) return true;
+  if (e.name === 'TransactionCanceledException') {
+    const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+    return codes.some((c) => TRANSIENT_CANCELLATIONS.has(c)) && codes.every((c) => c === 'None' || TRANSIENT_CANCELLATIONS.has(c));
+  }
+  return false;
+}
 
 /**
  * The one mapping from anything thrown to a response. Typed ApiErrors keep their code and message;
- * a malformed JSON body is a 400; DynamoDB throttling/timeouts are a retryable 503; everything else
+ * a malformed JSON body is a 400; DynamoDB throttling, timeouts, unreachability and transactions cancelled
+ * for load (throttled, conflicting) are a retryable 503; everything else
  * is a 500 whose body carries only the request id.
  */
 export function toErrorResponse(err: unknown, requestId: string): { response: APIGatewayProxyResult; unexpected: boolean } {
   if (err instanceof ApiError) {
     return { response: errorResponse(err.code, err.status, err.message, { details: err.details, headers: err.headers, requestId: err.status >= 500 ? requestId : undefined }), unexpected: false };
   }
-  const e = err as { name?: string; cause?: { package?: string }; $metadata?: unknown; statusCode?: number } | undefined;
+  const e = err as { name?: string; code?: string; message?: string; cause?: { package?: string }; $metadata?: unknown; statusCode?: number; CancellationReasons?: Array<{ Code?: string }> } | undefined;
   if (e?.cause?.package === '@middy/http-json-body-parser') {
     return { response: errorResponse('VALIDATION_ERROR', 400, 'Request body must be valid JSON', { details: [{ field: 'body', message: 'malformed JSON' }] }), unexpected: false };
   }
-  if (e?.name && THROTTLE_ERRORS.has(e.name)) {
+  if (e && isUnavailable(e)) {
     return {
       response: errorResponse('SERVICE_UNAVAILABLE', 503, 'The service is busy; retry after a short wait', { requestId, headers: { 'Retry-After': '1' } }),
       unexpected: true,
