@@ -1,0 +1,215 @@
+import { setDb } from '../../shared/data/db';
+import { clients } from '../../shared/entities/clients';
+import { projects, tags, tasks } from '../../shared/entities/catalog';
+import { timeEntries } from '../../shared/entities/time-entries';
+import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
+import { faultClient, type FaultKind, type FaultPlan } from './inject';
+import { invariantViolations, workspaceItems } from './invariants';
+
+/**
+ * Faults in the middle of every kind of multi-item write: DynamoDB throttling, timeouts and outages
+ * injected into the real client (test/faults/inject.ts) at each data call of the request (the first
+ * read, the reads mid-way, the transaction itself), once (the SDK's retry recovers) or on every attempt.
+ * For each scenario:
+ *   - the status is the documented one: the success status when a retry recovered; 503
+ *     SERVICE_UNAVAILABLE + Retry-After: 1 + the error body with a requestId when DynamoDB stays
+ *     unavailable;
+ *   - nothing is half-written: the workspace is exactly as before, or the whole change is there, and
+ *     the consistency rules hold (usage counters exact, locks, index keys: test/faults/invariants.ts);
+ *   - a success really wrote the change; a failure before anything reached DynamoDB wrote nothing.
+ */
+useTestTable();
+const api = apiClient();
+let faultsInjected = 0;
+let scenarios = 0;
+afterAll(() => {
+  // eslint-disable-next-line no-console
+  console.log(`faults: ${faultsInjected} faults injected over ${scenarios} scenarios`);
+});
+afterEach(() => setDb(undefined));
+
+interface Ctx {
+  ws: string;
+  key: string;
+  clientId: string;
+  projectId: string;
+  taskId: string;
+  tagIds: string[];
+  entry: { id: string; sortKey: string };
+}
+
+/** A small catalog and one time entry naming all of it, written straight through the repository. */
+async function fixture(): Promise<Ctx> {
+  const ws = newWorkspace('fault');
+  const key = await makeKey(ws, { perMinute: 1_000_000, perHour: 1_000_000 });
+  const client = await clients.create(ws, { name: 'Acme' });
+  const project = await projects.create(ws, { name: 'Site', clientId: client.id });
+  const task = await tasks.create(ws, { projectId: project.id, name: 'Build' });
+  const tagList = [await tags.create(ws, { name: 'red' }), await tags.create(ws, { name: 'green' }), await tags.create(ws, { name: 'blue' })];
+  const entry = await timeEntries.create(ws, { userId: 'u1', startTime: '2026-03-02T09:00:00Z', endTime: '2026-03-02T10:00:00Z', taskId: task.id, tagIds: [tagList[0]!.id, tagList[1]!.id] });
+  return { ws, key, clientId: client.id, projectId: project.id, taskId: task.id, tagIds: tagList.map((t) => t.id), entry: { id: entry.id, sortKey: String(entry.sortKey) } };
+}
+
+interface Op {
+  name: string;
+  success: number;
+  run(c: Ctx): Promise<CallResult>;
+  /** Whether the change is in the table (and, if so, that it is complete). */
+  applied(c: Ctx, items: Record<string, unknown>[]): boolean;
+}
+
+const byType = (items: Record<string, unknown>[], type: string) => items.filter((i) => i._type === type);
+
+const OPS: Op[] = [
+  {
+    name: 'create a task (unique name lock + usage counter on the project)',
+    success: 201,
+    run: (c) => api.post('/v1/tasks', { projectId: c.projectId, name: 'Deploy' }, { key: c.key }),
+    applied: (_c, items) => byType(items, 'TASK').some((t) => t.name === 'Deploy'),
+  },
+  {
+    name: 'create a time entry (reads task and project, then counters on project, client, task and two tags)',
+    success: 201,
+    run: (c) => api.post('/v1/time-entries', { userId: 'u2', startTime: '2026-03-05T09:00:00Z', endTime: '2026-03-05T09:30:00Z', taskId: c.taskId, tagIds: [c.tagIds[1], c.tagIds[2]], notes: 'new' }, { key: c.key }),
+    applied: (_c, items) => {
+      const e = byType(items, 'TIMEENTRY').find((t) => t.userId === 'u2');
+      if (e) expect(e).toMatchObject({ notes: 'new', durationMinutes: 30, projectId: expect.any(String), clientId: expect.any(String) });
+      return Boolean(e);
+    },
+  },
+  {
+    name: 'create a project without a client (one conditional Put, no transaction)',
+    success: 201,
+    run: (c) => api.post('/v1/projects', { name: 'Solo', color: '#123456' }, { key: c.key }),
+    applied: (_c, items) => byType(items, 'PROJECT').some((p) => p.name === 'Solo'),
+  },
+  {
+    name: 'rename a task (lock swap)',
+    success: 200,
+    run: (c) => api.put(`/v1/tasks/${c.taskId}`, { name: 'Construct', status: 'done' }, { key: c.key }),
+    applied: (c, items) => {
+      const t = byType(items, 'TASK').find((x) => x.id === c.taskId)!;
+      if (t.name === 'Construct') expect(t.status).toBe('done');
+      return t.name === 'Construct';
+    },
+  },
+  {
+    name: 'move a time entry (startTime change: delete + put, tag counters move)',
+    success: 200,
+    run: (c) => api.put(`/v1/time-entries/${c.entry.id}`, { startTime: '2026-03-01T08:00:00Z', tagIds: [c.tagIds[2]] }, { key: c.key, query: { sortKey: c.entry.sortKey } }),
+    applied: (c, items) => {
+      const e = byType(items, 'TIMEENTRY').filter((x) => x.id === c.entry.id);
+      expect(e).toHaveLength(1);
+      const moved = e[0]!.SK !== c.entry.sortKey;
+      if (moved) expect(e[0]).toMatchObject({ startTime: '2026-03-01T08:00:00.000Z', tagIds: [c.tagIds[2]], durationMinutes: 26 * 60 });
+      else expect(e[0]!.tagIds).toEqual([c.tagIds[0], c.tagIds[1]]);
+      return moved;
+    },
+  },
+  {
+    name: 'delete a time entry (counter decrements on project, client, task and tags)',
+    success: 200,
+    run: (c) => api.del(`/v1/time-entries/${c.entry.id}`, { key: c.key, query: { sortKey: c.entry.sortKey } }),
+    applied: (c, items) => !byType(items, 'TIMEENTRY').some((x) => x.id === c.entry.id),
+  },
+  {
+    name: 'delete a tag no longer used (lock delete)',
+    success: 200,
+    run: (c) => api.del(`/v1/tags/${c.tagIds[2]}`, { key: c.key }),
+    applied: (c, items) => !byType(items, 'TAG').some((x) => x.id === c.tagIds[2]),
+  },
+];
+
+const snapshot = (items: Record<string, unknown>[]) => items.map((i) => JSON.stringify(i, Object.keys(i).sort())).sort();
+
+/** The data calls each operation makes, from a fault-free run (the same code path as the faulted runs). */
+const callsOf = new Map<string, string[]>();
+beforeAll(async () => {
+  for (const op of OPS) {
+    const c = await fixture();
+    const fc = faultClient();
+    setDb(fc.doc);
+    const res = await op.run(c);
+    setDb(undefined);
+    fc.destroy();
+    expect(res.status).toBe(op.success);
+    callsOf.set(op.name, fc.calls);
+  }
+});
+
+const KINDS: Array<{ kind: FaultKind; times: FaultPlan['times'] }> = [
+  { kind: 'throttle', times: 'always' },
+  { kind: 'timeout', times: 'always' },
+  { kind: 'outage', times: 'always' },
+  { kind: 'timeout-after-apply', times: 'always' },
+  { kind: 'throttle', times: 'once' },
+  { kind: 'timeout-after-apply', times: 'once' },
+  { kind: 'transaction-throttled', times: 'always' },
+];
+
+describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
+  test('the data calls are known (the fault matrix covers each of them)', () => {
+    const calls = callsOf.get(op.name)!;
+    expect(calls.length).toBeGreaterThan(0);
+    // Every change is one write, the last call of the request: a transaction when it spans several items.
+    expect(calls[calls.length - 1]).toMatch(op.name.includes('no transaction') ? /^PutItemCommand$/ : /^TransactWriteItemsCommand$/);
+    expect(calls.filter((c) => /^(TransactWriteItems|PutItem|UpdateItem|DeleteItem)Command$/.test(c))).toHaveLength(1);
+  });
+
+  test('each fault at each call: documented status, the change whole or absent, counters exact', async () => {
+    const calls = callsOf.get(op.name)!;
+    const problems: string[] = [];
+    let c: Ctx | undefined;
+    for (let call = 1; call <= calls.length; call++) {
+      const isWrite = /^(TransactWriteItems|PutItem|UpdateItem|DeleteItem)Command$/.test(calls[call - 1]!);
+      for (const { kind, times } of KINDS) {
+        if (kind === 'transaction-throttled' && calls[call - 1] !== 'TransactWriteItemsCommand') continue;
+        const label = `${kind} ${times} at call ${call}/${calls.length} (${calls[call - 1]})`;
+        // A fixture is reused while scenarios leave it untouched (checked below), else a fresh one is made.
+        const t0 = Date.now();
+        c ??= await fixture();
+        const t1 = Date.now();
+        const before = snapshot(await workspaceItems(c.ws));
+        const fc = faultClient({ call, kind, times });
+        setDb(fc.doc);
+        let res: CallResult;
+        try {
+          res = await op.run(c);
+        } finally {
+          setDb(undefined);
+          fc.destroy();
+        }
+        faultsInjected += fc.injected;
+        if (process.env.FAULT_DEBUG) console.log(label, 'fixture', t1 - t0, 'op', Date.now() - t1);
+        scenarios++;
+        if (fc.injected === 0) problems.push(`${label}: no fault was injected`);
+        const items = await workspaceItems(c.ws);
+        const applied = op.applied(c, items);
+        const broken = invariantViolations(c.ws, items);
+        if (broken.length) problems.push(`${label}: half-written: ${broken.join('; ')}`);
+        const unchanged = JSON.stringify(snapshot(items)) === JSON.stringify(before);
+        if (!applied && !unchanged) problems.push(`${label}: not applied, yet the table changed`);
+        // Recovers: the SDK retried and the write went through, reported as a success.
+        const recovers = times === 'once' && kind !== 'transaction-throttled';
+        if (recovers) {
+          if (res.status !== op.success) problems.push(`${label}: expected ${op.success} after the retry, got ${res.status} ${res.text}`);
+          if (!applied) problems.push(`${label}: ${res.status} but the change is not in the table`);
+        } else if (kind === 'timeout-after-apply' && isWrite && res.status === op.success) {
+          // Every attempt's answer lost, but the retry found the write already done (idempotent): a true success.
+          if (!applied) problems.push(`${label}: ${res.status} but the change is not in the table`);
+        } else {
+          const e = res.body?.error;
+          if (res.status !== 503 || e?.code !== 'SERVICE_UNAVAILABLE' || res.headers['Retry-After'] !== '1' || typeof e?.requestId !== 'string') {
+            problems.push(`${label}: expected 503 SERVICE_UNAVAILABLE with Retry-After: 1 and a requestId, got ${res.status} ${res.text}`);
+          }
+          if (/injected|ECONNREFUSED|Throughput|TimeoutError|Transaction/i.test(res.text)) problems.push(`${label}: internals in the body: ${res.text}`);
+          // Only a write that reached DynamoDB (its response lost) may be in the table, and then whole.
+          if (applied && !(kind === 'timeout-after-apply' && isWrite)) problems.push(`${label}: failed before reaching DynamoDB, yet applied`);
+          if (!applied && kind === 'timeout-after-apply' && isWrite) problems.push(`${label}: the write reached DynamoDB, yet it is not in the table`);
+        }
+        if (!unchanged) c = undefined;
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
