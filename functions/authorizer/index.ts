@@ -29,6 +29,7 @@ export function stageWildcardArn(methodArn: string): string {
 export type AuthorizerResult = APIGatewayAuthorizerResult;
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  logger.setCorrelationId(event.requestContext?.requestId);
   const key = headerValue(event.headers, 'x-api-key');
   if (!isWellFormedApiKey(key)) {
     logger.info('Authorization failed', { reason: key ? 'malformed' : 'missing' });

@@ -44,6 +44,9 @@ const resolveRoute = (fn: FunctionName): ApiMiddleware => ({
   before: async (request) => {
     const s = state(request);
     const { resource, httpMethod, path } = request.event;
+    // The correlation id of every log line is the API Gateway request id (also X-Request-Id, and the
+    // requestId of 5xx bodies), so a caller's report leads straight to the logs.
+    logger.setCorrelationId(requestIdOf(request));
     const route = findRoute(resource, httpMethod);
     if (!route || route.resource !== fn) {
       if (matchPath(path ?? resource)) throw notImplemented(`${httpMethod} is not offered on ${resource}`);
@@ -187,7 +190,7 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
   };
   return middy(core)
     // logEvent: false whatever POWERTOOLS_LOGGER_LOG_EVENT says: the event carries the X-API-Key header.
-    .use(injectLambdaContext(logger, { resetKeys: true, correlationIdPath: 'requestContext.requestId', logEvent: false }))
+    .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(resolveRoute(fn))
     .use(authenticate)
     .use(rateLimit)
