@@ -1,6 +1,7 @@
 import type { Rec } from '../shared/data/repository';
 import { clients } from '../shared/entities/clients';
 import { cents, createInvoice, INVOICE_STATUSES, invoices } from '../shared/entities/invoices';
+import { prng } from './random';
 
 /**
  * `seed --invoices N`: N invoices in a workspace, written through the invoice entity (so each one takes
@@ -27,16 +28,6 @@ const RATES = [95, 120, 135.5, 150, 180];
 const TAX_RATES = [0, 0.1, 0.19, 0.2];
 const DAY = 86_400_000;
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;

@@ -5,6 +5,7 @@ import { ulid } from '../shared/ids';
 import { clients } from '../shared/entities/clients';
 import { projects, tags, tasks } from '../shared/entities/catalog';
 import { deriveTimeEntry, timeEntries, TIME_ENTRY_TYPE } from '../shared/entities/time-entries';
+import { prng } from './random';
 
 /**
  * `seed --time-entries N`: N realistic time entries in a workspace, quickly.
@@ -47,17 +48,6 @@ const SEED_TASKS = ['Development', 'Design', 'Meetings'];
 const SEED_TAGS = ['deep-work', 'meeting', 'review', 'support', 'travel'];
 const NOTES = ['Sprint work', 'Pairing session', 'Bug fixes', 'Client call', 'Planning', 'Code review', 'Documentation', undefined, undefined];
 
-/** mulberry32: small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function weighted<T>(rand: () => number, items: T[], weights: number[]): T {
   const total = weights.reduce((a, b) => a + b, 0);

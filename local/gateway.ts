@@ -144,20 +144,7 @@ export function createGateway(opts: GatewayOptions = {}) {
         event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
       }
       if (!route) return gatewayError(501, 'NOT_IMPLEMENTED', `${method} is not offered on ${match.template}`, requestId);
-      const context = {
-        awsRequestId: requestId,
-        functionName: `local-${route.resource}`,
-        functionVersion: '$LATEST',
-        invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:local-${route.resource}`,
-        memoryLimitInMB: '512',
-        logGroupName: `/local/${route.resource}`,
-        logStreamName: 'local',
-        callbackWaitsForEmptyEventLoop: false,
-        getRemainingTimeInMillis: () => 29_000,
-        done: () => undefined,
-        fail: () => undefined,
-        succeed: () => undefined,
-      } as Context;
+      const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
       const outHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers ?? {})) outHeaders[k] = String(v);
@@ -170,6 +157,24 @@ export function createGateway(opts: GatewayOptions = {}) {
   }
 
   return { handle, clearAuthCache: () => cache.clear(), functionNames: FUNCTION_NAMES };
+}
+
+/** The Lambda context a function sees (local gateway, benchmarks). */
+export function lambdaContext(functionName: string, requestId: string): Context {
+  return {
+    awsRequestId: requestId,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    logGroupName: `/local/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
 }
 
 function safeDecode(v: string): string {

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import type { AuthContext } from '../../shared/auth';
+import { lambdaContext as localLambdaContext } from '../../local/gateway';
 import type { Rec } from '../../shared/data/repository';
 
 /**
@@ -126,19 +127,7 @@ export function authorizerEvent(key: string): APIGatewayRequestAuthorizerEvent {
   } as APIGatewayRequestAuthorizerEvent;
 }
 
+/** The same Lambda context the local gateway gives a function. */
 export function lambdaContext(fn: string, requestId = 'bench-request'): Context {
-  return {
-    awsRequestId: requestId,
-    functionName: `bench-${fn}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:eu-west-1:123456789012:function:bench-${fn}`,
-    memoryLimitInMB: '1024',
-    logGroupName: `/time-tracking/bench/lambda/${fn}`,
-    logStreamName: 'bench',
-    callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return localLambdaContext(`bench-${fn}`, requestId);
 }

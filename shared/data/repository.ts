@@ -35,6 +35,15 @@ export interface UniqueRule {
   message: (rec: Record<string, unknown>) => string;
 }
 
+/** A field unique per workspace, compared trimmed and case-insensitively (names, invoice numbers). */
+export function uniqueIgnoringCase(name: string, field: string, describe: (value: string) => string): UniqueRule {
+  return {
+    name,
+    value: (rec) => String(rec[field]).trim().toLowerCase(),
+    message: (rec) => `${describe(String(rec[field]))} already exists in this workspace`,
+  };
+}
+
 /** A locator names one stored record as the API addresses it (id, plus sortKey or userId). */
 export type Locator = { id: string } & Record<string, string | undefined>;
 

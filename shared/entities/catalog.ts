@@ -1,5 +1,5 @@
 import { projectFields, tagFields, taskFields } from '../schemas';
-import { Entity } from '../data/repository';
+import { Entity, uniqueIgnoringCase } from '../data/repository';
 import { fieldError } from '../errors';
 import { clients } from './clients';
 
@@ -37,11 +37,7 @@ export const tags = new Entity({
   kind: 'Tag',
   type: 'TAG',
   fields: tagFields,
-  unique: {
-    name: 'TAGNAME',
-    value: (rec) => String(rec.name).trim().toLowerCase(),
-    message: (rec) => `A tag named "${String(rec.name)}" already exists in this workspace`,
-  },
+  unique: uniqueIgnoringCase('TAGNAME', 'name', (name) => `A tag named "${name}"`),
   usedByLabel: USED_BY,
 });
 

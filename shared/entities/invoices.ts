@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { currencyCode, dateString, idString, LIMITS, notesString, type FieldSpecs } from '../schemas';
-import { Entity, type Rec } from '../data/repository';
+import { Entity, uniqueIgnoringCase, type Rec } from '../data/repository';
 import { keys } from '../data/keys';
 import { queryPage } from '../data/paging';
 import { conflict, fieldError } from '../errors';
@@ -61,11 +61,7 @@ export const invoices = new Entity({
   kind: 'Invoice',
   type: 'INVOICE',
   fields: invoiceFields,
-  unique: {
-    name: 'INVOICENUMBER',
-    value: (rec) => String(rec.number).trim().toLowerCase(),
-    message: (rec) => `An invoice numbered "${String(rec.number)}" already exists in this workspace`,
-  },
+  unique: uniqueIgnoringCase('INVOICENUMBER', 'number', (number) => `An invoice numbered "${number}"`),
   references: [{ field: 'clientId', target: () => clients }],
   indexKeys: (workspaceId, rec) => keys.invoiceByIssueDate(workspaceId, String(rec.issueDate), String(rec.id)),
   validate: async (_workspaceId, rec) => assertInvoiceTotals(rec),
