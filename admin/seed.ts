@@ -22,7 +22,6 @@ export interface SeedResult {
 const CLIENT_NAMES = ['Acme Corporation', 'Globex', 'Initech', 'Umbrella Health', 'Stark Industries'];
 
 export async function seedWorkspace(workspaceId: string, opts: SeedOptions = {}): Promise<SeedResult> {
-  void opts;
   const existing = new Set((await clients.listAll(workspaceId)).map((c) => String(c.name).toLowerCase()));
   let created = 0;
   for (const name of CLIENT_NAMES) {

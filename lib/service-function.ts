@@ -13,7 +13,9 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const entryFor = (name: string) => path.join(PROJECT_ROOT, 'functions', name, 'index.ts');
 
 /** Namespace of the handlers' EMF metrics (Powertools) and of the metric filters of this stack. */
-export const METRICS_NAMESPACE = 'TimeTracking';
+/** The handlers' EMF namespace (shared/http/metrics.ts), re-exported for the alarms and dashboard. */
+export { METRICS_NAMESPACE } from '../shared/http/metrics';
+import { METRICS_NAMESPACE } from '../shared/http/metrics';
 export const serviceName = (stage: string) => `time-tracking-${stage}`;
 
 /** esbuild options of every function (test/cdk/bundles.test.ts builds with the same ones to check sizes). */

@@ -79,7 +79,7 @@ export class TimeTrackingStack extends Stack {
     Validations.of(this.cursorSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'The secret only signs short-lived pagination cursors; automatic rotation would invalidate every cursor in flight mid-pagination. It is rotated manually when needed (docs/operations.md): put a new random value, then new cold starts pick it up.',
+        'The secret only signs and encrypts pagination cursors (which do not expire); automatic rotation would invalidate every cursor in flight mid-pagination. It is rotated manually when needed (docs/operations.md): put a new random value, then new cold starts pick it up.',
     });
 
     // ---------------------------------------------------------------- functions

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { errorBody } from '../shared/errors';
-import { findRoute, matchPath, RESOURCES, type FunctionName } from '../shared/routes';
+import { findRoute, matchPath, type FunctionName } from '../shared/routes';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway
@@ -27,8 +27,6 @@ export interface GatewayResponse {
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
-
-const FUNCTION_NAMES: FunctionName[] = [...RESOURCES, 'openapi'];
 
 /** The handler modules, loaded lazily by name (functions/<name>/index.ts), as Lambda would. */
 function loadHandler(name: FunctionName | 'authorizer'): unknown {
@@ -156,7 +154,7 @@ export function createGateway(opts: GatewayOptions = {}) {
     }
   }
 
-  return { handle, clearAuthCache: () => cache.clear(), functionNames: FUNCTION_NAMES };
+  return { handle, clearAuthCache: () => cache.clear() };
 }
 
 /** The Lambda context a function sees (local gateway, benchmarks). */

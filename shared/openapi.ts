@@ -92,7 +92,7 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
     schema: { type: 'string', example: '"minute";q=60;w=60, "hour";q=1000;w=3600' },
   },
   RateLimit: {
-    description: 'Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets.',
+    description: 'Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets.',
     schema: { type: 'string', example: '"minute";r=57;t=23, "hour";r=994;t=1823' },
   },
 };

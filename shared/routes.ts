@@ -130,10 +130,11 @@ export function findRoute(pathTemplate: string, method: string): (RouteDef & { i
 }
 
 /** Matches a concrete path (/v1/clients/abc) to its template and path parameters. */
+const TEMPLATE_PARTS = [...pathTemplates().keys()].map((template) => ({ template, tparts: template.split('/') }));
+
 export function matchPath(path: string): { template: string; params: Record<string, string> } | undefined {
   const parts = path.split('/');
-  for (const template of pathTemplates().keys()) {
-    const tparts = template.split('/');
+  for (const { template, tparts } of TEMPLATE_PARTS) {
     if (tparts.length !== parts.length) continue;
     const params: Record<string, string> = {};
     let ok = true;

@@ -359,4 +359,3 @@ export function byName(a: Record<string, unknown>, b: Record<string, unknown>): 
   return an.localeCompare(bn, 'en', { sensitivity: 'base' }) || an.localeCompare(bn) || String(a.id).localeCompare(String(b.id));
 }
 
-export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;

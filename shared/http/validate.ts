@@ -16,7 +16,7 @@ export function issuesToDetails(issues: z.core.$ZodIssue[], prefix?: string): Er
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
   const res = schema.safeParse(value);
   if (res.success) return res.data;
-  const details = issuesToDetails(res.error.issues, where === 'body' ? undefined : where === 'query' ? undefined : undefined);
+  const details = issuesToDetails(res.error.issues);
   const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
   throw validationError(`Invalid ${where === 'path' ? 'path parameter' : where === 'query' ? 'query parameter' : 'request body'}: ${summary}`, details);
 }

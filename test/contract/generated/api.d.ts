@@ -570,7 +570,7 @@ export interface components {
                 "Retry-After"?: number;
                 /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                 "RateLimit-Policy"?: string;
-                /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                 RateLimit?: string;
                 [name: string]: unknown;
             };
@@ -753,7 +753,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -797,7 +797,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -831,7 +831,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -876,7 +876,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -911,7 +911,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -943,7 +943,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -988,7 +988,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1022,7 +1022,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1068,7 +1068,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1103,7 +1103,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1137,7 +1137,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1180,7 +1180,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1214,7 +1214,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1258,7 +1258,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1293,7 +1293,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1325,7 +1325,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1364,7 +1364,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1398,7 +1398,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1438,7 +1438,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1473,7 +1473,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1517,7 +1517,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1569,7 +1569,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1606,7 +1606,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1659,7 +1659,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1697,7 +1697,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1731,7 +1731,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1776,7 +1776,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1813,7 +1813,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1862,7 +1862,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1900,7 +1900,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1937,7 +1937,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -1991,7 +1991,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
@@ -2043,7 +2043,7 @@ export interface operations {
                 headers: {
                     /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window (this request included), t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
                     [name: string]: unknown;
                 };
