@@ -5,7 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { keys } from '../shared/data/keys';
-import { RESOURCES, pathTemplates, type FunctionName } from '../shared/routes';
+import { RESOURCES, pathTemplates, routeList, type FunctionName } from '../shared/routes';
 import { TABLE } from '../shared/table';
 import type { StageConfig } from './config';
 import { NOT_IMPLEMENTED_TEMPLATE, addGatewayErrors } from './gateway-responses';
@@ -16,8 +16,13 @@ export interface TimeTrackingStackProps extends StackProps {
   readonly config: StageConfig;
 }
 
-/** Functions whose handlers sign and verify pagination cursors, and so read the cursor secret. */
-export const CURSOR_FUNCTIONS: readonly FunctionName[] = ['time-entries', 'invoices'];
+/**
+ * Functions whose handlers sign and verify pagination cursors, and so read the cursor secret: derived from
+ * the route table (every function serving a route with a `cursor` query parameter).
+ */
+export const CURSOR_FUNCTIONS: readonly FunctionName[] = [
+  ...new Set(routeList.filter((r) => r.query !== undefined && 'cursor' in r.query.shape).map((r) => r.resource)),
+];
 
 /** Identity source and cache time of the authorizer: the cache is why revocation takes up to 5 minutes. */
 export const API_KEY_HEADER = 'X-API-Key';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ERROR_STATUS, type ErrorCode } from './errors';
 
 /**
  * Field-level building blocks and the per-resource schemas. Each resource declares its writable
@@ -66,7 +67,7 @@ export const deletedSchema = z
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.enum(['UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'THROTTLED', 'NOT_IMPLEMENTED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']),
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
       requestId: z.string().optional(),
@@ -155,26 +156,34 @@ export const favoriteFields = {
   notes: { schema: notesString },
 } satisfies FieldSpecs;
 
-const money = z.number();
-export const invoiceSchema = z
-  .object({
-    id: z.string(),
-    number: z.string(),
-    clientId: z.string(),
-    status: z.enum(['draft', 'sent', 'paid', 'void']),
-    issueDate: z.string().meta({ format: 'date' }),
-    dueDate: z.string().meta({ format: 'date' }),
-    currency: z.string(),
-    lineItems: z.array(z.object({ description: z.string(), quantity: z.number(), unitPrice: money, amount: money })),
-    subtotal: money,
-    tax: money,
-    total: money,
-    notes: z.string().optional(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'Invoice' });
+export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
+const money = z.number().min(0).max(1_000_000_000);
+export const lineItemSchema = z.strictObject({
+  description: z.string().trim().min(1).max(1000),
+  quantity: z.number().positive().max(1_000_000),
+  unitPrice: money,
+  amount: money,
+});
+
+/** What an invoice stores (validated on every write, like the API's resources). */
+export const invoiceFields = {
+  number: { schema: z.string().trim().min(1).max(64), required: true },
+  clientId: { schema: idString, required: true },
+  status: { schema: z.enum(INVOICE_STATUSES), required: true },
+  issueDate: { schema: dateString, required: true },
+  dueDate: { schema: dateString, required: true },
+  currency: { schema: currencyCode, required: true },
+  lineItems: { schema: z.array(lineItemSchema).min(1).max(200), required: true },
+  subtotal: { schema: money, required: true },
+  tax: { schema: money, required: true },
+  total: { schema: money, required: true },
+  notes: { schema: notesString },
+} satisfies FieldSpecs;
+
+
+export const invoiceSchema = responseSchema(invoiceFields).meta({ id: 'Invoice' });
 export const clientSchema = responseSchema(clientFields).meta({ id: 'Client' });
 export const projectSchema = responseSchema(projectFields).meta({ id: 'Project' });
 export const taskSchema = responseSchema(taskFields).meta({ id: 'Task' });

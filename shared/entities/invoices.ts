@@ -1,5 +1,5 @@
-import * as z from 'zod';
-import { currencyCode, dateString, idString, LIMITS, notesString, type FieldSpecs } from '../schemas';
+import type * as z from 'zod';
+import { createBodySchema, invoiceFields, LIMITS, type InvoiceStatus, type lineItemSchema } from '../schemas';
 import { Entity, uniqueIgnoringCase, type Rec } from '../data/repository';
 import { keys } from '../data/keys';
 import { queryPage } from '../data/paging';
@@ -15,32 +15,8 @@ import { clients } from './clients';
  * item INVOICENUMBER, case-insensitive); clientId keeps a usage counter on the client, so a client with
  * invoices cannot be deleted. Only draft and void invoices can be deleted.
  */
-export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, invoiceFields, lineItemSchema, type InvoiceStatus } from '../schemas';
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
-
-const money = z.number().min(0).max(1_000_000_000);
-export const lineItemSchema = z.strictObject({
-  description: z.string().trim().min(1).max(1000),
-  quantity: z.number().positive().max(1_000_000),
-  unitPrice: money,
-  amount: money,
-});
-
-/** What an invoice stores (validated on every write, like the API's resources). */
-export const invoiceFields = {
-  number: { schema: z.string().trim().min(1).max(64), required: true },
-  clientId: { schema: idString, required: true },
-  status: { schema: z.enum(INVOICE_STATUSES), required: true },
-  issueDate: { schema: dateString, required: true },
-  dueDate: { schema: dateString, required: true },
-  currency: { schema: currencyCode, required: true },
-  lineItems: { schema: z.array(lineItemSchema).min(1).max(200), required: true },
-  subtotal: { schema: money, required: true },
-  tax: { schema: money, required: true },
-  total: { schema: money, required: true },
-  notes: { schema: notesString },
-} satisfies FieldSpecs;
 
 /** Money as integer cents (amounts are stored as numbers with at most two decimals). */
 export const cents = (amount: number) => Math.round(amount * 100);
@@ -73,7 +49,7 @@ export const invoices = new Entity({
   },
 });
 
-const invoiceInput = z.strictObject(Object.fromEntries(Object.entries(invoiceFields).map(([k, f]) => [k, 'required' in f && f.required ? f.schema : f.schema.optional()])));
+const invoiceInput = createBodySchema(invoiceFields);
 
 /** Creates an invoice (the application's path: admin CLI, seed). Validates the fields and the totals. */
 export async function createInvoice(workspaceId: string, input: Record<string, unknown>): Promise<Rec> {
