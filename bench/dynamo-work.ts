@@ -20,6 +20,8 @@ export interface WorkRow {
   /** The target for this kind of route, when the issue sets one. */
   target?: string;
   met?: boolean;
+  /** Why this request needs the stored record first (and so a second data call), when it does. */
+  why?: string;
 }
 
 interface Req {
@@ -27,7 +29,15 @@ interface Req {
   path: string;
   query?: Record<string, string>;
   body?: unknown;
+  why?: string;
 }
+
+/** Why some updates and deletes read the stored record first (shared/data/repository.ts). */
+export const NEEDS_READ = {
+  lock: "the uniqueness lock to release is keyed by the stored name, which the request does not carry",
+  counters: 'the usage counters to decrement are on the records the stored item names (project, client, task, tags)',
+  move: 'the new key needs the whole stored item (Delete old + Put new in one transaction)',
+} as const;
 
 type Gateway = { handle: (r: { method: string; path: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; body: string }> };
 
@@ -53,18 +63,33 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   const entry = ws.entries[0]!;
   const fav = ws.favorites[0]!;
   const entryBody = () => ({ userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), endTime: new Date().toISOString(), projectId: project.id, taskId: task.id, tagIds: [tag.id], notes: 'bench' });
-  const fresh: Record<string, () => Promise<Rec>> = {
-    clients: () => clients.create(ws.id, { name: unique('Client') }),
-    projects: () => projects.create(ws.id, { name: unique('Project'), clientId: client.id }),
-    tasks: () => tasks.create(ws.id, { name: unique('Task'), projectId: project.id }),
-    tags: () => tags.create(ws.id, { name: unique('Tag') }),
-    'time-entries': () => timeEntries.create(ws.id, entryBody()),
-    favorites: () => favorites.create(ws.id, { userId: ws.user, name: unique('Fav'), projectId: project.id }),
-    invoices: async () => {
-      const { id, createdAt, updatedAt, ...inv } = ws.invoices[0]!;
-      void id, createdAt, updatedAt;
-      return createInvoice(ws.id, { ...inv, number: unique('INV').replace(/\s/g, '-'), status: 'draft' });
-    },
+  /** Records to delete: the typical one, and (label) one naming nothing where a resource can have such. */
+  const fresh: Record<string, Array<{ label?: string; why?: string; make: () => Promise<Rec> }>> = {
+    clients: [{ why: NEEDS_READ.lock, make: () => clients.create(ws.id, { name: unique('Client') }) }],
+    projects: [
+      { label: 'without client', make: () => projects.create(ws.id, { name: unique('Project') }) },
+      { label: 'with client', why: NEEDS_READ.counters, make: () => projects.create(ws.id, { name: unique('Project'), clientId: client.id }) },
+    ],
+    tasks: [{ why: `${NEEDS_READ.lock}; ${NEEDS_READ.counters}`, make: () => tasks.create(ws.id, { name: unique('Task'), projectId: project.id }) }],
+    tags: [{ why: NEEDS_READ.lock, make: () => tags.create(ws.id, { name: unique('Tag') }) }],
+    'time-entries': [
+      { label: 'naming nothing', make: () => timeEntries.create(ws.id, { userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), notes: 'bench' }) },
+      { label: 'with project, task, tag', why: NEEDS_READ.counters, make: () => timeEntries.create(ws.id, entryBody()) },
+    ],
+    favorites: [
+      { label: 'naming nothing', make: () => favorites.create(ws.id, { userId: ws.user, name: unique('Fav') }) },
+      { label: 'with project', why: NEEDS_READ.counters, make: () => favorites.create(ws.id, { userId: ws.user, name: unique('Fav'), projectId: project.id }) },
+    ],
+    invoices: [
+      {
+        why: `${NEEDS_READ.lock} (number); ${NEEDS_READ.counters}; only draft and void invoices may be deleted`,
+        make: async () => {
+          const { id, createdAt, updatedAt, ...inv } = ws.invoices[0]!;
+          void id, createdAt, updatedAt;
+          return createInvoice(ws.id, { ...inv, number: unique('INV').replace(/\s/g, '-'), status: 'draft' });
+        },
+      },
+    ],
   };
   const r = route.resource;
   const base = `/v1/${r}`;
@@ -107,15 +132,19 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       return [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!) }];
     case 'update': {
       const reqs: Req[] = [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r] }];
-      if (r === 'clients' || r === 'tags') reqs.push({ label: 'rename', path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
+      if (r === 'clients' || r === 'tags') reqs.push({ label: 'rename', why: NEEDS_READ.lock, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
       if (r === 'time-entries') {
-        reqs.push({ label: 'move startTime', path: `${base}/${entry.id}`, query: idQuery(entry), body: { startTime: new Date(Date.parse(String(entry.startTime)) - 60_000).toISOString() } });
+        reqs.push({ label: 'move startTime', why: NEEDS_READ.move, path: `${base}/${entry.id}`, query: idQuery(entry), body: { startTime: new Date(Date.parse(String(entry.startTime)) - 60_000).toISOString() } });
       }
       return reqs;
     }
     case 'delete': {
-      const rec = await fresh[r]!();
-      return [{ path: `${base}/${rec.id}`, query: idQuery(rec) }];
+      const reqs: Req[] = [];
+      for (const f of fresh[r]!) {
+        const rec = await f.make();
+        reqs.push({ ...(f.label ? { label: f.label } : {}), ...(f.why ? { why: f.why } : {}), path: `${base}/${rec.id}`, query: idQuery(rec) });
+      }
+      return reqs;
     }
   }
 }
@@ -139,7 +168,7 @@ export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter
       if (res.status !== expected) throw new Error(`${route.id} ${req.label ?? ''}: expected ${expected}, got ${res.status} ${res.body}`);
       const kind = routeKind(route.id);
       const s = summarize(calls);
-      const row: WorkRow = { route: route.id, kind, label: `${route.method} ${route.path}${req.label ? ` ${req.label}` : ''}`, status: res.status, calls, summary: s };
+      const row: WorkRow = { route: route.id, kind, label: `${route.method} ${route.path}${req.label ? ` ${req.label}` : ''}`, status: res.status, calls, summary: s, ...(req.why ? { why: req.why } : {}) };
       if (!route.notImplemented && kind !== 'other' && kind !== 'create') {
         const dataOk = kind === 'list' ? s.dataCalls === 1 && s.commands[0] === 'Query' : s.dataCalls === 1;
         row.target = kind === 'list' ? '1 Query + RL write' : '1 data call + RL write';

@@ -129,7 +129,8 @@ function workSection(rows: WorkRow[], targets: Target[]): Section {
   const body = rows.map((r) => {
     const s = r.summary;
     const cmds = s.commands.length ? `${s.dataCalls}: ${s.commands.join(' + ')}` : '0';
-    if (r.target) targets.push({ section: '4 DynamoDB work', name: `${r.label}`, figure: `${cmds} + ${s.rateCalls} RL`, target: r.target, met: r.met! });
+    const why = r.why && !r.met ? ` (reads first: ${r.why})` : '';
+    if (r.target) targets.push({ section: '4 DynamoDB work', name: `${r.label}`, figure: `${cmds} + ${s.rateCalls} RL${why}`, target: r.target, met: r.met! });
     return [r.route, r.label, String(r.status), cmds, String(s.rateCalls), fmt(s.rcu, 1), fmt(s.wcu, 1), fmt(s.reported, 1), r.target ?? '-', r.met === undefined ? '-' : metText(r.met)];
   });
   const scans = rows.reduce((n, r) => n + r.summary.scans, 0);
@@ -350,24 +351,26 @@ const NOTES = `## What the figures mean, and what was changed
   (\`tasks?projectId\`, \`favorites?userId\`, time-entry filters) are key conditions (sort-key prefix or a
   dedicated index), still one Query; only time entries by project AND client add a FilterExpression on
   clientId, which removes nothing in practice (an entry's client is its project's), so it reads no more.
-- update = GetItem + PutItem (or TransactWriteItems): NOT the 1 data call of the target, by design.
-  PUT merges (a field not sent keeps its value), derived fields (durationMinutes, sortKey) and cross-field
-  rules need the stored record, and the write is guarded by the version read (\`_v\`) so concurrent
-  updates cannot lose each other's fields (docs/data-model.md). A rename also swaps the name lock, and a
-  moved time entry (new startTime = new key) deletes and puts: both one TransactWriteItems.
-  A single UpdateItem without the read would need the merge, the rules and the lock/counter bookkeeping
-  to be expressible as update and condition expressions, which they are not (e.g. the old name is needed
-  to delete its lock).
-- delete = GetItem + DeleteItem/TransactWriteItems: the read tells which lock to release and which usage
-  counters to decrement, and refuses (409) a record still referenced; the delete is guarded by the version
-  read so a reference created in between makes it fail instead of leaving a dangling id.
+- update of plain fields (notes, billable, archived, status, email...: none that a key, index key, lock,
+  reference, derived value or rule reads) = 1 UpdateItem, no read: SET the sent fields, REMOVE those sent
+  as null, bump the version \`_v\`, condition "exists, this type, this id", ReturnValues ALL_NEW. Every
+  update row of the table sends such a body, and meets the target.
+- update sending a coupled field = GetItem + PutItem or TransactWriteItems: NOT the target, by design.
+  A rename must delete the old name's lock (keyed by the stored name), a moved time entry (new startTime
+  = new key) is Delete old + Put new with the whole stored item, a reference change moves usage counters
+  on the old and new records, and the project/client/task rules derive fields from the stored ones.
+- delete of a record naming nothing and named by nothing (projects, time entries, favorites: entities
+  without a lock) = 1 conditional DeleteItem (counters 0, no reference field). A record that names others
+  fails that condition, which returns the stored item (ReturnValuesOnConditionCheckFailure), and the
+  transaction that decrements the counters follows: 2 calls, no read. Clients, tags, tasks and invoices
+  read first: the uniqueness lock to release is keyed by the stored name. Rows that need the stored record
+  print why; the reasons and the rejected alternatives (lazy locks, stream-maintained counters) are in
+  docs/decisions.md ("Data calls of updates and deletes").
 - create with references = GetItems to derive and check (time entries and favorites read the task and the
   project: taskId implies the project, the project implies the client) + 1 TransactWriteItems (item, lock,
   usage counters). Create without references still uses a transaction when the name is unique (item + lock).
-- Improvement made: an update of a time entry or a favorite that sends none of projectId, taskId,
-  clientId used to re-read the task and the project (4 data calls for a notes change); it now skips them
-  (2 data calls: the stored references were checked when written, a task's project is immutable, and the
-  usage counters keep every referenced record in existence). shared/entities/catalog.ts.
+- History: an update of a time entry's notes took 4 data calls (read, task, project, write), then 2
+  (read + write, skipping the re-check of unchanged references), now 1.
 - Capacity: DynamoDB Local reports 1 unit per TransactWriteItems whatever its items, and ignores index
   writes; the computed figures (bench/lib/capacity.ts, unit-tested) count 2 WCU per KB per transactional
   item and the index writes: a time entry is in up to 5 indexes, so writing one costs up to 5 more WCU.

@@ -1,4 +1,6 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ApiError, conflict, fieldError, notFound, validationError } from '../errors';
 import { ulid } from '../ids';
 import type { FieldSpecs } from '../schemas';
@@ -13,10 +15,16 @@ import { StaleRead, writeAll, type WriteOp } from './write';
  * conditional writes and transactions:
  * - create: Put (attribute_not_exists) + uniqueness lock + `ADD usage counter` on every referenced
  *   item (condition attribute_exists, so a missing reference fails the whole write: 400 on the field);
- * - update: read, merge, validate, then Put guarded by the item's version (`_v`); a changed key moves
- *   the item (Delete old + Put new in the same transaction); locks and counters follow the change;
+ * - update of plain fields only (none that a key, index key, lock, reference, derived value or
+ *   cross-field rule depends on: see `coupledFields`): one UpdateItem (SET/REMOVE the sent fields,
+ *   bump `_v`), no read;
+ * - any other update: read, merge, validate, then Put guarded by the item's version (`_v`); a changed
+ *   key moves the item (Delete old + Put new in the same transaction); locks and counters follow;
  * - delete: refused with 409 while a usage counter is above zero; the version guard makes the check
- *   and the delete atomic against a concurrent reference (every counter change bumps `_v`).
+ *   and the delete atomic against a concurrent reference (every counter change bumps `_v`). A record
+ *   of an entity without locks is first deleted by one conditional Delete (no references of its own,
+ *   counters zero); when that condition fails, the item it returns drives the transactional path.
+ * The data calls per route, and why some need two, are measured in bench/dynamo-work.ts.
  */
 export type Rec = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
 
@@ -30,6 +38,8 @@ export interface Reference {
 export interface UniqueRule {
   /** Name of the lock family, e.g. CLIENTNAME. */
   name: string;
+  /** The fields `value` reads. */
+  fields: string[];
   /** The normalized unique value of a record, or undefined when the record takes no lock. */
   value: (rec: Record<string, unknown>) => string | undefined;
   message: (rec: Record<string, unknown>) => string;
@@ -39,6 +49,7 @@ export interface UniqueRule {
 export function uniqueIgnoringCase(name: string, field: string, describe: (value: string) => string): UniqueRule {
   return {
     name,
+    fields: [field],
     value: (rec) => String(rec[field]).trim().toLowerCase(),
     message: (rec) => `${describe(String(rec[field]))} already exists in this workspace`,
   };
@@ -72,8 +83,18 @@ export interface EntityConfig {
   assertDeletable?: (rec: Rec) => void;
   /** Extra response fields computed from the stored item (e.g. sortKey). */
   present?: (item: Record<string, unknown>) => Record<string, unknown>;
-  /** How the 409 for a referenced record names its users, keyed by the referencing entity's type. */
-  usedByLabel?: Record<string, string>;
+  /**
+   * Every entity type whose references keep a usage counter on this one (test/resources/entities.test.ts
+   * checks the list against all references), with how the 409 for a referenced record names them.
+   */
+  usedBy?: Record<string, string>;
+  /**
+   * Fields that `key`, `indexKeys`, `derive` or `validate` read, besides the unique rule's fields, the
+   * reference fields and immutable fields (always coupled). An update that sends only other fields is
+   * applied in place by one UpdateItem, without reading the record; test/resources/entities.test.ts
+   * checks that changing any other field changes no key, index key, lock value or derived value.
+   */
+  coupledFields?: string[];
 }
 
 /** A create found its own item already stored: an earlier attempt of the same write succeeded. */
@@ -89,11 +110,23 @@ const TYPE = '_type';
 /** Attribute of a referenced item counting the records of `referencingType` that name it. */
 export const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
 const MAX_STALE_RETRIES = 6;
+const NOT_READ = Symbol('not read yet');
+const DELETED = Symbol('deleted');
 /** DynamoDB's limit of actions in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
 
 export class Entity {
-  constructor(readonly cfg: EntityConfig) {}
+  /** Fields an update cannot apply without the stored record (see EntityConfig.coupledFields). */
+  readonly coupled: ReadonlySet<string>;
+
+  constructor(readonly cfg: EntityConfig) {
+    this.coupled = new Set([
+      ...(cfg.coupledFields ?? []),
+      ...(cfg.unique?.fields ?? []),
+      ...(cfg.references ?? []).map((r) => r.field),
+      ...Object.entries(cfg.fields).filter(([, spec]) => spec.immutable).map(([name]) => name),
+    ]);
+  }
 
   key(workspaceId: string, rec: Record<string, unknown>): Key {
     return this.cfg.key ? this.cfg.key(workspaceId, rec) : keys.entity(workspaceId, this.cfg.type, String(rec.id));
@@ -162,6 +195,8 @@ export class Entity {
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
   async update(workspaceId: string, loc: Locator, patch: Record<string, unknown>): Promise<Rec> {
+    const sent = Object.keys(this.cfg.fields).filter((name) => name in patch);
+    if (!sent.some((name) => this.coupled.has(name))) return this.updateInPlace(workspaceId, loc, patch, sent);
     for (let attempt = 0; ; attempt++) {
       const before = await this.getItem(workspaceId, loc);
       if (!before) throw notFound(this.cfg.kind);
@@ -202,15 +237,65 @@ export class Entity {
     }
   }
 
+  /**
+   * Update sending only plain fields: one UpdateItem, no read. Nothing it changes is read by a key, an
+   * index key, a lock, a counter, a derived value or a rule, so the stored record stays valid; the
+   * version bump makes a concurrent read-merge-write (which may have read the old values) retry.
+   */
+  private async updateInPlace(workspaceId: string, loc: Locator, patch: Record<string, unknown>, sent: string[]): Promise<Rec> {
+    const key = this.locate(workspaceId, loc);
+    if (!key) throw notFound(this.cfg.kind);
+    const names: Record<string, string> = { '#t': TYPE, '#id': 'id', '#v': VERSION, '#u': 'updatedAt' };
+    const values: Record<string, unknown> = { ':type': this.cfg.type, ':id': loc.id, ':one': 1, ':u': new Date().toISOString() };
+    const set = ['#u = :u'];
+    const remove: string[] = [];
+    sent.forEach((name, i) => {
+      names[`#f${i}`] = name;
+      const v = patch[name];
+      if (v === null || v === undefined) remove.push(`#f${i}`);
+      else {
+        values[`:f${i}`] = v;
+        set.push(`#f${i} = :f${i}`);
+      }
+    });
+    try {
+      const res = await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: `SET ${set.join(', ')} ADD #v :one${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ConditionExpression: 'attribute_exists(PK) AND #t = :type AND #id = :id',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return this.present(res.Attributes ?? {});
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw notFound(this.cfg.kind);
+      throw err;
+    }
+  }
+
   async delete(workspaceId: string, loc: Locator): Promise<{ deleted: true; id: string }> {
+    // The stored item when a failed one-call delete already returned it (else read below).
+    let known: Record<string, unknown> | undefined | typeof NOT_READ = NOT_READ;
+    if (this.deletesInOneCall()) {
+      const key = this.locate(workspaceId, loc);
+      if (!key) throw notFound(this.cfg.kind);
+      const outcome = await this.deleteIfUnattached(key, loc);
+      if (outcome === DELETED) return { deleted: true, id: loc.id };
+      known = outcome;
+    }
     for (let attempt = 0; ; attempt++) {
-      const before = await this.getItem(workspaceId, loc);
+      const before = known !== NOT_READ ? known : await this.getItem(workspaceId, loc);
+      known = NOT_READ;
       if (!before) throw notFound(this.cfg.kind);
       const current = this.present(before);
       this.cfg.assertDeletable?.(current);
       const users = Object.entries(before)
         .filter(([k, v]) => k.startsWith('_usedBy') && Number(v) > 0)
-        .map(([k, v]) => `${Number(v)} ${this.cfg.usedByLabel?.[k.slice('_usedBy'.length)] ?? k.slice('_usedBy'.length).toLowerCase()}`);
+        .map(([k, v]) => `${Number(v)} ${this.cfg.usedBy?.[k.slice('_usedBy'.length)] ?? k.slice('_usedBy'.length).toLowerCase()}`);
       if (users.length > 0) {
         throw conflict(`${this.cfg.kind} is still used by ${users.join(', ')}; archive it or remove those references first`);
       }
@@ -239,6 +324,57 @@ export class Entity {
         if (err instanceof StaleRead) throw conflict(`The ${this.cfg.kind.toLowerCase()} is being changed by another request; retry`);
         throw err;
       }
+    }
+  }
+
+  /**
+   * One conditional Delete can remove a record only when nothing else must change with it: its entity
+   * has no uniqueness lock (whose key is the record's own value) and no state rule (assertDeletable).
+   */
+  private deletesInOneCall(): boolean {
+    return !this.cfg.unique && !this.cfg.assertDeletable;
+  }
+
+  /**
+   * Deletes the record if it names no other record (no usage counter to decrement) and no record names
+   * it (every counter zero or absent): DELETED. Otherwise returns the stored item the failed condition
+   * reports (ReturnValuesOnConditionCheckFailure), so the transactional path starts without a read, or
+   * undefined when there is no such record.
+   */
+  private async deleteIfUnattached(key: Key, loc: Locator): Promise<Record<string, unknown> | undefined | typeof DELETED> {
+    const names: Record<string, string> = { '#t': TYPE, '#id': 'id' };
+    const conditions = ['attribute_exists(PK)', '#t = :type', '#id = :id'];
+    (this.cfg.references ?? []).forEach((ref, i) => {
+      names[`#r${i}`] = ref.field;
+      conditions.push(`attribute_not_exists(#r${i})`);
+    });
+    const counters = Object.keys(this.cfg.usedBy ?? {});
+    counters.forEach((type, i) => {
+      names[`#c${i}`] = counterAttr(type);
+      conditions.push(`(attribute_not_exists(#c${i}) OR #c${i} = :zero)`);
+    });
+    try {
+      await db().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: key,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':type': this.cfg.type, ':id': loc.id, ...(counters.length ? { ':zero': 0 } : {}) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return DELETED;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!err.Item) {
+        // Nothing there. When the SDK had to send the Delete again (an attempt whose answer was lost, e.g.
+        // a timeout after DynamoDB applied it), the record was most likely removed by this very request:
+        // report the delete done, as the caller asked for exactly this end state (docs/decisions.md).
+        return (err.$metadata?.attempts ?? 1) > 1 ? DELETED : undefined;
+      }
+      const item = unmarshall(err.Item);
+      return item[TYPE] === this.cfg.type && item.id === loc.id ? item : undefined;
     }
   }
 

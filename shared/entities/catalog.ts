@@ -8,7 +8,8 @@ import { clients } from './clients';
  * uniqueness locks product.md asks for (tag names per workspace, task names per project, any case) and
  * usage counters kept by the generic repository (shared/data/repository.ts).
  */
-const USED_BY = { PROJECT: 'project(s)', TASK: 'task(s)', TIMEENTRY: 'time entry(ies)', FAVORITE: 'favorite(s)' };
+const TIME_ENTRIES = { TIMEENTRY: 'time entry(ies)' } as const;
+const FAVORITES = { FAVORITE: 'favorite(s)' } as const;
 
 export const projects = new Entity({
   kind: 'Project',
@@ -17,7 +18,7 @@ export const projects = new Entity({
   // No name lock: product.md makes client, tag and (per project) task names unique, not project names
   // (two clients may each have a "Website" project).
   references: [{ field: 'clientId', target: () => clients }],
-  usedByLabel: USED_BY,
+  usedBy: { TASK: 'task(s)', ...TIME_ENTRIES, ...FAVORITES },
 });
 
 export const tasks = new Entity({
@@ -26,11 +27,12 @@ export const tasks = new Entity({
   fields: taskFields,
   unique: {
     name: 'TASKNAME',
+    fields: ['projectId', 'name'],
     value: (rec) => `${String(rec.projectId)}#${String(rec.name).trim().toLowerCase()}`,
     message: (rec) => `A task named "${String(rec.name)}" already exists in this project`,
   },
   references: [{ field: 'projectId', target: () => projects }],
-  usedByLabel: USED_BY,
+  usedBy: { ...TIME_ENTRIES, ...FAVORITES },
 });
 
 export const tags = new Entity({
@@ -38,7 +40,7 @@ export const tags = new Entity({
   type: 'TAG',
   fields: tagFields,
   unique: uniqueIgnoringCase('TAGNAME', 'name', (name) => `A tag named "${name}"`),
-  usedByLabel: USED_BY,
+  usedBy: { ...TIME_ENTRIES, ...FAVORITES },
 });
 
 /**

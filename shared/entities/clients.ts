@@ -7,5 +7,5 @@ export const clients = new Entity({
   type: 'CLIENT',
   fields: clientFields,
   unique: uniqueIgnoringCase('CLIENTNAME', 'name', (name) => `A client named "${name}"`),
-  usedByLabel: { PROJECT: 'project(s)', TIMEENTRY: 'time entry(ies)', FAVORITE: 'favorite(s)', INVOICE: 'invoice(s)' },
+  usedBy: { PROJECT: 'project(s)', TIMEENTRY: 'time entry(ies)', FAVORITE: 'favorite(s)', INVOICE: 'invoice(s)' },
 });

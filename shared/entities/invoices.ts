@@ -41,6 +41,8 @@ export const invoices = new Entity({
   references: [{ field: 'clientId', target: () => clients }],
   indexKeys: (workspaceId, rec) => keys.invoiceByIssueDate(workspaceId, String(rec.issueDate), String(rec.id)),
   validate: async (_workspaceId, rec) => assertInvoiceTotals(rec),
+  // The index key reads issueDate; the totals rule reads the rest.
+  coupledFields: ['issueDate', 'dueDate', 'lineItems', 'subtotal', 'tax', 'total'],
   assertDeletable: (rec) => {
     const status = rec.status as InvoiceStatus;
     if (!DELETABLE_STATUSES.includes(status)) {

@@ -97,6 +97,8 @@ export const timeEntries = new Entity({
   indexKeys: timeEntryIndexKeys,
   derive: deriveTimeEntry,
   validate: validateTimeEntry,
+  // The sort key and every index key read startTime and userId; durationMinutes and the endTime rule read both times.
+  coupledFields: ['userId', 'startTime', 'endTime'],
   present: (item) => ({ sortKey: item.SK }),
   references: [
     { field: 'projectId', target: () => projects },

@@ -36,6 +36,8 @@ export interface FaultClient {
   doc: DynamoDBDocumentClient;
   /** Names of the data calls made so far (e.g. GetItemCommand, TransactWriteItemsCommand). */
   calls: string[];
+  /** How each data call ended: 'ok' or the error's name (e.g. ConditionalCheckFailedException). */
+  outcomes: string[];
   /** Faults thrown so far (each failed attempt counts). */
   injected: number;
   destroy(): void;
@@ -69,13 +71,22 @@ export function faultClient(plan?: FaultPlan): FaultClient {
   // from dynamoConfig()), only the backoff shortened from ~0.1-1 s to 10 ms so the matrix runs quickly.
   const config = dynamoConfig();
   const client = new DynamoDBClient({ ...config, retryStrategy: new ConfiguredRetryStrategy(Number(config.maxAttempts ?? 3), () => 10) });
-  const state: FaultClient = { doc: undefined as unknown as DynamoDBDocumentClient, calls: [], injected: 0, destroy: () => client.destroy() };
+  const state: FaultClient = { doc: undefined as unknown as DynamoDBDocumentClient, calls: [], outcomes: [], injected: 0, destroy: () => client.destroy() };
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (!isControlCall((args as { input?: Record<string, any> }).input)) {
         state.calls.push(context.commandName ?? 'unknown');
         (context as Record<string, unknown>).faultCall = state.calls.length;
         (context as Record<string, unknown>).faultItems = ((args as { input?: { TransactItems?: unknown[] } }).input?.TransactItems ?? []).length;
+        const index = state.calls.length - 1;
+        try {
+          const res = await next(args);
+          state.outcomes[index] = 'ok';
+          return res;
+        } catch (err) {
+          state.outcomes[index] = (err as Error).name;
+          throw err;
+        }
       }
       return next(args);
     },
