@@ -94,7 +94,12 @@ function installReplay(doc: { middlewareStack: unknown }) {
   return state;
 }
 
-export async function measureWarm(ws: Workspace, iterations: number, progress?: (s: string) => void): Promise<WarmResult[]> {
+export async function measureWarm(
+  ws: Workspace,
+  iterations: number,
+  progress?: (s: string) => void,
+  modes: ReadonlyArray<WarmResult['mode']> = ['DynamoDB Local', 'in-memory DynamoDB'],
+): Promise<WarmResult[]> {
   const { handler } = (await import('../functions/clients/index')) as unknown as { handler: Handler };
   const bare = bareHandlers();
   const client = ws.clients[0]!;
@@ -112,7 +117,7 @@ export async function measureWarm(ws: Workspace, iterations: number, progress?: 
     return ms;
   };
   const out: WarmResult[] = [];
-  for (const mode of ['DynamoDB Local', 'in-memory DynamoDB'] as const) {
+  for (const mode of modes) {
     for (const c of cases) {
       replay.replay = false;
       for (let i = 0; i < 50; i++) {

@@ -12,7 +12,8 @@ export type FunctionName = ResourceName | 'openapi';
 
 export const SCOPES = RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`] as const);
 export type Scope = `${ResourceName}:${'read' | 'write'}`;
-export const isScope = (v: string): v is Scope => (SCOPES as readonly string[]).includes(v);
+const SCOPE_SET: ReadonlySet<string> = new Set(SCOPES);
+export const isScope = (v: string): v is Scope => SCOPE_SET.has(v);
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -39,36 +39,39 @@ const state = (request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Err
 export const requestIdOf = (request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>) =>
   request.event.requestContext?.requestId ?? request.context.awsRequestId;
 
-/** 1. Which route of the table is this? (API Gateway gives the template in event.resource.) */
-const resolveRoute = (fn: FunctionName): ApiMiddleware => ({
-  before: async (request) => {
+/**
+ * 1. Which route of the table is this, and whose key? API Gateway gives the route template in
+ * event.resource and the authorizer's answer (cached by it) in requestContext.authorizer; the
+ * context is re-checked for expiry. The request's log keys are appended in ONE call, with whatever
+ * this step found out, also when it refuses the request: correlation_id (the API Gateway request id,
+ * also X-Request-Id and the requestId of 5xx bodies, so a caller's report leads straight to the logs;
+ * what logger.setCorrelationId sets), then route, workspaceId and keyId.
+ */
+const identify = (fn: FunctionName): ApiMiddleware => ({
+  before: (request) => {
     const s = state(request);
-    const { resource, httpMethod, path } = request.event;
-    // The correlation id of every log line is the API Gateway request id (also X-Request-Id, and the
-    // requestId of 5xx bodies), so a caller's report leads straight to the logs.
-    logger.setCorrelationId(requestIdOf(request));
-    const route = findRoute(resource, httpMethod);
-    if (!route || route.resource !== fn) {
-      if (matchPath(path ?? resource)) throw notImplemented(`${httpMethod} is not offered on ${resource}`);
-      throw new ApiError('NOT_FOUND', 'Route not found');
+    const logKeys: Record<string, string> = { correlation_id: requestIdOf(request) };
+    try {
+      const { resource, httpMethod, path } = request.event;
+      const route = findRoute(resource, httpMethod);
+      if (!route || route.resource !== fn) {
+        if (matchPath(path ?? resource)) throw notImplemented(`${httpMethod} is not offered on ${resource}`);
+        throw new ApiError('NOT_FOUND', 'Route not found');
+      }
+      s.route = route;
+      logKeys.route = route.id;
+      if (route.scope === null) return;
+      s.auth = decodeAuthContext(request.event.requestContext?.authorizer as Record<string, unknown> | undefined);
+      logKeys.workspaceId = s.auth.workspaceId;
+      logKeys.keyId = s.auth.keyId;
+    } finally {
+      logger.appendKeys(logKeys);
     }
-    s.route = route;
-    logger.appendKeys({ route: route.id });
   },
 });
 
-/** 2. The authorizer's answer (cached by API Gateway), re-checked for expiry. */
-const authenticate: ApiMiddleware = {
-  before: async (request) => {
-    const s = state(request);
-    if (s.route?.scope === null) return;
-    s.auth = decodeAuthContext(request.event.requestContext?.authorizer as Record<string, unknown> | undefined);
-    logger.appendKeys({ workspaceId: s.auth.workspaceId, keyId: s.auth.keyId });
-  },
-};
-
 /**
- * 2b. Per-key rate limit, before any other work: one conditional UpdateItem counts the request in
+ * 2. Per-key rate limit, before any other work: one conditional UpdateItem counts the request in
  * both windows; over a limit is 403 + Retry-After. Quota headers go on every response of the request.
  * The public route (no auth) is not limited. See shared/http/rate-limit.ts and docs/rate-limits.md.
  */
@@ -81,7 +84,7 @@ const rateLimit: ApiMiddleware = {
 
 /** 3. Scope of the route. */
 const authorize: ApiMiddleware = {
-  before: async (request) => {
+  before: (request) => {
     const s = state(request);
     if (s.route?.scope && s.auth) requireScope(s.auth, s.route.scope);
   },
@@ -97,7 +100,7 @@ export const MAX_BODY_BYTES = 128 * 1024;
 // disableContentTypeCheck (runtime option missing from the typings): a JSON API parses every body as JSON.
 const jsonBodyParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]) as unknown as ApiMiddleware;
 const parseBody: ApiMiddleware = {
-  before: async (request) => {
+  before: (request) => {
     const s = state(request);
     if (!s.route?.body) return;
     const body = request.event.body;
@@ -105,13 +108,13 @@ const parseBody: ApiMiddleware = {
     if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
       throw new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (at most ${MAX_BODY_BYTES / 1024} KB)`);
     }
-    await jsonBodyParser.before!(request);
+    return jsonBodyParser.before!(request);
   },
 };
 
 /** 5. zod validation of path, query and body. */
 const validateInput: ApiMiddleware = {
-  before: async (request) => {
+  before: (request) => {
     const s = state(request);
     const route = s.route!;
     if (route.notImplemented) throw notImplemented(route.notImplemented);
@@ -139,12 +142,16 @@ function rejectUnknownQuery(q: Record<string, string | undefined> | null): Recor
   return {};
 }
 
+/** A header's value, whatever the case of its name (API Gateway passes names as the client sent them). */
+function headerValue(headers: APIGatewayProxyEvent['headers'] | null, lowerCaseName: string): string | undefined {
+  for (const name in headers) if (name.toLowerCase() === lowerCaseName) return headers[name];
+  return undefined;
+}
+
 /** The public base URL of the API as the caller reached it (scheme, host and stage, without /v1/...). */
 export function baseUrlOf(event: APIGatewayProxyEvent): string {
-  const h = event.headers ?? {};
-  const header = (n: string) => Object.entries(h).find(([k]) => k.toLowerCase() === n)?.[1];
-  const host = header('host') ?? 'localhost';
-  const proto = header('x-forwarded-proto') ?? 'https';
+  const host = headerValue(event.headers, 'host') ?? 'localhost';
+  const proto = headerValue(event.headers, 'x-forwarded-proto') ?? 'https';
   const fullPath = event.requestContext?.path ?? event.path;
   const prefix = fullPath && event.path && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   return `${proto}://${host}${prefix}`;
@@ -191,8 +198,7 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls) {
   return middy(core)
     // logEvent: false whatever POWERTOOLS_LOGGER_LOG_EVENT says: the event carries the X-API-Key header.
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
-    .use(resolveRoute(fn))
-    .use(authenticate)
+    .use(identify(fn))
     .use(rateLimit)
     .use(authorize)
     .use(parseBody)

@@ -132,12 +132,14 @@ export async function consume(keyId: string, limits: Limits, now = rateLimitNow(
 export function policyHeader(limits: Limits): string {
   return `"minute";q=${limits.perMinute};w=60, "hour";q=${limits.perHour};w=3600`;
 }
+/** The `RateLimit` header: remaining requests (never below 0) and seconds to the reset of each window. */
+export function rateLimitHeader(limits: Limits, d: RateDecision): string {
+  const minuteLeft = Math.max(0, limits.perMinute - d.minuteCount);
+  const hourLeft = Math.max(0, limits.perHour - d.hourCount);
+  return `"minute";r=${minuteLeft};t=${d.window.minuteResetSeconds}, "hour";r=${hourLeft};t=${d.window.hourResetSeconds}`;
+}
 export function quotaHeaders(limits: Limits, d: RateDecision): Record<string, string> {
-  const r = (limit: number, used: number) => Math.max(0, limit - used);
-  return {
-    'RateLimit-Policy': policyHeader(limits),
-    RateLimit: `"minute";r=${r(limits.perMinute, d.minuteCount)};t=${d.window.minuteResetSeconds}, "hour";r=${r(limits.perHour, d.hourCount)};t=${d.window.hourResetSeconds}`,
-  };
+  return { 'RateLimit-Policy': policyHeader(limits), RateLimit: rateLimitHeader(limits, d) };
 }
 
 /**
@@ -157,7 +159,7 @@ export async function enforceRateLimit(auth: AuthContext, responseHeaders: Recor
     logger.error('Rate-limit counter unavailable; request refused (fail closed)', err as Error);
     throw new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry after a short wait', undefined, { 'Retry-After': '1' });
   }
-  Object.assign(responseHeaders, quotaHeaders(limits, d));
+  responseHeaders.RateLimit = rateLimitHeader(limits, d);
   if (d.allowed) return;
   const [limit, unit, retryAfter] =
     d.exceeded === 'hour' ? [limits.perHour, 'hour', d.window.hourResetSeconds] : [limits.perMinute, 'minute', d.window.minuteResetSeconds];

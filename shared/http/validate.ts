@@ -41,15 +41,22 @@ const storableNumber = (n: number) => n === 0 || (Number.isFinite(n) && Math.abs
  */
 export function assertStorable(value: unknown, where: 'path' | 'query' | 'body'): void {
   const details: ErrorDetail[] = [];
-  const walk = (v: unknown, path: string) => {
-    if (typeof v === 'string' && LONE_SURROGATE.test(v)) details.push({ field: path || where, message: 'must be valid Unicode text (contains a lone surrogate)' });
-    else if (typeof v === 'number' && !storableNumber(v)) details.push({ field: path || where, message: 'must be 0 or a number from 1e-130 to 1e125 in magnitude' });
-    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, path ? `${path}.${i}` : String(i)));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
-  };
-  walk(value, '');
+  collectUnstorable(value, '', where, details);
   if (details.length) {
     const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
     throw validationError(`Invalid ${where === 'path' ? 'path parameter' : where === 'query' ? 'query parameter' : 'request body'}: ${summary}`, details);
+  }
+}
+
+/** Walks a value depth first, adding a detail for each unstorable string or number (path: dotted field). */
+function collectUnstorable(v: unknown, path: string, where: string, details: ErrorDetail[]): void {
+  if (typeof v === 'string') {
+    if (LONE_SURROGATE.test(v)) details.push({ field: path || where, message: 'must be valid Unicode text (contains a lone surrogate)' });
+  } else if (typeof v === 'number') {
+    if (!storableNumber(v)) details.push({ field: path || where, message: 'must be 0 or a number from 1e-130 to 1e125 in magnitude' });
+  } else if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) collectUnstorable(v[i], path ? `${path}.${i}` : String(i), where, details);
+  } else if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) collectUnstorable((v as Record<string, unknown>)[k], path ? `${path}.${k}` : k, where, details);
   }
 }

@@ -51,3 +51,27 @@ test('the authorizer counts failed authentications', async () => {
   expect(auth).toHaveLength(1);
   expect(auth[0]).toMatchObject({ AuthFailed: 1, Requests: 1 });
 });
+
+test('each record is the line Powertools publishes itself for the same outcome (the layout is serialized once per container)', async () => {
+  const { Metrics, MetricUnit } = await import('@aws-lambda-powertools/metrics');
+  const { createMetrics, metricsOptions, outcomeValues } = await import('../../shared/http/metrics');
+  const ours = createMetrics('clients');
+  const reference = new Metrics(metricsOptions('clients'));
+  const outcomes = [{ status: 200 }, { status: 201 }, { status: 400 }, { status: 401 }, { status: 403, rateLimited: true }, { status: 404 }, { status: 500 }, { status: 503 }];
+  for (const outcome of outcomes) {
+    const timestamp = Date.now();
+    const lines: string[] = [];
+    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      for (const [name, value] of Object.entries(outcomeValues(outcome))) reference.addMetric(name, MetricUnit.Count, value);
+      reference.setTimestamp(timestamp);
+      reference.publishStoredMetrics();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toEqual([`${ours.line(outcome, timestamp)}\n`]);
+  }
+});
