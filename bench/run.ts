@@ -362,7 +362,11 @@ const NOTES = `## What the figures mean, and what was changed
   (correlation id, route, workspace, key) are appended in one call; the authorizer context's scope list is
   parsed only when it differs from the previous request's; the quota policy header is built once per
   request, not twice; no closures are created per request in auth-context decoding and the storable check;
-  the Host and X-Forwarded-Proto lookup no longer allocates an array of entries per header.
+  the Host and X-Forwarded-Proto lookup no longer allocates an array of entries per header; list sorting
+  uses one \`Intl.Collator\` created at load instead of \`localeCompare(b, 'en', options)\`, which built a
+  collator per comparison (~11 µs each; the same order). After these: 0.17-0.18 ms in memory.
+- Not changed: the Powertools logger is now the largest part (~40%); writing the log line without it on the
+  request path would be the next step, at a risk to the log format operators rely on.
 - Why the DynamoDB Local rows show a larger gap: not more DynamoDB work (the two handlers send the same
   commands with the same inputs) and not garbage collection (the same scavenge rate, ~0.03 per request, for
   both), but that CPU work right after an I/O wait runs 2-3x slower (caches and CPU cold after DynamoDB

@@ -47,28 +47,25 @@ const emfOut = new Console({ stdout: process.stdout, stderr: process.stderr, col
 
 export class OutcomeMetrics extends Metrics {
   readonly enabled: boolean;
-  /**
-   * Powertools' record, `{"_aws":{"Timestamp":…,"CloudWatchMetrics":[…]},"service":…,"resource":…,"Requests":…,…}`,
-   * from right after the timestamp to right before the first counter.
-   */
-  readonly #layout: string;
+  /** What every record of this container repeats: the EMF metric directives, and the dimensions. */
+  readonly #directives: Record<string, unknown>;
+  readonly #dimensions: Record<string, unknown>;
 
   constructor(resource: string) {
     super(metricsOptions(resource));
     this.enabled = !this.isDisabled();
+    // Powertools' own record (`{ _aws: { Timestamp, CloudWatchMetrics }, ...dimensions, ...counters }`), once.
     for (const name of OUTCOME_METRICS) this.addMetric(name, MetricUnit.Count, 0);
     const { _aws, ...dimensionsAndCounters } = this.serializeMetrics();
     this.clearMetrics();
-    const { Timestamp: _timestamp, ...aws } = _aws;
-    const dimensions: Record<string, unknown> = { ...dimensionsAndCounters };
-    for (const name of OUTCOME_METRICS) delete dimensions[name];
-    this.#layout = `,${JSON.stringify(aws).slice(1, -1)}},${JSON.stringify(dimensions).slice(1, -1)}`;
+    const { Timestamp: _timestamp, ...directives } = _aws;
+    this.#directives = directives;
+    this.#dimensions = Object.fromEntries(Object.entries(dimensionsAndCounters).filter(([k]) => !(OUTCOME_METRICS as readonly string[]).includes(k)));
   }
 
-  /** The EMF line of one request's outcome. */
+  /** The EMF line of one request's outcome (the same layout, this request's timestamp and counters). */
   line(outcome: Outcome, timestamp = Date.now()): string {
-    const v = outcomeValues(outcome);
-    return `{"_aws":{"Timestamp":${timestamp}${this.#layout},"Requests":${v.Requests},"Errors":${v.Errors},"ClientErrors":${v.ClientErrors},"RateLimited":${v.RateLimited},"AuthFailed":${v.AuthFailed}}`;
+    return JSON.stringify({ _aws: { Timestamp: timestamp, ...this.#directives }, ...this.#dimensions, ...outcomeValues(outcome) });
   }
 }
 
