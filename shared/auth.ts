@@ -32,16 +32,6 @@ export function encodeAuthContext(ctx: AuthContext): AuthorizerContextValues {
 /** An authorizer context value as a string (API Gateway may pass numbers and booleans as such). */
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
 
-/**
- * The scopes of a comma list, unknown names dropped. The last list parsed is kept: a warm container
- * mostly serves the same key, and comparing the list costs less than splitting and checking it again.
- */
-let lastScopes: { list: string; scopes: Scope[] } | undefined;
-function parseScopes(list: string): Scope[] {
-  if (lastScopes?.list !== list) lastScopes = { list, scopes: list.split(',').filter(isScope) };
-  return lastScopes.scopes.slice();
-}
-
 /** Parses the authorizer context of an event. Anything missing or odd is a 401, never a 500. */
 export function decodeAuthContext(raw: Record<string, unknown> | null | undefined, now = new Date()): AuthContext {
   const workspaceId = str(raw?.workspaceId);
@@ -49,7 +39,7 @@ export function decodeAuthContext(raw: Record<string, unknown> | null | undefine
   const perMinute = Number(str(raw?.perMinute));
   const perHour = Number(str(raw?.perHour));
   if (!workspaceId || !keyId || !Number.isInteger(perMinute) || !Number.isInteger(perHour)) throw unauthorized();
-  const scopes = parseScopes(str(raw?.scopes) ?? '');
+  const scopes = (str(raw?.scopes) ?? '').split(',').filter(isScope);
   const expiresAt = str(raw?.expiresAt) || undefined;
   if (expiresAt && Date.parse(expiresAt) <= now.getTime()) throw unauthorized();
   return { workspaceId, keyId, scopes, perMinute, perHour, ...(expiresAt ? { expiresAt } : {}) };
