@@ -1,6 +1,7 @@
 import { itemSize, itemWriteUnits, numberSize, readUnits, valueSize, writeUnits } from '../../bench/lib/capacity';
 import { mean, median, percentile, ratio } from '../../bench/lib/stats';
-import { analyse, packageOf } from '../../bench/bundles';
+import { analyse, packageOf, type BundleInfo } from '../../bench/bundles';
+import { compareSdkModes, type ColdSample } from '../../bench/cold-start';
 import { routeKind } from '../../bench/dynamo-work';
 import { markdownTable, table } from '../../bench/lib/report';
 
@@ -112,5 +113,38 @@ describe('bench bundle analysis and tables', () => {
     expect(routeKind('getOpenApi')).toBe('other');
     expect(table(['a', 'n'], [['x', '1'], ['yy', '22']])).toBe('a    n\n--  --\nx    1\nyy  22');
     expect(markdownTable(['a', 'n'], [['x|y', '1']])).toBe('| a | n |\n| --- | ---: |\n| x\\|y | 1 |');
+  });
+});
+
+describe('SDK mode comparison (bench/cold-start.ts)', () => {
+  const bundle = (fn: string, sdk: 'external' | 'bundled') => ({ fn, sdk, file: `${sdk}/${fn}.js`, bytes: 0, modules: 0, packages: [] }) as unknown as BundleInfo;
+  /** 10 rounds per bundle; bundled totals = external x factor, each sample with +-noise (deterministic). */
+  function samplesFor(factor: number, noise: number) {
+    const bundles = ['clients', 'tags', 'openapi'].flatMap((fn) => [bundle(fn, 'external'), bundle(fn, 'bundled')]);
+    const samples = new Map<BundleInfo, ColdSample[]>();
+    bundles.forEach((b, j) => {
+      const totals = Array.from({ length: 10 }, (_, i) => 300 * (b.sdk === 'bundled' ? factor : 1) * (1 + noise * Math.sin(i * 7 + j * 3)));
+      samples.set(b, totals.map((total) => ({ boot: 0, load: total / 2, first: total / 2, total, status: 200 })));
+    });
+    return { bundles, samples };
+  }
+
+  test('a clear difference is significant, in the right direction', () => {
+    const faster = samplesFor(0.8, 0.05);
+    const c = compareSdkModes(faster.bundles, faster.samples, 10);
+    expect(c.ratio).toBeCloseTo(0.8, 1);
+    expect(c.significant).toBe(true);
+    expect(c.high).toBeLessThan(1);
+    const slower = samplesFor(1.25, 0.05);
+    expect(compareSdkModes(slower.bundles, slower.samples, 10)).toMatchObject({ significant: true });
+    expect(compareSdkModes(slower.bundles, slower.samples, 10).low).toBeGreaterThan(1);
+  });
+
+  test('a difference smaller than the noise is not (the interval includes 1)', () => {
+    const same = samplesFor(0.98, 0.2);
+    const c = compareSdkModes(same.bundles, same.samples, 10);
+    expect(c.low).toBeLessThan(1);
+    expect(c.high).toBeGreaterThan(1);
+    expect(c.significant).toBe(false);
   });
 });
