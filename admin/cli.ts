@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { isScope, SCOPES, type Scope } from '../shared/routes';
-import { dynamoConfig } from '../shared/data/db';
+import { isScope, SCOPES, type Scope } from '../shared/api/routes';
+import { dynamoConfig, LOCAL_TABLE_NAME } from '../shared/data/db';
 import { createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../shared/data/apikey-store';
 import { ensureTable } from '../shared/data/setup';
-import { isValidWorkspaceId, keyState } from '../shared/apikeys';
-import { LOCAL_TABLE_NAME } from '../local/config';
-import { seedWorkspace } from './seed';
+import { isValidWorkspaceId, keyState } from '../shared/domain/apikeys';
+import { seedWorkspace } from '../shared/seed/seed';
 
 /**
  * Operator CLI: `npm run --silent admin -- <command>`. Talks to DynamoDB directly: DynamoDB Local

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { BUNDLING, PROJECT_ROOT, entryFor } from '../lib/service-function';
-import { RESOURCES } from '../shared/routes';
+import { RESOURCES } from '../shared/api/routes';
 
 /**
  * Section 1: every function bundled with the stack's esbuild options (lib/service-function.ts BUNDLING:

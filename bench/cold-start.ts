@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OUT_DIR, type BundleInfo, type FunctionId, type SdkMode } from './bundles';
 import { apiEvent, authorizerEvent, lambdaContext, type Workspace } from './lib/fixtures';
-import { prng } from '../admin/random';
+import { prng } from '../shared/seed/random';
 import { median, percentile } from './lib/stats';
 
 /**

@@ -1,5 +1,5 @@
 import type { Rec } from '../shared/data/repository';
-import type { RouteDef, RouteId } from '../shared/routes';
+import type { RouteDef, RouteId } from '../shared/api/routes';
 import { summarize, type Call, type DynamoCounter } from './lib/dynamo-counter';
 import type { Workspace } from './lib/fixtures';
 
@@ -51,11 +51,11 @@ const unique = (p: string) => `${p} ${Date.now().toString(36)}-${seq++}`;
 
 /** Requests for every route, fixtures created on the way (not counted). */
 async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Promise<Req[]> {
-  const { clients } = await import('../shared/entities/clients');
-  const { projects, tasks, tags } = await import('../shared/entities/catalog');
-  const { timeEntries } = await import('../shared/entities/time-entries');
-  const { favorites } = await import('../shared/entities/favorites');
-  const { createInvoice } = await import('../shared/entities/invoices');
+  const { clients } = await import('../shared/domain/entities/clients');
+  const { projects, tasks, tags } = await import('../shared/domain/entities/catalog');
+  const { timeEntries } = await import('../shared/domain/entities/time-entries');
+  const { favorites } = await import('../shared/domain/entities/favorites');
+  const { createInvoice } = await import('../shared/domain/entities/invoices');
   const project = ws.projects.find((p) => p.clientId)!;
   const task = ws.tasks.find((t) => t.projectId === project.id)!;
   const client = ws.clients.find((c) => c.id === project.clientId)!;
@@ -150,7 +150,7 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
 }
 
 export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter, ws: Workspace): Promise<WorkRow[]> {
-  const { routeList } = await import('../shared/routes');
+  const { routeList } = await import('../shared/api/routes');
   const headers = { 'X-API-Key': ws.key, 'Content-Type': 'application/json' };
   counter.enabled = false;
   await gateway.handle({ method: 'GET', path: '/v1/clients', headers }); // authorizer cache warm

@@ -42,8 +42,8 @@ async function bench() {
   const { ensureTable } = await import('../shared/data/setup');
   const { createApiKey } = await import('../shared/data/apikey-store');
   const { createGateway } = await import('../local/gateway');
-  const { setRateLimitClock, consume } = await import('../shared/http/rate-limit');
-  const { SCOPES } = await import('../shared/routes');
+  const { setRateLimitClock, consume } = await import('../shared/api/rate-limit');
+  const { SCOPES } = await import('../shared/api/routes');
 
   const admin = new DynamoDBClient(dynamoConfig());
   await ensureTable(admin, tableName());

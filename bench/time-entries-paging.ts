@@ -50,9 +50,9 @@ type Gateway = { handle: (r: { method: string; path: string; query?: Record<stri
 
 export async function measurePaging(gateway: Gateway, counter: DynamoCounter, o: PagingOptions): Promise<{ rows: PagingRow[]; seedMs: number }> {
   const { createApiKey } = await import('../shared/data/apikey-store');
-  const { SCOPES } = await import('../shared/routes');
-  const { seedTimeEntries, ensureSeedCatalog } = await import('../admin/seed-time-entries');
-  const { listTimeEntries } = await import('../shared/entities/time-entries');
+  const { SCOPES } = await import('../shared/api/routes');
+  const { seedTimeEntries, ensureSeedCatalog } = await import('../shared/seed/seed-time-entries');
+  const { listTimeEntries } = await import('../shared/domain/entities/time-entries');
   const { HUGE_LIMITS } = await import('./lib/fixtures');
 
   const ws = 'bench-paging';

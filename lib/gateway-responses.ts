@@ -1,5 +1,5 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { ERROR_STATUS, UNAUTHORIZED_MESSAGE, type ErrorCode } from '../shared/errors';
+import { ERROR_STATUS, UNAUTHORIZED_MESSAGE, type ErrorCode } from '../shared/api/errors';
 
 /**
  * The answers API Gateway itself gives (before or instead of a handler), all in the spec's error body

@@ -7,7 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { TABLE } from '../shared/table';
+import { TABLE } from '../shared/data/table';
 import type { StageConfig } from './config';
 import { METRICS_NAMESPACE, serviceName, type ServiceFunction } from './service-function';
 

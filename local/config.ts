@@ -1,5 +1,5 @@
-/** Defaults of the local run (npm start) and the admin CLI against DynamoDB Local. */
-export const LOCAL_TABLE_NAME = 'timetrack-local';
+/** Defaults of the local run (npm start). The table name is shared with the admin CLI (shared/data/db.ts). */
+export { LOCAL_TABLE_NAME } from '../shared/data/db';
 /** Development-only cursor-signing secret; deployed stacks use a generated Secrets Manager secret. */
 export const DEV_CURSOR_SECRET = 'local-development-cursor-secret-not-for-production';
 export const DEMO_WORKSPACE = 'demo';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { errorBody } from '../shared/errors';
-import { findRoute, matchPath, type FunctionName } from '../shared/routes';
+import { errorBody } from '../shared/api/errors';
+import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { errorBody } from '../shared/errors';
+import { errorBody } from '../shared/api/errors';
 import { createGateway, type GatewayOptions } from './gateway';
 
 /** API Gateway REST refuses payloads over 10 MB before anything runs; so does the local server. */

@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { SCOPES, type Scope } from '../shared/routes';
+import { SCOPES, type Scope } from '../shared/api/routes';
 import { dynamoConfig } from '../shared/data/db';
 import { ensureTable } from '../shared/data/setup';
 import { createApiKey } from '../shared/data/apikey-store';
-import { seedWorkspace } from '../admin/seed';
+import { seedWorkspace } from '../shared/seed/seed';
 import { startDynamoDbLocal } from './dynamodb';
 import { createLocalServer } from './server';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';

@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '../../shared/table';
+import { TABLE } from '../../shared/data/table';
 import { itemSize, itemWriteUnits, readUnits } from './capacity';
 
 /**

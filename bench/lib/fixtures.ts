@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import type { AuthContext } from '../../shared/auth';
+import type { AuthContext } from '../../shared/api/auth';
 import { lambdaContext as localLambdaContext } from '../../local/gateway';
 import type { Rec } from '../../shared/data/repository';
 
@@ -25,11 +25,11 @@ export interface Workspace {
 export const HUGE_LIMITS = { perMinute: 100_000_000, perHour: 1_000_000_000 };
 
 export async function createWorkspace(id: string, opts: { timeEntries?: number; invoices?: number; favorites?: number } = {}): Promise<Workspace> {
-  const { ensureSeedCatalog, seedTimeEntries, SEED_USERS } = await import('../../admin/seed-time-entries');
-  const { seedInvoices } = await import('../../admin/seed-invoices');
-  const { favorites } = await import('../../shared/entities/favorites');
+  const { ensureSeedCatalog, seedTimeEntries, SEED_USERS } = await import('../../shared/seed/seed-time-entries');
+  const { seedInvoices } = await import('../../shared/seed/seed-invoices');
+  const { favorites } = await import('../../shared/domain/entities/favorites');
   const { createApiKey } = await import('../../shared/data/apikey-store');
-  const { SCOPES } = await import('../../shared/routes');
+  const { SCOPES } = await import('../../shared/api/routes');
   const cat = await ensureSeedCatalog(id);
   const entries = await seedTimeEntries(id, opts.timeEntries ?? 200);
   const invoices = await seedInvoices(id, opts.invoices ?? 20);

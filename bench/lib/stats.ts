@@ -24,3 +24,29 @@ export const ratio = (a: number, b: number): number => (Number.isFinite(a) && Nu
 
 export const fmt = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+
+/**
+ * Completed requests per second: count / elapsed seconds, NaN when the elapsed time is not positive. A
+ * count over the measured time, not a mean of whole-second buckets (autocannon's `requests.average`),
+ * which comes out the same for two servers whose runs of a few seconds complete different counts.
+ */
+export const perSecond = (count: number, seconds: number): number => (Number.isFinite(count) && Number.isFinite(seconds) && count >= 0 && seconds > 0 ? count / seconds : NaN);
+
+export interface RatioSpread {
+  /** a[i] / b[i] per round, in round order (NaN where b[i] is 0). */
+  ratios: number[];
+  /** Median and range of the finite ratios; NaN when there are none. */
+  median: number;
+  min: number;
+  max: number;
+  /** How many rounds gave a finite ratio. */
+  n: number;
+}
+
+/** Ratios of paired rounds (a[i] measured next to b[i]): each round's ratio, their median and min-max. */
+export function pairedRatios(a: readonly number[], b: readonly number[]): RatioSpread {
+  if (a.length !== b.length) throw new RangeError(`paired rounds differ in length: ${a.length} vs ${b.length}`);
+  const ratios = a.map((x, i) => ratio(x, b[i]!));
+  const ok = ratios.filter(Number.isFinite);
+  return { ratios, median: median(ok), min: ok.length ? Math.min(...ok) : NaN, max: ok.length ? Math.max(...ok) : NaN, n: ok.length };
+}

@@ -1,9 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { hashApiKey, isWellFormedApiKey, keyState } from '../../shared/apikeys';
-import { encodeAuthContext } from '../../shared/auth';
+import { hashApiKey, isWellFormedApiKey, keyState } from '../../shared/domain/apikeys';
+import { encodeAuthContext } from '../../shared/api/auth';
 import { findApiKeyByHash, touchLastUsed } from '../../shared/data/apikey-store';
-import { logger } from '../../shared/http/logger';
-import { createMetrics, recordOutcome } from '../../shared/http/metrics';
+import { logger } from '../../shared/api/logger';
+import { createMetrics, recordOutcome } from '../../shared/api/metrics';
 
 const metrics = createMetrics('authorizer');
 

@@ -1,6 +1,6 @@
-import { clients } from '../../shared/entities/clients';
-import { resourceHandler } from '../../shared/http/handler';
-import { crudImpls } from '../../shared/http/crud';
+import { clients } from '../../shared/domain/entities/clients';
+import { resourceHandler } from '../../shared/api/handler';
+import { crudImpls } from '../../shared/api/crud';
 
 export const handler = resourceHandler(
   'clients',

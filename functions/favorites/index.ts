@@ -1,6 +1,6 @@
-import { favoriteListPrefix, favorites } from '../../shared/entities/favorites';
-import { resourceHandler } from '../../shared/http/handler';
-import { crudImpls } from '../../shared/http/crud';
+import { favoriteListPrefix, favorites } from '../../shared/domain/entities/favorites';
+import { resourceHandler } from '../../shared/api/handler';
+import { crudImpls } from '../../shared/api/crud';
 
 export const handler = resourceHandler(
   'favorites',

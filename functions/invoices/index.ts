@@ -1,5 +1,5 @@
-import { invoices, listInvoices } from '../../shared/entities/invoices';
-import { resourceHandler } from '../../shared/http/handler';
+import { invoices, listInvoices } from '../../shared/domain/entities/invoices';
+import { resourceHandler } from '../../shared/api/handler';
 
 /**
  * Invoices: get, list (paginated, newest issueDate first) and delete (draft and void only). POST and

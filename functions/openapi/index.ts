@@ -1,5 +1,5 @@
-import { resourceHandler } from '../../shared/http/handler';
-import { buildOpenApi } from '../../shared/openapi';
+import { resourceHandler } from '../../shared/api/handler';
+import { buildOpenApi } from '../../shared/api/openapi';
 
 /** Public: the OpenAPI document, built once per container; only `servers` follows the caller's base URL. */
 let doc: Record<string, unknown> | undefined;

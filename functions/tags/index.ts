@@ -1,6 +1,6 @@
-import { tags } from '../../shared/entities/catalog';
-import { resourceHandler } from '../../shared/http/handler';
-import { crudImpls } from '../../shared/http/crud';
+import { tags } from '../../shared/domain/entities/catalog';
+import { resourceHandler } from '../../shared/api/handler';
+import { crudImpls } from '../../shared/api/crud';
 
 export const handler = resourceHandler(
   'tags',

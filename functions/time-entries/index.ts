@@ -1,6 +1,6 @@
-import { listTimeEntries, timeEntries } from '../../shared/entities/time-entries';
-import { resourceHandler } from '../../shared/http/handler';
-import { crudImpls } from '../../shared/http/crud';
+import { listTimeEntries, timeEntries } from '../../shared/domain/entities/time-entries';
+import { resourceHandler } from '../../shared/api/handler';
+import { crudImpls } from '../../shared/api/crud';
 
 /**
  * Time entries: create/get/update/delete through the generic repository (get/put/delete locate the item

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, type ApiKeyRecord } from '../apikeys';
-import { ulid } from '../ids';
-import type { Scope } from '../routes';
+import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, type ApiKeyRecord } from '../domain/apikeys';
+import { ulid } from '../domain/ids';
+import type { Scope } from '../api/routes';
 import { db, tableName } from './db';
 import { keys } from './keys';
 

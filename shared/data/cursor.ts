@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { fieldError } from '../errors';
-import { getCursorSecret } from '../secrets';
+import { fieldError } from '../api/errors';
+import { getCursorSecret } from './secrets';
 
 /**
  * Signed, encrypted page cursors. A cursor is `<payload>.<signature>`, both base64url:

@@ -7,6 +7,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  */
 let doc: DynamoDBDocumentClient | undefined;
 
+/** The table name against DynamoDB Local (npm start, the admin CLI) when TABLE_NAME is not set. */
+export const LOCAL_TABLE_NAME = 'timetrack-local';
+
 export function dynamoConfig(): DynamoDBClientConfig {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   return {

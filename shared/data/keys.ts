@@ -3,7 +3,7 @@
  * with `WS#<workspaceId>`, so no Query or GetItem built from a caller's workspace can reach another's.
  * docs/data-model.md lists the access patterns these keys serve.
  */
-import { validationError } from '../errors';
+import { validationError } from '../api/errors';
 
 export interface Key {
   PK: string;

@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { TABLE, type IndexName } from '../table';
+import { TABLE, type IndexName } from './table';
 import { decodeCursor, encodeCursor, type CursorKey } from './cursor';
 import { db, tableName } from './db';
 

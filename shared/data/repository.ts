@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { ApiError, conflict, fieldError, notFound, validationError } from '../errors';
-import { ulid } from '../ids';
-import type { FieldSpecs } from '../schemas';
-import { KEY_ATTRIBUTES } from '../table';
+import { ApiError, conflict, fieldError, notFound, validationError } from '../api/errors';
+import { ulid } from '../domain/ids';
+import type { FieldSpecs } from '../api/schemas';
+import { KEY_ATTRIBUTES } from './table';
 import { db, tableName } from './db';
 import { keys, type Key } from './keys';
 import { StaleRead, writeAll, type WriteOp } from './write';

@@ -1,5 +1,5 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { createTableInput, TABLE } from '../table';
+import { createTableInput, TABLE } from './table';
 
 /** Creates the table (from the shared definition) when it does not exist; used locally and in tests. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'exists'> {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { run } from '../../admin/cli';
-import { hashApiKey } from '../../shared/apikeys';
+import { hashApiKey } from '../../shared/domain/apikeys';
 import { findApiKeyByHash } from '../../shared/data/apikey-store';
-import { SCOPES } from '../../shared/routes';
+import { SCOPES } from '../../shared/api/routes';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 
 useTestTable();

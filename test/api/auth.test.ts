@@ -1,5 +1,5 @@
 import { createGateway } from '../../local/gateway';
-import { generateApiKey, hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../shared/apikeys';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../shared/domain/apikeys';
 import { findApiKeyByHash, revokeApiKey, createApiKey } from '../../shared/data/apikey-store';
 import { setDb } from '../../shared/data/db';
 import { handler as authorizer, stageWildcardArn } from '../../functions/authorizer/index';

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { routeList, SCOPES } from '../../shared/routes';
+import { routeList, SCOPES } from '../../shared/api/routes';
 import { apiClient, useTestTable } from '../support/harness';
 
 useTestTable();

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/errors';
-import { pathTemplates, routeList } from '../../shared/routes';
+import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/api/errors';
+import { pathTemplates, routeList } from '../../shared/api/routes';
 import { ACCESS_LOG_FIELDS } from '../../lib/time-tracking-stack';
 import { type Synth, resourcesOfType, synth } from './support';
 

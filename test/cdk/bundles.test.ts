@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { RESOURCES } from '../../shared/routes';
+import { RESOURCES } from '../../shared/api/routes';
 import { BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, entryFor } from '../../lib/service-function';
 
 /**

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { keys } from '../../shared/data/keys';
-import { type FunctionName, RESOURCES } from '../../shared/routes';
+import { type FunctionName, RESOURCES } from '../../shared/api/routes';
 import { CURSOR_FUNCTIONS } from '../../lib/time-tracking-stack';
 import { type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
 

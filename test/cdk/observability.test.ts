@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { RESOURCES } from '../../shared/routes';
-import { TABLE } from '../../shared/table';
+import { RESOURCES } from '../../shared/api/routes';
+import { TABLE } from '../../shared/data/table';
 import { resourcesOfType, synth } from './support';
 
 const EXPECTED_ALARMS = [

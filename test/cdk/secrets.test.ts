@@ -59,9 +59,9 @@ describe('getCursorSecret (shared/secrets.ts)', () => {
   /** Loads shared/secrets.ts with Powertools' getSecret replaced by a mock. */
   function load(getSecret: jest.Mock) {
     jest.doMock('@aws-lambda-powertools/parameters/secrets', () => ({ getSecret }));
-    let mod!: typeof import('../../shared/secrets');
+    let mod!: typeof import('../../shared/data/secrets');
     jest.isolateModules(() => {
-      mod = require('../../shared/secrets');
+      mod = require('../../shared/data/secrets');
     });
     return mod;
   }

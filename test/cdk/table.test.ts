@@ -1,4 +1,4 @@
-import { TABLE, createTableInput } from '../../shared/table';
+import { TABLE, createTableInput } from '../../shared/data/table';
 import { resourcesOfType, synth } from './support';
 
 const sortBy = <T>(xs: T[], key: (x: T) => string) => [...xs].sort((a, b) => key(a).localeCompare(key(b)));

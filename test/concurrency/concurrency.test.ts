@@ -1,5 +1,5 @@
-import { createInvoice } from '../../shared/entities/invoices';
-import { ApiError } from '../../shared/errors';
+import { createInvoice } from '../../shared/domain/entities/invoices';
+import { ApiError } from '../../shared/api/errors';
 import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
 import { invariantViolations, workspaceItems } from '../faults/invariants';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildOpenApi } from '../../shared/openapi';
+import { buildOpenApi } from '../../shared/api/openapi';
 
 /**
  * The typed client's types, generated from the OpenAPI document by openapi-typescript (its CLI, run as a

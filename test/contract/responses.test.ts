@@ -1,5 +1,5 @@
-import { buildOpenApi } from '../../shared/openapi';
-import { routeList } from '../../shared/routes';
+import { buildOpenApi } from '../../shared/api/openapi';
+import { routeList } from '../../shared/api/routes';
 import { contractValidator } from '../support/contract';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { fullScenario } from './scenario';

@@ -1,5 +1,5 @@
-import { seedInvoices } from '../../admin/seed-invoices';
-import { MAX_BODY_BYTES } from '../../shared/http/handler';
+import { seedInvoices } from '../../shared/seed/seed-invoices';
+import { MAX_BODY_BYTES } from '../../shared/api/handler';
 import { makeKey, type apiClient } from '../support/harness';
 
 /**

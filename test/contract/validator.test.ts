@@ -1,4 +1,4 @@
-import { buildOpenApi } from '../../shared/openapi';
+import { buildOpenApi } from '../../shared/api/openapi';
 import { ContractValidator, ContractViolation, toJsonSchema } from '../support/contract';
 
 /**

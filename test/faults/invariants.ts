@@ -2,11 +2,11 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
 import { keys } from '../../shared/data/keys';
 import { counterAttr, type Entity } from '../../shared/data/repository';
-import { clients } from '../../shared/entities/clients';
-import { projects, tasks, tags } from '../../shared/entities/catalog';
-import { timeEntries } from '../../shared/entities/time-entries';
-import { favorites } from '../../shared/entities/favorites';
-import { invoices } from '../../shared/entities/invoices';
+import { clients } from '../../shared/domain/entities/clients';
+import { projects, tasks, tags } from '../../shared/domain/entities/catalog';
+import { timeEntries } from '../../shared/domain/entities/time-entries';
+import { favorites } from '../../shared/domain/entities/favorites';
+import { invoices } from '../../shared/domain/entities/invoices';
 
 /**
  * The consistency rules every multi-item change must keep (docs/data-model.md), checked on the stored

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RouteDef } from '../../shared/routes';
+import type { RouteDef } from '../../shared/api/routes';
 
 /**
  * fast-check generators for the fuzzing suite: junk of every kind (wrong types, huge and empty strings,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { db, setDb } from '../../shared/data/db';
-import { createInvoice } from '../../shared/entities/invoices';
-import { ERROR_STATUS } from '../../shared/errors';
-import { routeList, type RouteDef } from '../../shared/routes';
+import { createInvoice } from '../../shared/domain/entities/invoices';
+import { ERROR_STATUS } from '../../shared/api/errors';
+import { routeList, type RouteDef } from '../../shared/api/routes';
 import { apiClient, makeKey, newWorkspace, tableSnapshot, useTestTable, type CallResult } from '../support/harness';
 import { assertWorkspaceInvariants } from '../faults/invariants';
 import { CURRENT_SORT_KEY, requestFor, type Fixture, type FuzzRequest } from './generators';

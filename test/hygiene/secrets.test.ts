@@ -1,6 +1,6 @@
 import './debug-logs';
 import { createHash, randomBytes } from 'node:crypto';
-import { generateApiKey } from '../../shared/apikeys';
+import { generateApiKey } from '../../shared/domain/apikeys';
 import { apiClient, makeKey, useTestTable, type CallResult } from '../support/harness';
 import { fullScenario } from '../contract/scenario';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { seedInvoices } from '../../admin/seed-invoices';
-import { routeList, type RouteDef, type RouteId, type ResourceName } from '../../shared/routes';
+import { seedInvoices } from '../../shared/seed/seed-invoices';
+import { routeList, type RouteDef, type RouteId, type ResourceName } from '../../shared/api/routes';
 import { apiClient, makeKey, tableSnapshot, useTestTable, type CallResult } from '../support/harness';
 
 /**

@@ -1,6 +1,6 @@
 import { createApiKey } from '../../shared/data/apikey-store';
-import { setRateLimitClock, windowAt } from '../../shared/http/rate-limit';
-import { SCOPES, type Scope } from '../../shared/routes';
+import { setRateLimitClock, windowAt } from '../../shared/api/rate-limit';
+import { SCOPES, type Scope } from '../../shared/api/routes';
 import { apiClient, makeKey, newWorkspace, tableSnapshot, useTestTable } from '../support/harness';
 import { at, awayFromMinuteEnd, counterItem, fakeClock, parseRateLimit, recordDynamoCalls } from './support';
 

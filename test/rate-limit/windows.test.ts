@@ -1,6 +1,6 @@
 import { createApiKey } from '../../shared/data/apikey-store';
-import { consume, rateLimitNow, setRateLimitClock, windowAt } from '../../shared/http/rate-limit';
-import { SCOPES, type Scope } from '../../shared/routes';
+import { consume, rateLimitNow, setRateLimitClock, windowAt } from '../../shared/api/rate-limit';
+import { SCOPES, type Scope } from '../../shared/api/routes';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { at, counterItem, fakeClock, parseRateLimit } from './support';
 

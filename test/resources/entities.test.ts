@@ -1,10 +1,10 @@
 import { setDb } from '../../shared/data/db';
 import type { Entity } from '../../shared/data/repository';
-import { clients } from '../../shared/entities/clients';
-import { projects, tags, tasks } from '../../shared/entities/catalog';
-import { timeEntries } from '../../shared/entities/time-entries';
-import { favorites } from '../../shared/entities/favorites';
-import { invoices } from '../../shared/entities/invoices';
+import { clients } from '../../shared/domain/entities/clients';
+import { projects, tags, tasks } from '../../shared/domain/entities/catalog';
+import { timeEntries } from '../../shared/domain/entities/time-entries';
+import { favorites } from '../../shared/domain/entities/favorites';
+import { invoices } from '../../shared/domain/entities/invoices';
 import { apiClient, useTestTable } from '../support/harness';
 import { faultClient } from '../faults/inject';
 import { dataSnapshot, err, workspaceWithKey } from './support';

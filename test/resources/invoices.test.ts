@@ -1,11 +1,11 @@
 import { apiClient, makeKey, useTestTable } from '../support/harness';
-import { seedWorkspace } from '../../admin/seed';
-import { invoiceNumber, seedInvoices } from '../../admin/seed-invoices';
+import { seedWorkspace } from '../../shared/seed/seed';
+import { invoiceNumber, seedInvoices } from '../../shared/seed/seed-invoices';
 import { run } from '../../admin/cli';
-import { invoiceSchema } from '../../shared/schemas';
-import { cents, createInvoice, INVOICE_STATUSES } from '../../shared/entities/invoices';
-import { clients } from '../../shared/entities/clients';
-import { ApiError } from '../../shared/errors';
+import { invoiceSchema } from '../../shared/api/schemas';
+import { cents, createInvoice, INVOICE_STATUSES } from '../../shared/domain/entities/invoices';
+import { clients } from '../../shared/domain/entities/clients';
+import { ApiError } from '../../shared/api/errors';
 import { dataSnapshot, err, fields, HIGH_LIMITS, workspaceWithKey } from './support';
 
 /** Invoices: read, paginated list, delete rules, 501 on writes, the seed. */

@@ -1,5 +1,5 @@
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
-import { routeList, SCOPES, type Scope } from '../../shared/routes';
+import { routeList, SCOPES, type Scope } from '../../shared/api/routes';
 import { err, HIGH_LIMITS, workspaceWithKey } from './support';
 
 /**

@@ -1,5 +1,5 @@
 import { makeKey, newWorkspace, tableSnapshot } from '../support/harness';
-import type { Scope } from '../../shared/routes';
+import type { Scope } from '../../shared/api/routes';
 
 /**
  * Helpers of the resource tests. Keys get generous rate limits so a long test never meets the

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { buildOpenApi } from '../../shared/openapi';
+import { buildOpenApi } from '../../shared/api/openapi';
 
 /**
  * Checks responses against the OpenAPI document the API serves (the very `buildOpenApi()` the openapi

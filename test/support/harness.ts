@@ -4,7 +4,7 @@ import { createGateway, type Gateway } from '../../local/gateway';
 import { dynamoConfig, db, tableName } from '../../shared/data/db';
 import { ensureTable } from '../../shared/data/setup';
 import { createApiKey, type NewKey } from '../../shared/data/apikey-store';
-import { SCOPES, type Scope } from '../../shared/routes';
+import { SCOPES, type Scope } from '../../shared/api/routes';
 import { contractCheckEnabled, contractValidator, reportContractStats } from './contract';
 
 // Every response of every suite is checked against the OpenAPI document (test/support/contract.ts);

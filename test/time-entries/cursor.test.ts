@@ -1,7 +1,7 @@
 import { bindingHash, canonicalJson, decodeCursor, encodeCursor } from '../../shared/data/cursor';
-import { ApiError } from '../../shared/errors';
-import { resetCursorSecretCache } from '../../shared/secrets';
-import { sortKeyRange } from '../../shared/entities/time-entries';
+import { ApiError } from '../../shared/api/errors';
+import { resetCursorSecretCache } from '../../shared/data/secrets';
+import { sortKeyRange } from '../../shared/domain/entities/time-entries';
 
 /** Pure cursor logic (no DynamoDB involved); the API-level cursor cases are in isolation.test.ts. */
 const binding = { workspaceId: 'w1', query: { i: 'GSI1', k: { expression: 'x', values: { ':pk': 'a' } } } };

@@ -1,7 +1,7 @@
 import { db } from '../../shared/data/db';
 import { queryPage } from '../../shared/data/paging';
-import { planTimeEntryQuery, timeEntries, type TimeEntryFilters } from '../../shared/entities/time-entries';
-import { ensureSeedCatalog, seedTimeEntries, SEED_USERS, type SeedCatalog } from '../../admin/seed-time-entries';
+import { planTimeEntryQuery, timeEntries, type TimeEntryFilters } from '../../shared/domain/entities/time-entries';
+import { ensureSeedCatalog, seedTimeEntries, SEED_USERS, type SeedCatalog } from '../../shared/seed/seed-time-entries';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { created, newestFirst, pageAll, testKey, type Entry } from './helpers';
 

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { run } from '../../admin/cli';
-import { seedWorkspace } from '../../admin/seed';
-import { ensureSeedCatalog } from '../../admin/seed-time-entries';
+import { seedWorkspace } from '../../shared/seed/seed';
+import { ensureSeedCatalog } from '../../shared/seed/seed-time-entries';
 import { db, tableName } from '../../shared/data/db';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { pageAll, testKey, type Entry } from './helpers';

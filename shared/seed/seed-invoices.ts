@@ -1,6 +1,6 @@
-import type { Rec } from '../shared/data/repository';
-import { clients } from '../shared/entities/clients';
-import { cents, createInvoice, INVOICE_STATUSES, invoices } from '../shared/entities/invoices';
+import type { Rec } from '../data/repository';
+import { clients } from '../domain/entities/clients';
+import { cents, createInvoice, INVOICE_STATUSES, invoices } from '../domain/entities/invoices';
 import { prng } from './random';
 
 /**

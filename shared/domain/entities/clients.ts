@@ -1,5 +1,5 @@
-import { clientFields } from '../schemas';
-import { Entity, uniqueIgnoringCase } from '../data/repository';
+import { clientFields } from '../../api/schemas';
+import { Entity, uniqueIgnoringCase } from '../../data/repository';
 
 /** Client: PK WS#<ws>, SK CLIENT#<id>; name unique per workspace, case-insensitive (lock item). */
 export const clients = new Entity({

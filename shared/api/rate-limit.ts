@@ -1,10 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuthContext } from '../auth';
+import type { AuthContext } from './auth';
 import { db, tableName } from '../data/db';
 import { keys } from '../data/keys';
-import { ApiError } from '../errors';
-import { TABLE_TTL_ATTRIBUTE } from '../table';
+import { ApiError } from './errors';
+import { TABLE_TTL_ATTRIBUTE } from '../data/table';
 import { logger } from './logger';
 
 /**

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
-import { createBodySchema, invoiceFields, LIMITS, type InvoiceStatus, type lineItemSchema } from '../schemas';
-import { Entity, uniqueIgnoringCase, type Rec } from '../data/repository';
-import { keys } from '../data/keys';
-import { queryPage } from '../data/paging';
-import { conflict, fieldError } from '../errors';
+import { createBodySchema, invoiceFields, LIMITS, type InvoiceStatus, type lineItemSchema } from '../../api/schemas';
+import { Entity, uniqueIgnoringCase, type Rec } from '../../data/repository';
+import { keys } from '../../data/keys';
+import { queryPage } from '../../data/paging';
+import { conflict, fieldError } from '../../api/errors';
 import { clients } from './clients';
 
 /**
@@ -15,7 +15,7 @@ import { clients } from './clients';
  * item INVOICENUMBER, case-insensitive); clientId keeps a usage counter on the client, so a client with
  * invoices cannot be deleted. Only draft and void invoices can be deleted.
  */
-export { INVOICE_STATUSES, invoiceFields, lineItemSchema, type InvoiceStatus } from '../schemas';
+export { INVOICE_STATUSES, invoiceFields, lineItemSchema, type InvoiceStatus } from '../../api/schemas';
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
 
 /** Money as integer cents (amounts are stored as numbers with at most two decimals). */

@@ -1,6 +1,6 @@
-import { projectFields, tagFields, taskFields } from '../schemas';
-import { Entity, uniqueIgnoringCase } from '../data/repository';
-import { fieldError } from '../errors';
+import { projectFields, tagFields, taskFields } from '../../api/schemas';
+import { Entity, uniqueIgnoringCase } from '../../data/repository';
+import { fieldError } from '../../api/errors';
 import { clients } from './clients';
 
 /**

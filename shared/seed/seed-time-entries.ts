@@ -1,10 +1,10 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../shared/data/db';
-import { counterAttr, type Entity, type Rec } from '../shared/data/repository';
-import { ulid } from '../shared/ids';
-import { clients } from '../shared/entities/clients';
-import { projects, tags, tasks } from '../shared/entities/catalog';
-import { deriveTimeEntry, timeEntries, TIME_ENTRY_TYPE } from '../shared/entities/time-entries';
+import { db, tableName } from '../data/db';
+import { counterAttr, type Entity, type Rec } from '../data/repository';
+import { ulid } from '../domain/ids';
+import { clients } from '../domain/entities/clients';
+import { projects, tags, tasks } from '../domain/entities/catalog';
+import { deriveTimeEntry, timeEntries, TIME_ENTRY_TYPE } from '../domain/entities/time-entries';
 import { prng } from './random';
 
 /**

@@ -1,9 +1,9 @@
-import { LIMITS, SORT_KEY_REGEX, timeEntryFields } from '../schemas';
-import { Entity, type Rec } from '../data/repository';
-import { keys } from '../data/keys';
-import { queryPage, type Expression, type PageStats } from '../data/paging';
-import type { IndexName } from '../table';
-import { fieldError } from '../errors';
+import { LIMITS, SORT_KEY_REGEX, timeEntryFields } from '../../api/schemas';
+import { Entity, type Rec } from '../../data/repository';
+import { keys } from '../../data/keys';
+import { queryPage, type Expression, type PageStats } from '../../data/paging';
+import type { IndexName } from '../../data/table';
+import { fieldError } from '../../api/errors';
 import { clients } from './clients';
 import { projects, resolveProjectClientTask, tags, tasks } from './catalog';
 

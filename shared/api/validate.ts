@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { validationError, type ErrorDetail } from '../errors';
-import { READ_ONLY_FIELDS } from '../schemas';
+import { validationError, type ErrorDetail } from './errors';
+import { READ_ONLY_FIELDS } from './schemas';
 
 /** zod issues → the spec's error details ({ field, message }), fields named by dotted path. */
 export function issuesToDetails(issues: z.core.$ZodIssue[], prefix?: string): ErrorDetail[] {

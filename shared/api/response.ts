@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, errorBody, type ErrorCode } from '../errors';
+import { ApiError, errorBody, type ErrorCode } from './errors';
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
 

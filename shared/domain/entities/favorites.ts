@@ -1,6 +1,6 @@
-import { favoriteFields } from '../schemas';
-import { Entity } from '../data/repository';
-import { keys } from '../data/keys';
+import { favoriteFields } from '../../api/schemas';
+import { Entity } from '../../data/repository';
+import { keys } from '../../data/keys';
 import { clients } from './clients';
 import { projects, resolveProjectClientTask, tags, tasks } from './catalog';
 

@@ -1,6 +1,6 @@
 import type { Entity, Locator } from '../data/repository';
 import type { RouteImpl, RouteImpls } from './handler';
-import type { RouteDef, RouteId } from '../routes';
+import type { RouteDef, RouteId } from './routes';
 
 /**
  * Binds the five CRUD routes of a resource to its Entity: the one place where "list, create, get,
