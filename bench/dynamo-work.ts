@@ -1,4 +1,4 @@
-import type { Rec } from '../shared/data/repository';
+import type { EntityRecord, AnyEntity } from '../shared/domain/entity';
 import type { RouteDef, RouteId } from '../shared/api/routes';
 import { summarize, type Call, type DynamoCounter } from './lib/dynamo-counter';
 import type { Workspace } from './lib/fixtures';
@@ -51,11 +51,7 @@ const unique = (p: string) => `${p} ${Date.now().toString(36)}-${seq++}`;
 
 /** Requests for every route, fixtures created on the way (not counted). */
 async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Promise<Req[]> {
-  const { clients } = await import('../shared/domain/entities/clients');
-  const { projects, tasks, tags } = await import('../shared/domain/entities/catalog');
-  const { timeEntries } = await import('../shared/domain/entities/time-entries');
-  const { favorites } = await import('../shared/domain/entities/favorites');
-  const { createInvoice } = await import('../shared/domain/entities/invoices');
+  const { clients, projects, tasks, tags, timeEntries, favorites, createInvoice } = await import('../shared/data/repositories');
   const project = ws.projects.find((p) => p.clientId)!;
   const task = ws.tasks.find((t) => t.projectId === project.id)!;
   const client = ws.clients.find((c) => c.id === project.clientId)!;
@@ -64,7 +60,7 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   const fav = ws.favorites[0]!;
   const entryBody = () => ({ userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), endTime: new Date().toISOString(), projectId: project.id, taskId: task.id, tagIds: [tag.id], notes: 'bench' });
   /** Records to delete: the typical one, and (label) one naming nothing where a resource can have such. */
-  const fresh: Record<string, Array<{ label?: string; why?: string; make: () => Promise<Rec> }>> = {
+  const fresh: Record<string, Array<{ label?: string; why?: string; make: () => Promise<EntityRecord<AnyEntity>> }>> = {
     clients: [{ why: NEEDS_READ.lock, make: () => clients.create(ws.id, { name: unique('Client') }) }],
     projects: [
       { label: 'without client', make: () => projects.create(ws.id, { name: unique('Project') }) },
@@ -93,8 +89,8 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   };
   const r = route.resource;
   const base = `/v1/${r}`;
-  const idQuery = (rec: Rec): Record<string, string> => (r === 'time-entries' ? { sortKey: String(rec.sortKey) } : r === 'favorites' ? { userId: String(rec.userId) } : {});
-  const existing: Record<string, Rec> = { clients: client, projects: project, tasks: task, tags: tag, 'time-entries': entry, favorites: fav, invoices: ws.invoices[0]! };
+  const idQuery = (rec: EntityRecord<AnyEntity>): Record<string, string> => (r === 'time-entries' ? { sortKey: String(rec.sortKey) } : r === 'favorites' ? { userId: String(rec.userId) } : {});
+  const existing: Record<string, EntityRecord<AnyEntity>> = { clients: client, projects: project, tasks: task, tags: tag, 'time-entries': entry, favorites: fav, invoices: ws.invoices[0]! };
   const createBodies: Record<string, unknown> = {
     clients: { name: unique('Client'), currency: 'EUR' },
     projects: { name: unique('Project'), clientId: client.id },

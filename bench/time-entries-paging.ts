@@ -27,7 +27,7 @@ export interface PagingRow {
   pN: PageFigures;
   latencyRatio: number;
   capacityRatio: number;
-  /** The same two pages read by the data layer alone (listTimeEntries: cursor check + the Query, no HTTP stack). */
+  /** The same two pages read by the data layer alone (the repository's page: cursor check + the Query, no HTTP stack). */
   dataMs: { p1: number; pN: number };
 }
 export interface PageFigures {
@@ -52,7 +52,16 @@ export async function measurePaging(gateway: Gateway, counter: DynamoCounter, o:
   const { createApiKey } = await import('../shared/data/apikey-store');
   const { SCOPES } = await import('../shared/api/routes');
   const { seedTimeEntries, ensureSeedCatalog } = await import('../shared/seed/seed-time-entries');
-  const { listTimeEntries } = await import('../shared/domain/entities/time-entries');
+  const { timeEntries } = await import('../shared/data/repositories');
+  const { sortKeyRange } = await import('../shared/domain/entities/time-entries');
+  /** One page read by the data layer alone: the repository's page (cursor check + the Query). */
+  const listTimeEntries = (workspaceId: string, q: Record<string, string | number | undefined>) =>
+    timeEntries.page(workspaceId, {
+      where: { userId: q.userId as string | undefined, projectId: q.projectId as string | undefined, clientId: q.clientId as string | undefined },
+      range: sortKeyRange(q.startDate as string | undefined, q.endDate as string | undefined),
+      limit: Number(q.limit),
+      ...(typeof q.cursor === 'string' ? { cursor: q.cursor } : {}),
+    });
   const { HUGE_LIMITS } = await import('./lib/fixtures');
 
   const ws = 'bench-paging';
@@ -199,7 +208,7 @@ export function formatPaging(rows: PagingRow[], o: { page: number; runs: number 
     target: `<= ${PAGING_RATIO_TARGET}`,
     met: r.capacityRatio <= PAGING_RATIO_TARGET && r.latencyRatio <= PAGING_RATIO_TARGET,
   }));
-  const note = `RCU computed from the sizes of the items each Query read; latency = whole request through the local gateway, median of ${o.runs} alternating runs. Page ${o.page} or the last full page when a filter has fewer. "data layer" = the same page read by listTimeEntries alone (cursor check + the Query against DynamoDB Local, no HTTP stack, no rate limit), interleaved with the API runs: its ratio is DynamoDB Local's own cost of starting deeper in a partition, and "API minus data layer" is what the API adds per page, which should not grow with the page number.`;
+  const note = `RCU computed from the sizes of the items each Query read; latency = whole request through the local gateway, median of ${o.runs} alternating runs. Page ${o.page} or the last full page when a filter has fewer. "data layer" = the same page read by the repository alone (cursor check + the Query against DynamoDB Local, no HTTP stack, no rate limit), interleaved with the API runs: its ratio is DynamoDB Local's own cost of starting deeper in a partition, and "API minus data layer" is what the API adds per page, which should not grow with the page number.`;
   return {
     text: `${table(header, body, 2)}\n\n${table(rBody.length ? rHeader : rHeader, rBody)}\n${note}`,
     markdown: `${markdownTable(header, body, 2)}\n\n${markdownTable(rHeader, rBody)}\n\n${note}`,

@@ -1,7 +1,13 @@
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import type { AuthContext } from '../../shared/api/auth';
 import { lambdaContext as localLambdaContext } from '../../local/gateway';
-import type { Rec } from '../../shared/data/repository';
+import type { Client } from '../../shared/domain/entities/clients';
+import type { Favorite } from '../../shared/domain/entities/favorites';
+import type { Invoice } from '../../shared/domain/entities/invoices';
+import type { Project } from '../../shared/domain/entities/projects';
+import type { Tag } from '../../shared/domain/entities/tags';
+import type { Task } from '../../shared/domain/entities/tasks';
+import type { TimeEntry } from '../../shared/domain/entities/time-entries';
 
 /**
  * A small workspace with some of everything (the catalog of the time-entry seeder, 200 entries,
@@ -13,13 +19,13 @@ export interface Workspace {
   key: string;
   auth: AuthContext;
   user: string;
-  clients: Rec[];
-  projects: Rec[];
-  tasks: Rec[];
-  tags: Rec[];
-  entries: Rec[];
-  favorites: Rec[];
-  invoices: Rec[];
+  clients: Client[];
+  projects: Project[];
+  tasks: Task[];
+  tags: Tag[];
+  entries: TimeEntry[];
+  favorites: Favorite[];
+  invoices: Invoice[];
 }
 
 export const HUGE_LIMITS = { perMinute: 100_000_000, perHour: 1_000_000_000 };
@@ -27,14 +33,14 @@ export const HUGE_LIMITS = { perMinute: 100_000_000, perHour: 1_000_000_000 };
 export async function createWorkspace(id: string, opts: { timeEntries?: number; invoices?: number; favorites?: number } = {}): Promise<Workspace> {
   const { ensureSeedCatalog, seedTimeEntries, SEED_USERS } = await import('../../shared/seed/seed-time-entries');
   const { seedInvoices } = await import('../../shared/seed/seed-invoices');
-  const { favorites } = await import('../../shared/domain/entities/favorites');
+  const { favorites } = await import('../../shared/data/repositories');
   const { createApiKey } = await import('../../shared/data/apikey-store');
   const { SCOPES } = await import('../../shared/api/routes');
   const cat = await ensureSeedCatalog(id);
   const entries = await seedTimeEntries(id, opts.timeEntries ?? 200);
   const invoices = await seedInvoices(id, opts.invoices ?? 20);
   const user = SEED_USERS[0]!;
-  const favs: Rec[] = [];
+  const favs: Favorite[] = [];
   for (let i = 0; i < (opts.favorites ?? 10); i++) {
     const p = cat.projects[i % cat.projects.length]!;
     favs.push(await favorites.create(id, { userId: user, name: `Favorite ${i}`, projectId: p.project.id, taskId: p.tasks[0]!.id, tagIds: [cat.tags[i % cat.tags.length]!.id] }));

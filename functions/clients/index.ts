@@ -1,8 +1,3 @@
-import { clients } from '../../shared/domain/entities/clients';
 import { resourceHandler } from '../../shared/api/handler';
-import { crudImpls } from '../../shared/api/crud';
 
-export const handler = resourceHandler(
-  'clients',
-  crudImpls(clients, { list: 'listClients', create: 'createClient', get: 'getClient', update: 'updateClient', delete: 'deleteClient' }),
-);
+export const handler = resourceHandler('clients');

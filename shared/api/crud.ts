@@ -1,33 +1,51 @@
-import type { Entity, Locator } from '../data/repository';
-import type { RouteImpl, RouteImpls } from './handler';
-import type { RouteDef, RouteId } from './routes';
+import type { Locator } from '../data/repository';
+import { repository } from '../data/repository';
+import type { RouteDef } from './routes';
 
 /**
- * Binds the five CRUD routes of a resource to its Entity: the one place where "list, create, get,
- * update, delete" meet the repository, so no resource repeats this plumbing. `listFilter` maps the
- * list route's validated query to an equality filter; `listPrefix` maps it to the sort-key prefix of
- * the item collection to Query (e.g. one user's favorites), so a filter can be a key condition.
+ * The one implementation of each entity operation of the route table (list, create, get, update,
+ * delete), for every entity: the place where a route's validated input meets its entity's repository.
+ * A route says which entity and operation it is (shared/api/routes.ts); nothing here is per resource.
  */
-export function crudImpls(
-  entity: Entity,
-  ids: { list: RouteId; create: RouteId; get: RouteId; update: RouteId; delete: RouteId },
-  opts: {
-    listFilter?: (query: Record<string, unknown>) => Record<string, string>;
-    listPrefix?: (query: Record<string, unknown>) => string | undefined;
-  } = {},
-): RouteImpls {
-  type Any = RouteImpl<RouteDef>;
-  const loc = (params: unknown, query: unknown) => ({ ...(query as object), ...(params as object) }) as Locator;
-  const impls: Record<string, Any> = {
-    [ids.list]: async ({ auth, query }) => {
-      const q = query as Record<string, unknown>;
-      const skPrefix = opts.listPrefix?.(q);
-      return { items: await entity.listAll(auth.workspaceId, { filter: opts.listFilter?.(q) ?? {}, ...(skPrefix ? { skPrefix } : {}) }) };
-    },
-    [ids.create]: async ({ auth, body }) => entity.create(auth.workspaceId, body as unknown as Record<string, unknown>),
-    [ids.get]: async ({ auth, params, query }) => entity.get(auth.workspaceId, loc(params, query)),
-    [ids.update]: async ({ auth, params, query, body }) => entity.update(auth.workspaceId, loc(params, query), body as unknown as Record<string, unknown>),
-    [ids.delete]: async ({ auth, params, query }) => entity.delete(auth.workspaceId, loc(params, query)),
-  };
-  return impls as RouteImpls;
+export interface OperationInput {
+  workspaceId: string;
+  params: Readonly<Record<string, unknown>>;
+  query: Readonly<Record<string, unknown>>;
+  body: unknown;
+}
+export type Operation = (input: OperationInput) => Promise<unknown>;
+
+/** The record a get/update/delete addresses: the path id plus the addressing query (sortKey, userId). */
+const locator = ({ params, query }: OperationInput) => ({ ...query, ...params }) as Locator;
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The implementation of an entity route, or undefined when the route is not an entity operation. */
+export function entityOperation(route: RouteDef): Operation | undefined {
+  const entity = route.entity;
+  if (!entity || !route.operation) return undefined;
+  const repo = repository(entity);
+  switch (route.operation) {
+    case 'list':
+      return async ({ workspaceId, query }) => {
+        // Paging parameters and the date range aside, every list parameter is an equality filter.
+        const { limit, cursor, startDate, endDate, ...filters } = query;
+        const where = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, text(v)]));
+        if (entity.list.mode === 'whole') return { items: await repo.listAll(workspaceId, where) };
+        const page = await repo.page(workspaceId, {
+          where,
+          ...(entity.list.range ? { range: entity.list.range(text(startDate), text(endDate)) } : {}),
+          ...(typeof limit === 'number' ? { limit } : {}),
+          ...(typeof cursor === 'string' ? { cursor } : {}),
+        });
+        return { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), hasMore: page.hasMore };
+      };
+    case 'create':
+      return async ({ workspaceId, body }) => repo.create(workspaceId, body as Record<string, unknown>);
+    case 'get':
+      return async (input) => repo.get(input.workspaceId, locator(input));
+    case 'update':
+      return async (input) => repo.update(input.workspaceId, locator(input), input.body as Record<string, unknown>);
+    case 'delete':
+      return async (input) => repo.delete(input.workspaceId, locator(input));
+  }
 }

@@ -1,5 +1,14 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { DomainError, type DomainErrorReason } from '../domain/errors';
 import { ApiError, errorBody, type ErrorCode } from './errors';
+
+/** How the API answers each refusal of the domain and data layers. */
+const DOMAIN_ERROR_CODES: Record<DomainErrorReason, ErrorCode> = { invalid: 'VALIDATION_ERROR', 'not-found': 'NOT_FOUND', conflict: 'CONFLICT' };
+
+/** A domain or data refusal as the API error it is answered with; anything else unchanged. */
+export function toApiError(err: unknown): unknown {
+  return err instanceof DomainError ? new ApiError(DOMAIN_ERROR_CODES[err.reason], err.message, err.details) : err;
+}
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;
 
@@ -37,7 +46,8 @@ function isUnavailable(e: { name?: string; code?: string; message?: string; $met
  * for load (throttled, conflicting) are a retryable 503; everything else
  * is a 500 whose body carries only the request id.
  */
-export function toErrorResponse(err: unknown, requestId: string): { response: APIGatewayProxyResult; unexpected: boolean } {
+export function toErrorResponse(thrown: unknown, requestId: string): { response: APIGatewayProxyResult; unexpected: boolean } {
+  const err = toApiError(thrown);
   if (err instanceof ApiError) {
     return { response: errorResponse(err.code, err.status, err.message, { details: err.details, headers: err.headers, requestId: err.status >= 500 ? requestId : undefined }), unexpected: false };
   }

@@ -1,21 +1,29 @@
 import * as z from 'zod';
+import { SCOPES, isScope, type Scope } from '../domain/auth';
+import type { AnyEntity } from '../domain/entity';
+import { clients } from '../domain/entities/clients';
+import { favorites } from '../domain/entities/favorites';
+import { invoices } from '../domain/entities/invoices';
+import { projects } from '../domain/entities/projects';
+import { tags } from '../domain/entities/tags';
+import { tasks } from '../domain/entities/tasks';
+import { timeEntries } from '../domain/entities/time-entries';
+import { RESOURCES, type ResourceName } from '../domain/registry';
 import * as s from './schemas';
 
 /**
  * THE route table. Every route of the API is declared here once; the CDK resources and methods, the
  * local gateway, the scope checks, request validation, the OpenAPI document and the route-coverage
- * tests are all derived from it. Adding an endpoint = one entry here + its handler.
+ * tests are all derived from it. A resource's five routes, their ids (`listTimeEntries`,
+ * `getTimeEntry`, ...), schemas and implementation (the repository's operation of the same name) follow
+ * from its entity declaration: adding a plain resource is its declaration and one `crudRoutes` line.
  */
-export const RESOURCES = ['clients', 'projects', 'tasks', 'tags', 'time-entries', 'favorites', 'invoices'] as const;
-export type ResourceName = (typeof RESOURCES)[number];
+export { RESOURCES, SCOPES, isScope, type ResourceName, type Scope };
 export type FunctionName = ResourceName | 'openapi';
 
-export const SCOPES = RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`] as const);
-export type Scope = `${ResourceName}:${'read' | 'write'}`;
-const SCOPE_SET: ReadonlySet<string> = new Set(SCOPES);
-export const isScope = (v: string): v is Scope => SCOPE_SET.has(v);
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** What an entity route does with its entity (shared/api/crud.ts implements each once). */
+export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -37,80 +45,113 @@ export interface RouteDef {
   notImplemented?: string;
   /** The kind named in NOT_FOUND messages of id routes. */
   kind?: string;
+  /** The entity an entity route works on, and what it does with it. */
+  entity?: AnyEntity;
+  operation?: Operation;
 }
 
-const crud = (
-  resource: ResourceName,
-  kind: string,
-  fields: s.FieldSpecs,
-  item: z.ZodType,
-  opts: { listQuery?: z.ZodObject; idQuery?: z.ZodObject } = {},
-) => {
+/** "time-entries" -> "TimeEntries", "Time entry" -> "TimeEntry" (route ids, at the type level too). */
+type Pascal<S extends string> = S extends `${infer A}-${infer B}`
+  ? `${Capitalize<A>}${Pascal<B>}`
+  : S extends `${infer A} ${infer B}`
+    ? `${Capitalize<A>}${Pascal<B>}`
+    : Capitalize<S>;
+type CrudRoutes<E extends AnyEntity> = {
+  [K in `list${Pascal<E['resource']>}` | `${'create' | 'get' | 'update' | 'delete'}${Pascal<E['kind']>}`]: RouteDef;
+};
+
+interface CrudOptions {
+  /** Query parameters of the list route (filters); paged lists add limit and cursor themselves. */
+  listQuery?: z.ZodObject;
+  /** Query parameters that, with the id, address one record (a time entry's sortKey, a favorite's userId). */
+  idQuery?: z.ZodObject;
+  listSummary?: string;
+  updateSummary?: string;
+  deleteSummary?: string;
+  /** Operations declared but not offered (501): the summary in the document, the message of the 501. */
+  notOffered?: Partial<Record<'create' | 'update', { summary: string; message: string }>>;
+}
+
+/** The five routes of a resource, derived from its entity declaration. */
+export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptions = {}): CrudRoutes<E> {
+  const { resource, kind } = entity;
   const base = `/v1/${resource}`;
   const read = `${resource}:read` as Scope;
   const write = `${resource}:write` as Scope;
+  const lower = kind.toLowerCase();
+  const item = s.responseSchema(entity);
   const params = s.idParams;
   const idq = opts.idQuery ? { query: opts.idQuery } : {};
-  return {
-    list: { method: 'GET', path: base, resource, scope: read, summary: `List ${resource}`, ...(opts.listQuery ? { query: opts.listQuery } : {}), response: s.listOf(item), successStatus: 200 },
-    create: { method: 'POST', path: base, resource, scope: write, summary: `Create a ${kind.toLowerCase()}`, body: s.createBodySchema(fields), response: item, successStatus: 201, conflict: true, kind },
-    get: { method: 'GET', path: `${base}/{id}`, resource, scope: read, summary: `Get a ${kind.toLowerCase()}`, params, ...idq, response: item, successStatus: 200, kind },
-    update: { method: 'PUT', path: `${base}/{id}`, resource, scope: write, summary: `Update a ${kind.toLowerCase()} (fields not sent keep their value; null clears an optional field)`, params, ...idq, body: s.updateBodySchema(fields), response: item, successStatus: 200, conflict: true, kind },
-    delete: { method: 'DELETE', path: `${base}/{id}`, resource, scope: write, summary: `Delete a ${kind.toLowerCase()}`, params, ...idq, response: s.deletedSchema, successStatus: 200, conflict: true, kind },
-  } satisfies Record<string, RouteDef>;
-};
-
-const clients = crud('clients', 'Client', s.clientFields, s.clientSchema);
-const projects = crud('projects', 'Project', s.projectFields, s.projectSchema);
-const tasks = crud('tasks', 'Task', s.taskFields, s.taskSchema, { listQuery: s.taskListQuery });
-const tags = crud('tags', 'Tag', s.tagFields, s.tagSchema);
-const timeEntries = crud('time-entries', 'Time entry', s.timeEntryFields, s.timeEntrySchema, { idQuery: s.sortKeyQuery });
-const favorites = crud('favorites', 'Favorite', s.favoriteFields, s.favoriteSchema, { listQuery: s.favoriteListQuery, idQuery: s.userIdQuery });
+  const paged = entity.list.mode === 'paged';
+  const common = { resource: resource as FunctionName, entity };
+  const listQuery = paged ? z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...opts.listQuery?.shape }) : opts.listQuery;
+  const ids = {
+    list: `list${pascal(resource)}`,
+    create: `create${pascal(kind)}`,
+    get: `get${pascal(kind)}`,
+    update: `update${pascal(kind)}`,
+    delete: `delete${pascal(kind)}`,
+  };
+  const routes: Record<string, RouteDef> = {
+    [ids.list]: {
+      ...common,
+      operation: 'list',
+      method: 'GET',
+      path: base,
+      scope: read,
+      summary: opts.listSummary ?? `List ${resource}`,
+      ...(listQuery ? { query: listQuery } : {}),
+      response: paged ? s.pageOf(item) : s.listOf(item),
+      successStatus: 200,
+    },
+    [ids.create]: opts.notOffered?.create
+      ? { ...common, method: 'POST', path: base, scope: write, summary: opts.notOffered.create.summary, response: item, successStatus: 201, notImplemented: opts.notOffered.create.message }
+      : { ...common, operation: 'create', method: 'POST', path: base, scope: write, summary: `Create a ${lower}`, body: s.createBodySchema(entity.fields), response: item, successStatus: 201, conflict: true, kind },
+    [ids.get]: { ...common, operation: 'get', method: 'GET', path: `${base}/{id}`, scope: read, summary: `Get a ${lower}`, params, ...idq, response: item, successStatus: 200, kind },
+    [ids.update]: opts.notOffered?.update
+      ? { ...common, method: 'PUT', path: `${base}/{id}`, scope: write, summary: opts.notOffered.update.summary, params, response: item, successStatus: 200, notImplemented: opts.notOffered.update.message }
+      : {
+          ...common,
+          operation: 'update',
+          method: 'PUT',
+          path: `${base}/{id}`,
+          scope: write,
+          summary: opts.updateSummary ?? `Update a ${lower} (fields not sent keep their value; null clears an optional field)`,
+          params,
+          ...idq,
+          body: s.updateBodySchema(entity.fields),
+          response: item,
+          successStatus: 200,
+          conflict: true,
+          kind,
+        },
+    [ids.delete]: { ...common, operation: 'delete', method: 'DELETE', path: `${base}/{id}`, scope: write, summary: opts.deleteSummary ?? `Delete a ${lower}`, params, ...idq, response: s.deletedSchema, successStatus: 200, conflict: true, kind },
+  };
+  return routes as CrudRoutes<E>;
+}
+const pascal = s.pascal;
 
 export const routes = {
   getOpenApi: { method: 'GET', path: '/v1/openapi.json', resource: 'openapi', scope: null, summary: 'The OpenAPI 3.0 description of this API (public)', response: z.record(z.string(), z.unknown()), successStatus: 200 },
-
-  listClients: clients.list,
-  createClient: clients.create,
-  getClient: clients.get,
-  updateClient: clients.update,
-  deleteClient: clients.delete,
-
-  listProjects: projects.list,
-  createProject: projects.create,
-  getProject: projects.get,
-  updateProject: projects.update,
-  deleteProject: projects.delete,
-
-  listTasks: tasks.list,
-  createTask: tasks.create,
-  getTask: tasks.get,
-  updateTask: tasks.update,
-  deleteTask: tasks.delete,
-
-  listTags: tags.list,
-  createTag: tags.create,
-  getTag: tags.get,
-  updateTag: tags.update,
-  deleteTag: tags.delete,
-
-  listTimeEntries: { ...timeEntries.list, query: s.timeEntryListQuery, response: s.pageOf(s.timeEntrySchema), summary: 'List time entries, newest startTime first (paginated)' },
-  createTimeEntry: timeEntries.create,
-  getTimeEntry: timeEntries.get,
-  updateTimeEntry: { ...timeEntries.update, summary: 'Update a time entry (merge); changing startTime moves it and returns a new sortKey' },
-  deleteTimeEntry: timeEntries.delete,
-
-  listFavorites: favorites.list,
-  createFavorite: favorites.create,
-  getFavorite: favorites.get,
-  updateFavorite: favorites.update,
-  deleteFavorite: favorites.delete,
-
-  listInvoices: { method: 'GET', path: '/v1/invoices', resource: 'invoices', scope: 'invoices:read', summary: 'List invoices, newest issueDate first (paginated)', query: s.invoiceListQuery, response: s.pageOf(s.invoiceSchema), successStatus: 200 },
-  createInvoice: { method: 'POST', path: '/v1/invoices', resource: 'invoices', scope: 'invoices:write', summary: 'Not offered: invoices are created by the application', response: s.invoiceSchema, successStatus: 201, notImplemented: 'Invoices are created in the application; this API cannot create them' },
-  getInvoice: { method: 'GET', path: '/v1/invoices/{id}', resource: 'invoices', scope: 'invoices:read', summary: 'Get an invoice', params: s.idParams, response: s.invoiceSchema, successStatus: 200, kind: 'Invoice' },
-  updateInvoice: { method: 'PUT', path: '/v1/invoices/{id}', resource: 'invoices', scope: 'invoices:write', summary: 'Not offered: invoices are changed in the application', params: s.idParams, response: s.invoiceSchema, successStatus: 200, notImplemented: 'Invoices are changed in the application; this API cannot update them' },
-  deleteInvoice: { method: 'DELETE', path: '/v1/invoices/{id}', resource: 'invoices', scope: 'invoices:write', summary: 'Delete a draft or void invoice (sent and paid invoices give 409)', params: s.idParams, response: s.deletedSchema, successStatus: 200, conflict: true, kind: 'Invoice' },
+  ...crudRoutes(clients),
+  ...crudRoutes(projects),
+  ...crudRoutes(tasks, { listQuery: s.taskListQuery }),
+  ...crudRoutes(tags),
+  ...crudRoutes(timeEntries, {
+    listQuery: s.timeEntryListQuery,
+    idQuery: s.sortKeyQuery,
+    listSummary: 'List time entries, newest startTime first (paginated)',
+    updateSummary: 'Update a time entry (merge); changing startTime moves it and returns a new sortKey',
+  }),
+  ...crudRoutes(favorites, { listQuery: s.favoriteListQuery, idQuery: s.userIdQuery }),
+  ...crudRoutes(invoices, {
+    listSummary: 'List invoices, newest issueDate first (paginated)',
+    deleteSummary: 'Delete a draft or void invoice (sent and paid invoices give 409)',
+    notOffered: {
+      create: { summary: 'Not offered: invoices are created by the application', message: 'Invoices are created in the application; this API cannot create them' },
+      update: { summary: 'Not offered: invoices are changed in the application', message: 'Invoices are changed in the application; this API cannot update them' },
+    },
+  }),
 } satisfies Record<string, RouteDef>;
 
 export type RouteId = keyof typeof routes;

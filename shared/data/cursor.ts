@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { fieldError } from '../api/errors';
+import { invalidField } from '../domain/errors';
 import { getCursorSecret } from './secrets';
 
 /**
@@ -72,7 +72,7 @@ async function decrypt(payload: string): Promise<string> {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
-const invalid = (message: string) => fieldError('cursor', message);
+const invalid = (message: string) => invalidField('cursor', message);
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
 /**

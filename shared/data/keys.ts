@@ -1,46 +1,142 @@
 /**
- * Every storage key of the table is built here, and nowhere else. Every key of workspace data starts
- * with `WS#<workspaceId>`, so no Query or GetItem built from a caller's workspace can reach another's.
+ * Every storage key of the table is built here, and nowhere else: entity keys and index keys from the
+ * composites of the entity declarations (shared/domain/entities/*), plus the keys of the items that are
+ * not entities (uniqueness locks, API keys, rate counters). Every key of workspace data starts with
+ * `WS#<workspaceId>`, so no Query or GetItem built from a caller's workspace can reach another's.
  * docs/data-model.md lists the access patterns these keys serve.
  */
-import { validationError } from '../api/errors';
+import type { AnyEntity, IndexSlot, KeyPart } from '../domain/entity';
+import { invalid } from '../domain/errors';
 
 export interface Key {
   PK: string;
   SK: string;
 }
+/** A key of the table or of one of its indexes: 'key' is the table's own. */
+export type AccessPattern = 'key' | IndexSlot;
 
 const ws = (workspaceId: string) => `WS#${workspaceId}`;
-/** A free-form id inside a composite key: `#` (and `%`) escaped, so components cannot run together. */
-const keyPart = (v: string) => encodeURIComponent(v);
 
 /**
  * DynamoDB refuses a partition key over 2048 bytes or a sort key over 1024 bytes (UTF-8) with an error
  * that would be a 500. Ids are limited in characters (128), but escaped non-ASCII ids and long names
- * can still overflow a composite key: such a key is refused here as a 400 naming the request field it
+ * can still overflow a composite key: such a key is refused here as a 400 naming the request fields it
  * comes from (nothing with such a key can exist, so nothing is hidden by refusing to look it up).
  */
 export const MAX_PARTITION_KEY_BYTES = 2048;
 export const MAX_SORT_KEY_BYTES = 1024;
-function fit(value: string, max: number, fields: string[]): string {
+function fit(value: string, max: number, fields: readonly string[]): string {
   if (Buffer.byteLength(value, 'utf8') <= max) return value;
   const message = 'too long to be stored (non-ASCII characters count several bytes)';
-  throw validationError(`${fields.join(', ')}: ${message}`, fields.map((field) => ({ field, message })));
+  throw invalid(`${fields.join(', ')}: ${message}`, fields.map((field) => ({ field, message })));
 }
-const pk = (value: string, ...fields: string[]) => fit(value, MAX_PARTITION_KEY_BYTES, fields);
-const sk = (value: string, ...fields: string[]) => fit(value, MAX_SORT_KEY_BYTES, fields);
+
+/**
+ * A composite value inside a key. Free-form values are escaped (encodeURIComponent turns `#` into `%23`),
+ * so two different (userId, projectId) pairs can never build the same key; the record's id and fields
+ * declared keySafe (normalized instants, dates) go in as they are.
+ */
+function keyValue(e: AnyEntity, field: string, value: unknown): string {
+  const s = String(value);
+  return field === 'id' || e.fields[field]?.keySafe ? s : encodeURIComponent(s);
+}
+/** Fields a too-long key is blamed on: the composites the caller chose (not keySafe ones). */
+const blamed = (e: AnyEntity, part: KeyPart) => (part.composite ?? []).filter((f) => !e.fields[f]?.keySafe);
+
+/** The values of a key part, or undefined when the record lacks one of its composites. */
+function partValues(e: AnyEntity, part: KeyPart, rec: Readonly<Record<string, unknown>>, count = part.composite?.length ?? 0): string[] | undefined {
+  const out: string[] = part.prefix ? [part.prefix] : [];
+  for (const f of (part.composite ?? []).slice(0, count)) {
+    const v = rec[f];
+    if (v === undefined || v === null || v === '') return undefined;
+    out.push(keyValue(e, f, v));
+  }
+  return out;
+}
+
+function partitionValue(e: AnyEntity, part: KeyPart, workspaceId: string, rec: Readonly<Record<string, unknown>>): string | undefined {
+  const values = partValues(e, part, rec);
+  return values && fit([ws(workspaceId), ...values].join('#'), MAX_PARTITION_KEY_BYTES, blamed(e, part));
+}
+function sortValue(e: AnyEntity, part: KeyPart, rec: Readonly<Record<string, unknown>>): string | undefined {
+  const values = partValues(e, part, rec);
+  return values && fit(values.join('#'), MAX_SORT_KEY_BYTES, blamed(e, part));
+}
+
+/** The key parts of an access pattern of an entity. */
+export function patternOf(e: AnyEntity, pattern: AccessPattern): { pk: KeyPart; sk: KeyPart } {
+  const decl = pattern === 'key' ? e.key : e.indexes?.[pattern];
+  if (!decl) throw new Error(`${e.type} has no access pattern ${pattern}`);
+  return decl as { pk: KeyPart; sk: KeyPart };
+}
+/** Attribute names of an access pattern's keys: PK/SK, or GSI1PK/GSI1SK. */
+export const keyAttributes = (pattern: AccessPattern) => (pattern === 'key' ? { pk: 'PK', sk: 'SK' } : { pk: `${pattern}PK`, sk: `${pattern}SK` });
+
+/** The table key of a record (every composite present). */
+export function entityKey(e: AnyEntity, workspaceId: string, rec: Readonly<Record<string, unknown>>): Key {
+  const PK = partitionValue(e, e.key.pk as KeyPart, workspaceId, rec);
+  const SK = sortValue(e, e.key.sk as KeyPart, rec);
+  if (PK === undefined || SK === undefined) throw new Error(`${e.type}: a key composite is missing`);
+  return { PK, SK };
+}
+
+/** The index attributes of a record: one pair per declared index whose composites the record has. */
+export function indexKeys(e: AnyEntity, workspaceId: string, rec: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, idx] of Object.entries(e.indexes ?? {})) {
+    if (!idx) continue;
+    const pk = partitionValue(e, idx.pk as KeyPart, workspaceId, rec);
+    const sk = sortValue(e, idx.sk as KeyPart, rec);
+    if (pk === undefined || sk === undefined) continue;
+    out[`${name}PK`] = pk;
+    out[`${name}SK`] = sk;
+  }
+  return out;
+}
+
+/**
+ * The key of the record an API locator names (its id, plus the fields its routes address it by: the
+ * userId of a favorite, the sortKey of a time entry), or undefined when the locator cannot name a
+ * record of this entity (then the answer is 404 without a read).
+ */
+export function locateKey(e: AnyEntity, workspaceId: string, loc: Readonly<Record<string, string | undefined>> & { id: string }): Key | undefined {
+  if (e.sortKeyField) {
+    // The exposed sort key is the item's SK: it addresses this record only if it ends with its id.
+    const sk = loc[e.sortKeyField];
+    if (!sk || !sk.endsWith(`#${loc.id}`)) return undefined;
+    const PK = partitionValue(e, e.key.pk as KeyPart, workspaceId, loc);
+    return PK === undefined ? undefined : { PK, SK: fit(sk, MAX_SORT_KEY_BYTES, ['id']) };
+  }
+  const PK = partitionValue(e, e.key.pk as KeyPart, workspaceId, loc);
+  const SK = sortValue(e, e.key.sk as KeyPart, loc);
+  return PK === undefined || SK === undefined ? undefined : { PK, SK };
+}
+
+/**
+ * The partition of an access pattern for the given field values (all of its partition composites), and
+ * the sort-key prefix its leading sort composites fill (`FAVORITE#<userId>#`), for Queries.
+ */
+export function queryKeys(e: AnyEntity, pattern: AccessPattern, workspaceId: string, where: Readonly<Record<string, unknown>>): { pk: string; skPrefix: string } {
+  const { pk, sk } = patternOf(e, pattern);
+  const pkValue = partitionValue(e, pk, workspaceId, where);
+  if (pkValue === undefined) throw new Error(`${e.type} ${pattern}: partition composites missing`);
+  let leading = 0;
+  for (const f of sk.composite ?? []) {
+    if (where[f] === undefined) break;
+    leading++;
+  }
+  const values = partValues(e, sk, where, leading) ?? [];
+  const prefix = values.length ? `${values.join('#')}#` : '';
+  return { pk: pkValue, skPrefix: fit(prefix, MAX_SORT_KEY_BYTES, blamed(e, sk).slice(0, leading)) };
+}
 
 export const keys = {
   workspacePartition: ws,
 
-  /** Plain entities (clients, projects, tasks, tags, invoices) live in the workspace partition. */
-  entity: (workspaceId: string, prefix: string, id: string): Key => ({ PK: ws(workspaceId), SK: sk(`${prefix}#${id}`, 'id') }),
-  entityPrefix: (prefix: string) => `${prefix}#`,
-
   /** Uniqueness lock: one item per (scope, normalized value); written in the same transaction. */
   uniqueLock: (workspaceId: string, lockName: string, value: string): Key => ({
     PK: ws(workspaceId),
-    SK: sk(`UNIQUE#${lockName}#${value}`, 'name'),
+    SK: fit(`UNIQUE#${lockName}#${value}`, MAX_SORT_KEY_BYTES, ['name']),
   }),
 
   /** API keys are found by the SHA-256 of the key: the key itself is never stored. */
@@ -53,38 +149,12 @@ export const keys = {
   apiKeyByIdPartition: (id: string) => `APIKEYID#${id}`,
 
   /**
-   * Time entries: their own partition per workspace, SK `<startTime as UTC ISO ms>#<id>` (= the public
-   * sortKey), so a Query on the partition is chronological. The same SK is the sort key of every
-   * time-entry index; the index partitions below all start with `WS#<ws>#TE#`. Ids inside keys are
-   * escaped (encodeURIComponent turns `#` into `%23`) so two different (userId, projectId) pairs can
-   * never build the same partition value. docs/data-model.md, "Time entries".
-   */
-  timeEntryPartition: (workspaceId: string) => `${ws(workspaceId)}#TE`,
-  timeEntry: (workspaceId: string, startTimeIso: string, id: string): Key => ({ PK: `${ws(workspaceId)}#TE`, SK: sk(`${startTimeIso}#${id}`, 'id') }),
-  timeEntrySortKey: (startTimeIso: string, id: string) => sk(`${startTimeIso}#${id}`, 'id'),
-  /** GSI1: by user; GSI2: by project; GSI3: by client; GSI4: by user+project; GSI5: by user+client. */
-  timeEntryByUser: (workspaceId: string, userId: string) => pk(`${ws(workspaceId)}#TE#U#${keyPart(userId)}`, 'userId'),
-  timeEntryByProject: (workspaceId: string, projectId: string) => pk(`${ws(workspaceId)}#TE#P#${keyPart(projectId)}`, 'projectId'),
-  timeEntryByClient: (workspaceId: string, clientId: string) => pk(`${ws(workspaceId)}#TE#C#${keyPart(clientId)}`, 'clientId'),
-  timeEntryByUserProject: (workspaceId: string, userId: string, projectId: string) => pk(`${ws(workspaceId)}#TE#UP#${keyPart(userId)}#${keyPart(projectId)}`, 'userId', 'projectId'),
-  timeEntryByUserClient: (workspaceId: string, userId: string, clientId: string) => pk(`${ws(workspaceId)}#TE#UC#${keyPart(userId)}#${keyPart(clientId)}`, 'userId', 'clientId'),
-
-  /**
-   * Favorites: in the workspace partition, SK `FAVORITE#<userId>#<id>` (userId escaped with
-   * encodeURIComponent, so `#` in a userId cannot run into the id): one user's favorites are one
-   * Query on the prefix `FAVORITE#<userId>#`, all of the workspace's on `FAVORITE#`.
-   */
-  favorite: (workspaceId: string, userId: string, id: string): Key => ({ PK: ws(workspaceId), SK: sk(`FAVORITE#${encodeURIComponent(userId)}#${id}`, 'userId') }),
-  favoritePrefix: (userId?: string) => (userId === undefined ? 'FAVORITE#' : sk(`FAVORITE#${encodeURIComponent(userId)}#`, 'userId')),
-
-  /** Invoices: item `WS#<ws>` / `INVOICE#<id>`; GSI1 `WS#<ws>#INVOICES` / `<issueDate>#<id>` lists them by issueDate. */
-  invoiceByIssueDate: (workspaceId: string, issueDate: string, id: string) => ({ GSI1PK: `${ws(workspaceId)}#INVOICES`, GSI1SK: `${issueDate}#${id}` }),
-  invoiceByIssueDatePartition: (workspaceId: string) => `${ws(workspaceId)}#INVOICES`,
-
-  /**
    * Rate-limit counter: one item per key per clock hour, SK = the hour's start (ISO 8601), holding the
    * hour count `h` and one count per minute of the hour (`m00`..`m59`); `ttl` = hour end + 1 h.
-   * Written by shared/http/rate-limit.ts with one conditional UpdateItem per request (docs/rate-limits.md).
+   * Written by shared/data/rate-counter.ts with one conditional UpdateItem per request (docs/rate-limits.md).
    */
   rateCounter: (keyId: string, hourStart: string): Key => ({ PK: `RATE#${keyId}`, SK: hourStart }),
 };
+
+/** The indexes the API-key items use (shared/data/apikey-store.ts), besides the entities' ones. */
+export const API_KEY_INDEXES = ['GSI1', 'GSI2'] as const satisfies readonly IndexSlot[];

@@ -1,8 +1,17 @@
+import { ENTITIES, type EntityIndexName } from '../domain/registry';
+import { API_KEY_INDEXES } from './keys';
+
 /**
  * The one table definition. The CDK stack, the local run, the tests and the admin CLI all build the
- * table from this object, so the keys and indexes the data layer uses are exactly the ones deployed.
+ * table from this object, and its indexes are those the entity declarations (and the API-key items)
+ * use, so the keys and indexes the data layer uses are exactly the ones deployed.
  */
 export const TABLE_TTL_ATTRIBUTE = 'ttl';
+
+export type IndexName = EntityIndexName | (typeof API_KEY_INDEXES)[number];
+const INDEX_NAMES: IndexName[] = [...new Set<IndexName>([...ENTITIES.flatMap((e) => Object.keys(e.indexes ?? {}) as IndexName[]), ...API_KEY_INDEXES])].sort(
+  (a, b) => Number(a.slice(3)) - Number(b.slice(3)),
+);
 
 export interface IndexDefinition {
   /** Index name, also the attribute prefix: GSI1 has GSI1PK / GSI1SK. */
@@ -16,15 +25,11 @@ export const TABLE = {
   sortKey: 'SK',
   ttlAttribute: TABLE_TTL_ATTRIBUTE,
   /**
-   * Generic, overloaded global secondary indexes (projection ALL). Which entity uses which index for
-   * what is documented in docs/data-model.md and declared next to each entity's key builders.
+   * Generic, overloaded global secondary indexes (projection ALL): the union of the slots the entity
+   * declarations use (docs/data-model.md lists which entity uses which for what).
    */
-  indexes: [1, 2, 3, 4, 5].map(
-    (n): IndexDefinition => ({ name: `GSI${n}`, partitionKey: `GSI${n}PK`, sortKey: `GSI${n}SK` }),
-  ),
+  indexes: INDEX_NAMES.map((name): IndexDefinition => ({ name, partitionKey: `${name}PK`, sortKey: `${name}SK` })),
 } as const;
-
-export type IndexName = 'GSI1' | 'GSI2' | 'GSI3' | 'GSI4' | 'GSI5';
 
 /** Attributes that are storage keys and must never appear in an API response. */
 export const KEY_ATTRIBUTES: readonly string[] = [

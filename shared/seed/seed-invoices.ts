@@ -1,6 +1,6 @@
-import type { Rec } from '../data/repository';
-import { clients } from '../domain/entities/clients';
-import { cents, createInvoice, INVOICE_STATUSES, invoices } from '../domain/entities/invoices';
+import { clients, createInvoice, invoices } from '../data/repositories';
+import type { Client } from '../domain/entities/clients';
+import { cents, INVOICE_STATUSES, type Invoice } from '../domain/entities/invoices';
 import { prng } from './random';
 
 /**
@@ -34,7 +34,7 @@ const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(r
 export const invoiceNumber = (seq: number) => `INV-${String(seq).padStart(6, '0')}`;
 
 /** The invoice fields of seed number `i` of `count` (pure; exported for tests). */
-export function seedInvoiceInput(i: number, count: number, seq: number, client: Rec, taxRate: number, now: Date, rand: () => number): Record<string, unknown> {
+export function seedInvoiceInput(i: number, count: number, seq: number, client: Client, taxRate: number, now: Date, rand: () => number): Record<string, unknown> {
   const daysBack = Math.floor(((count - 1 - i) / Math.max(1, count)) * 730);
   const issue = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - daysBack * DAY;
   const lineItems = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
@@ -59,7 +59,7 @@ export function seedInvoiceInput(i: number, count: number, seq: number, client: 
   };
 }
 
-export async function seedInvoices(workspaceId: string, count: number, opts: InvoiceSeedOptions = {}): Promise<Rec[]> {
+export async function seedInvoices(workspaceId: string, count: number, opts: InvoiceSeedOptions = {}): Promise<Invoice[]> {
   if (count <= 0) return [];
   const now = opts.now ?? new Date();
   const rand = prng(opts.seed ?? 7);
@@ -76,7 +76,7 @@ export async function seedInvoices(workspaceId: string, count: number, opts: Inv
     const input = seedInvoiceInput(i, count, highest + i + 1, client, TAX_RATES[ci % TAX_RATES.length]!, now, rand);
     byClient.set(client.id, [...(byClient.get(client.id) ?? []), input]);
   }
-  const created: Rec[] = [];
+  const created: Invoice[] = [];
   await Promise.all(
     [...byClient.values()].map(async (inputs) => {
       for (const input of inputs) {

@@ -1,10 +1,15 @@
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../data/db';
-import { counterAttr, type Entity, type Rec } from '../data/repository';
+import { entityKey } from '../data/keys';
+import { clients, projects, tags, tasks, timeEntries } from '../data/repositories';
+import { counterAttr, type FieldValues, type Repository, type StoredItem } from '../data/repository';
+import type { AnyEntity, EntityRecord } from '../domain/entity';
+import type { Client } from '../domain/entities/clients';
+import type { Project } from '../domain/entities/projects';
+import type { Tag } from '../domain/entities/tags';
+import type { Task } from '../domain/entities/tasks';
+import { deriveTimeEntry, type TimeEntry } from '../domain/entities/time-entries';
 import { ulid } from '../domain/ids';
-import { clients } from '../domain/entities/clients';
-import { projects, tags, tasks } from '../domain/entities/catalog';
-import { deriveTimeEntry, timeEntries, TIME_ENTRY_TYPE } from '../domain/entities/time-entries';
 import { prng } from './random';
 
 /**
@@ -59,26 +64,26 @@ function weighted<T>(rand: () => number, items: T[], weights: number[]): T {
   return items[items.length - 1]!;
 }
 
-async function ensureByName(entity: Entity, workspaceId: string, existing: Rec[], input: Record<string, unknown>, same: (r: Rec) => boolean): Promise<Rec> {
+async function ensureByName<E extends AnyEntity>(repo: Repository<E>, workspaceId: string, existing: Array<EntityRecord<E>>, input: FieldValues<E>, same: (r: EntityRecord<E>) => boolean): Promise<EntityRecord<E>> {
   const found = existing.find(same);
   if (found) return found;
-  const created = await entity.create(workspaceId, input);
+  const created = await repo.create(workspaceId, input);
   existing.push(created);
   return created;
 }
 
 export interface SeedCatalog {
-  clients: Rec[];
+  clients: Client[];
   /** Seeded projects with their tasks. */
-  projects: Array<{ project: Rec; tasks: Rec[]; weight: number }>;
-  tags: Rec[];
+  projects: Array<{ project: Project; tasks: Task[]; weight: number }>;
+  tags: Tag[];
 }
 
 /** The clients, projects, tasks and tags the seeded entries refer to (created when missing). */
 export async function ensureSeedCatalog(workspaceId: string): Promise<SeedCatalog> {
   const lower = (v: unknown) => String(v).toLowerCase();
   const allClients = await clients.listAll(workspaceId);
-  const seededClients: Rec[] = [];
+  const seededClients: Client[] = [];
   for (const name of SEED_CLIENTS) {
     seededClients.push(await ensureByName(clients, workspaceId, allClients, { name, currency: 'USD' }, (c) => lower(c.name) === lower(name)));
   }
@@ -88,14 +93,14 @@ export async function ensureSeedCatalog(workspaceId: string): Promise<SeedCatalo
   for (const [name, clientIndex, billable, weight] of SEED_PROJECTS) {
     const clientId = clientIndex === null ? undefined : seededClients[clientIndex]!.id;
     const project = await ensureByName(projects, workspaceId, allProjects, { name, billable, ...(clientId ? { clientId } : {}) }, (p) => lower(p.name) === lower(name));
-    const projectTasks: Rec[] = [];
+    const projectTasks: Task[] = [];
     for (const t of SEED_TASKS) {
       projectTasks.push(await ensureByName(tasks, workspaceId, allTasks, { projectId: project.id, name: t }, (x) => x.projectId === project.id && lower(x.name) === lower(t)));
     }
     seededProjects.push({ project, tasks: projectTasks, weight });
   }
   const allTags = await tags.listAll(workspaceId);
-  const seededTags: Rec[] = [];
+  const seededTags: Tag[] = [];
   for (const name of SEED_TAGS) seededTags.push(await ensureByName(tags, workspaceId, allTags, { name }, (t) => lower(t.name) === lower(name)));
   return { clients: seededClients, projects: seededProjects, tags: seededTags };
 }
@@ -153,7 +158,7 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function batchWrite(items: Record<string, unknown>[]): Promise<void> {
+async function batchWrite(items: StoredItem[]): Promise<void> {
   let pending = items.map((Item) => ({ PutRequest: { Item } }));
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await sleep(Math.min(2000, 25 * 2 ** attempt) * (0.5 + Math.random()));
@@ -164,9 +169,9 @@ async function batchWrite(items: Record<string, unknown>[]): Promise<void> {
 }
 
 /** Usage counters the repository would have added for these records: target entity → id → count. */
-function referenceCounts(records: Record<string, unknown>[]): Array<{ target: Entity; id: string; count: number }> {
-  const counts = new Map<Entity, Map<string, number>>();
-  for (const ref of timeEntries.cfg.references ?? []) {
+function referenceCounts(records: Record<string, unknown>[]): Array<{ target: AnyEntity; id: string; count: number }> {
+  const counts = new Map<AnyEntity, Map<string, number>>();
+  for (const ref of timeEntries.entity.references ?? []) {
     const target = ref.target();
     const m = counts.get(target) ?? new Map<string, number>();
     counts.set(target, m);
@@ -184,11 +189,11 @@ async function addCounters(workspaceId: string, records: Record<string, unknown>
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: target.key(workspaceId, { id }),
+        Key: entityKey(target, workspaceId, { id }),
         UpdateExpression: 'ADD #c :n, #v :one',
         ConditionExpression: 'attribute_exists(PK) AND #t = :type',
-        ExpressionAttributeNames: { '#c': counterAttr(TIME_ENTRY_TYPE), '#v': '_v', '#t': '_type' },
-        ExpressionAttributeValues: { ':n': count, ':one': 1, ':type': target.cfg.type },
+        ExpressionAttributeNames: { '#c': counterAttr(timeEntries.entity.type), '#v': '_v', '#t': '_type' },
+        ExpressionAttributeValues: { ':n': count, ':one': 1, ':type': target.type },
       }),
     );
   }
@@ -198,7 +203,7 @@ async function addCounters(workspaceId: string, records: Record<string, unknown>
 export async function writeTimeEntries(workspaceId: string, records: Record<string, unknown>[], opts: TimeEntrySeedOptions = {}): Promise<void> {
   await addCounters(workspaceId, records);
   const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { _v: 1 }));
-  const batches: Record<string, unknown>[][] = [];
+  const batches: StoredItem[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let done = 0;
   let next = 0;
@@ -215,7 +220,7 @@ export async function writeTimeEntries(workspaceId: string, records: Record<stri
 }
 
 /** Seeds `count` entries (and the catalog they need); returns the entries as the API presents them. */
-export async function seedTimeEntries(workspaceId: string, count: number, opts: TimeEntrySeedOptions = {}): Promise<Rec[]> {
+export async function seedTimeEntries(workspaceId: string, count: number, opts: TimeEntrySeedOptions = {}): Promise<TimeEntry[]> {
   if (count <= 0) return [];
   const catalog = await ensureSeedCatalog(workspaceId);
   const records = generateTimeEntries(catalog, count, opts);

@@ -1,4 +1,4 @@
-import { clients } from '../domain/entities/clients';
+import { clients } from '../data/repositories';
 import { seedInvoices } from './seed-invoices';
 import { seedTimeEntries } from './seed-time-entries';
 

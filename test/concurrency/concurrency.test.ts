@@ -1,5 +1,6 @@
-import { createInvoice } from '../../shared/domain/entities/invoices';
+import { createInvoice } from '../../shared/data/repositories';
 import { ApiError } from '../../shared/api/errors';
+import { toApiError } from '../../shared/api/response';
 import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
 import { invariantViolations, workspaceItems } from '../faults/invariants';
 
@@ -72,7 +73,7 @@ describe('parallel creates of one unique name: exactly one wins', () => {
         ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      for (const r of results) if (r.status === 'rejected') expect(r.reason).toEqual(expect.objectContaining({ code: 'CONFLICT' }) as ApiError);
+      for (const r of results) if (r.status === 'rejected') expect(toApiError(r.reason)).toEqual(expect.objectContaining({ code: 'CONFLICT' }) as ApiError);
     }
     const listed = (await api.get('/v1/invoices', { key, query: { limit: '200' } })).body.items;
     expect(listed).toHaveLength(ROUNDS);

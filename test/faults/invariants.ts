@@ -1,12 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
-import { keys } from '../../shared/data/keys';
-import { counterAttr, type Entity } from '../../shared/data/repository';
-import { clients } from '../../shared/domain/entities/clients';
-import { projects, tasks, tags } from '../../shared/domain/entities/catalog';
-import { timeEntries } from '../../shared/domain/entities/time-entries';
-import { favorites } from '../../shared/domain/entities/favorites';
-import { invoices } from '../../shared/domain/entities/invoices';
+import { entityKey, indexKeys, keys } from '../../shared/data/keys';
+import { counterAttr } from '../../shared/data/repository';
+import { uniqueValue, type AnyEntity } from '../../shared/domain/entity';
+import { ENTITIES as REGISTRY } from '../../shared/domain/registry';
 
 /**
  * The consistency rules every multi-item change must keep (docs/data-model.md), checked on the stored
@@ -18,8 +15,8 @@ import { invoices } from '../../shared/domain/entities/invoices';
  * - every record sits under the key its fields give (a moved time entry is not also at its old place),
  *   and its index attributes are exactly those its fields give.
  */
-export const ENTITIES: Entity[] = [clients, projects, tasks, tags, timeEntries, favorites, invoices];
-const byType = new Map(ENTITIES.map((e) => [e.cfg.type, e]));
+export const ENTITIES: readonly AnyEntity[] = REGISTRY;
+const byType = new Map(ENTITIES.map((e) => [e.type, e]));
 
 export async function workspaceItems(workspaceId: string): Promise<Record<string, unknown>[]> {
   const prefix = keys.workspacePartition(workspaceId);
@@ -47,25 +44,25 @@ export function invariantViolations(workspaceId: string, items: Record<string, u
     const entity = byType.get(String(it._type));
     if (!entity) continue;
     const id = String(it.id);
-    if (records.has(`${entity.cfg.type}#${id}`)) problems.push(`${name(it)} stored twice`);
-    records.set(`${entity.cfg.type}#${id}`, it);
-    const key = entity.key(workspaceId, it);
+    if (records.has(`${entity.type}#${id}`)) problems.push(`${name(it)} stored twice`);
+    records.set(`${entity.type}#${id}`, it);
+    const key = entityKey(entity, workspaceId, it);
     if (key.PK !== it.PK || key.SK !== it.SK) problems.push(`${name(it)} stored at ${String(it.PK)}/${String(it.SK)}, its fields say ${key.PK}/${key.SK}`);
-    const idx = entity.cfg.indexKeys?.(workspaceId, it) ?? {};
+    const idx = indexKeys(entity, workspaceId, it);
     const stored = Object.fromEntries(Object.entries(it).filter(([k]) => /^GSI\d+(PK|SK)$/.test(k)));
     if (JSON.stringify(Object.entries(stored).sort()) !== JSON.stringify(Object.entries(idx).sort())) {
       problems.push(`${name(it)} index attributes ${JSON.stringify(stored)} differ from its fields' ${JSON.stringify(idx)}`);
     }
-    for (const ref of entity.cfg.references ?? []) {
+    for (const ref of entity.references ?? []) {
       const v = it[ref.field];
       const ids = v === undefined || v === null ? [] : ref.many ? (v as string[]) : [String(v)];
       for (const target of ids) {
-        const k = `${ref.target().cfg.type}#${target}#${counterAttr(entity.cfg.type)}`;
+        const k = `${ref.target().type}#${target}#${counterAttr(entity.type)}`;
         expectedCounters.set(k, (expectedCounters.get(k) ?? 0) + 1);
       }
     }
-    const rule = entity.cfg.unique;
-    const value = rule?.value(it);
+    const rule = entity.unique;
+    const value = rule && uniqueValue(rule, it);
     if (rule && value !== undefined) {
       const lock = keys.uniqueLock(workspaceId, rule.name, value).SK;
       if (expectedLocks.has(lock)) problems.push(`two records hold the unique value ${lock}`);

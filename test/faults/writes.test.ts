@@ -1,7 +1,5 @@
 import { setDb } from '../../shared/data/db';
-import { clients } from '../../shared/domain/entities/clients';
-import { projects, tags, tasks } from '../../shared/domain/entities/catalog';
-import { timeEntries } from '../../shared/domain/entities/time-entries';
+import { clients, projects, tags, tasks, timeEntries } from '../../shared/data/repositories';
 import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
 import { faultClient, type FaultKind, type FaultPlan } from './inject';
 import { invariantViolations, workspaceItems } from './invariants';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { db, setDb } from '../../shared/data/db';
-import { createInvoice } from '../../shared/domain/entities/invoices';
+import { createInvoice } from '../../shared/data/repositories';
 import { ERROR_STATUS } from '../../shared/api/errors';
 import { routeList, type RouteDef } from '../../shared/api/routes';
 import { apiClient, makeKey, newWorkspace, tableSnapshot, useTestTable, type CallResult } from '../support/harness';

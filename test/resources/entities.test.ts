@@ -1,16 +1,15 @@
 import { setDb } from '../../shared/data/db';
-import type { Entity } from '../../shared/data/repository';
-import { clients } from '../../shared/domain/entities/clients';
-import { projects, tags, tasks } from '../../shared/domain/entities/catalog';
-import { timeEntries } from '../../shared/domain/entities/time-entries';
-import { favorites } from '../../shared/domain/entities/favorites';
-import { invoices } from '../../shared/domain/entities/invoices';
+import { indexKeys } from '../../shared/data/keys';
+import { clients, favorites, invoices, projects, tags, tasks, timeEntries } from '../../shared/data/repositories';
+import type { Repository } from '../../shared/data/repository';
+import { uniqueValue, type AnyEntity } from '../../shared/domain/entity';
 import { apiClient, useTestTable } from '../support/harness';
 import { faultClient } from '../faults/inject';
 import { dataSnapshot, err, workspaceWithKey } from './support';
 
 /**
- * The repository's declarations and the data calls they buy (shared/data/repository.ts):
+ * What the repository derives from the entity declarations, and the data calls it buys
+ * (shared/domain/entity.ts, shared/data/repository.ts):
  * - `usedBy` lists exactly the entity types whose references count on a record (the one-call delete's
  *   condition is built from it: a missing type would let a referenced record be deleted);
  * - a field outside `coupled` changes no key, index key, lock value or derived value (so an update
@@ -18,18 +17,18 @@ import { dataSnapshot, err, workspaceWithKey } from './support';
  * - the calls each kind of update and delete makes, counted on the real client against DynamoDB Local,
  *   with the 404/409 answers and isolation of the one-call paths.
  */
-const ENTITIES: Entity[] = [clients, projects, tasks, tags, timeEntries, favorites, invoices];
+const ENTITIES: Array<Repository<AnyEntity>> = [clients, projects, tasks, tags, timeEntries, favorites, invoices];
 
 describe('declarations', () => {
   test('usedBy of every entity lists exactly the types that reference it', () => {
     for (const target of ENTITIES) {
-      const referencing = ENTITIES.filter((e) => (e.cfg.references ?? []).some((r) => r.target() === target)).map((e) => e.cfg.type);
-      expect({ entity: target.cfg.type, usedBy: Object.keys(target.cfg.usedBy ?? {}).sort() }).toEqual({ entity: target.cfg.type, usedBy: referencing.sort() });
+      const referencing = ENTITIES.filter((e) => (e.entity.references ?? []).some((r) => r.target() === target.entity)).map((e) => e.entity.type);
+      expect({ entity: target.entity.type, usedBy: target.usedBy.map((u) => u.type).sort() }).toEqual({ entity: target.entity.type, usedBy: referencing.sort() });
     }
   });
 
   const base = { id: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
-  const SAMPLES: Array<[Entity, Record<string, unknown>]> = [
+  const SAMPLES: Array<[Repository<AnyEntity>, Record<string, unknown>]> = [
     [clients, { ...base, name: 'Acme', email: 'a@acme.test', address: 'Main St', currency: 'EUR', notes: 'n', archived: false }],
     [projects, { ...base, name: 'Site', clientId: 'C1', color: '#123456', billable: true, hourlyRate: 90, currency: 'EUR', archived: false, notes: 'n' }],
     [tasks, { ...base, projectId: 'P1', name: 'Build', status: 'active', estimateMinutes: 60, billable: true }],
@@ -56,15 +55,15 @@ describe('declarations', () => {
   ];
   const other = (v: unknown): unknown => (typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : Array.isArray(v) ? [...v, v[0]] : `${String(v)}-changed`);
 
-  test.each(SAMPLES.map(([e, rec]) => [e.cfg.type, e, rec] as const))('%s: a field outside `coupled` moves no key, index key, lock or derived value', async (_type, entity, rec) => {
-    expect(Object.keys(entity.cfg.fields).every((f) => f in rec)).toBe(true); // the sample sets every field
-    const plain = Object.keys(entity.cfg.fields).filter((f) => !entity.coupled.has(f));
+  test.each(SAMPLES.map(([e, rec]) => [e.entity.type, e, rec] as const))('%s: a field outside `coupled` moves no key, index key, lock or derived value', async (_type, entity, rec) => {
+    expect(Object.keys(entity.entity.fields).every((f) => f in rec)).toBe(true); // the sample sets every field
+    const plain = Object.keys(entity.entity.fields).filter((f) => !entity.coupled.has(f));
     const ws = 'ws-1';
     const facts = (r: Record<string, unknown>, skip: string) => {
-      const derived = entity.cfg.derive ? entity.cfg.derive(r) : r;
+      const derived = entity.derive(r);
       const { [skip]: _changed, ...rest } = derived;
       void _changed;
-      return { key: entity.key(ws, r), index: entity.cfg.indexKeys?.(ws, r) ?? {}, lock: entity.cfg.unique?.value(r), derived: rest };
+      return { key: entity.key(ws, r), index: indexKeys(entity.entity, ws, r), lock: entity.entity.unique && uniqueValue(entity.entity.unique, r), derived: rest };
     };
     for (const field of plain) {
       for (const value of [other(rec[field]), undefined]) {
@@ -72,7 +71,7 @@ describe('declarations', () => {
         if (value === undefined) delete changed[field];
         expect({ field, ...facts(changed, field) }).toEqual({ field, ...facts(rec, field) });
         // The record's own rules accept it (no rule reads the field; the references are not re-checked).
-        await expect(entity.cfg.validate?.(ws, changed, rec as never, { [field]: value }) ?? Promise.resolve()).resolves.toBeUndefined();
+        await expect(entity.check(ws, changed, rec, { [field]: value })).resolves.toBeUndefined();
       }
     }
     // Every field a key, index key, lock or rule reads is coupled (spot checks of the declarations).
@@ -85,7 +84,7 @@ describe('declarations', () => {
       FAVORITE: ['userId', 'projectId', 'clientId', 'taskId', 'tagIds'],
       INVOICE: ['number', 'clientId', 'issueDate', 'dueDate', 'lineItems', 'subtotal', 'tax', 'total'],
     };
-    expect([...entity.coupled].sort()).toEqual(expected[entity.cfg.type]!.sort());
+    expect([...entity.coupled].sort()).toEqual(expected[entity.entity.type]!.sort());
   });
 });
 

@@ -2,9 +2,12 @@ import { apiClient, makeKey, useTestTable } from '../support/harness';
 import { seedWorkspace } from '../../shared/seed/seed';
 import { invoiceNumber, seedInvoices } from '../../shared/seed/seed-invoices';
 import { run } from '../../admin/cli';
-import { invoiceSchema } from '../../shared/api/schemas';
-import { cents, createInvoice, INVOICE_STATUSES } from '../../shared/domain/entities/invoices';
-import { clients } from '../../shared/domain/entities/clients';
+import { responseSchema } from '../../shared/api/schemas';
+import { cents, INVOICE_STATUSES, invoices as invoiceEntity } from '../../shared/domain/entities/invoices';
+import { clients, createInvoice } from '../../shared/data/repositories';
+import { toApiError } from '../../shared/api/response';
+
+const invoiceSchema = responseSchema(invoiceEntity);
 import { ApiError } from '../../shared/api/errors';
 import { dataSnapshot, err, fields, HIGH_LIMITS, workspaceWithKey } from './support';
 
@@ -217,7 +220,7 @@ describe('the invoice store (the application\'s path)', () => {
       [{ number: 'T-2', extra: 1 }, 'VALIDATION_ERROR', ''],
     ];
     for (const [patch, code, field] of cases) {
-      const e = await createInvoice(ws, validInput(client.id, patch)).catch((x: unknown) => x);
+      const e = await createInvoice(ws, validInput(client.id, patch)).catch((x: unknown) => toApiError(x));
       expect(e).toBeInstanceOf(ApiError);
       expect((e as ApiError).code).toBe(code);
       if (field) expect((e as ApiError).details?.[0]?.field).toBe(field);
@@ -230,7 +233,7 @@ describe('the invoice store (the application\'s path)', () => {
     const client = await clients.create(ws, { name: 'Acme' });
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => createInvoice(ws, validInput(client.id, { number: 'RACE-1' }))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) expect((r.reason as ApiError).code).toBe('CONFLICT');
+    for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) expect((toApiError(r.reason) as ApiError).code).toBe('CONFLICT');
   });
 
   test('delete client vs create invoice for it: never an invoice of a deleted client', async () => {
@@ -241,7 +244,7 @@ describe('the invoice store (the application\'s path)', () => {
         api.del(`/v1/clients/${client.id}`, { key }),
         createInvoice(ws, validInput(client.id, { number: `R-${round}` })).then(
           () => 'created',
-          (e: ApiError) => e,
+          (e: unknown) => toApiError(e) as ApiError,
         ),
       ]);
       if (created === 'created') expect(del.status).toBe(409);

@@ -1,5 +1,6 @@
 import { bindingHash, canonicalJson, decodeCursor, encodeCursor } from '../../shared/data/cursor';
 import { ApiError } from '../../shared/api/errors';
+import { toApiError } from '../../shared/api/response';
 import { resetCursorSecretCache } from '../../shared/data/secrets';
 import { sortKeyRange } from '../../shared/domain/entities/time-entries';
 
@@ -9,7 +10,8 @@ const attrs = ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
 const key = { PK: 'WS#w1#TE', SK: '2026-01-01T00:00:00.000Z#A', GSI1PK: 'WS#w1#TE#U#u', GSI1SK: '2026-01-01T00:00:00.000Z#A' };
 
 const rejects = async (p: Promise<unknown>) => {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  // the data layer refuses with a domain error; the API answers it as this ApiError
+  const err = await p.then(() => undefined, (e: unknown) => toApiError(e));
   expect(err).toBeInstanceOf(ApiError);
   expect((err as ApiError).status).toBe(400);
   expect((err as ApiError).details?.[0]?.field).toBe('cursor');
@@ -54,5 +56,11 @@ test('date range bounds: inclusive, whole UTC day for a date, offsets normalized
   const { hi } = sortKeyRange(undefined, '2026-01-31T08:00:00Z');
   expect('2026-01-31T08:00:00.000Z#ZZZZZZZZZZZZZZZZZZZZZZZZZZ' < hi).toBe(true);
   expect('2026-01-31T08:00:00.001Z#0' > hi).toBe(true);
-  expect(() => sortKeyRange('2026-02-01', '2026-01-31')).toThrow(ApiError);
+  expect(() => {
+    try {
+      sortKeyRange('2026-02-01', '2026-01-31');
+    } catch (e) {
+      throw toApiError(e);
+    }
+  }).toThrow(ApiError);
 });

@@ -1,6 +1,8 @@
 import { db } from '../../shared/data/db';
 import { queryPage } from '../../shared/data/paging';
-import { planTimeEntryQuery, timeEntries, type TimeEntryFilters } from '../../shared/domain/entities/time-entries';
+import { planQuery } from '../../shared/data/query-plan';
+import { timeEntries } from '../../shared/data/repositories';
+import { sortKeyRange, timeEntries as timeEntryEntity, type TimeEntryFilters } from '../../shared/domain/entities/time-entries';
 import { ensureSeedCatalog, seedTimeEntries, SEED_USERS, type SeedCatalog } from '../../shared/seed/seed-time-entries';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { created, newestFirst, pageAll, testKey, type Entry } from './helpers';
@@ -163,7 +165,7 @@ test('a selective filter with a tiny call budget: partial pages, but nothing ski
   const f = { projectId: internal.id, clientId: c1.id };
   const expected = all.filter((e) => matches(e, f));
   expect(expected.length).toBeGreaterThan(3);
-  const plan = planTimeEntryQuery(ws, f);
+  const plan = planQuery(timeEntryEntity, ws, { projectId: f.projectId, clientId: f.clientId }, sortKeyRange());
   const got: string[] = [];
   let cursor: string | undefined;
   let pages = 0;

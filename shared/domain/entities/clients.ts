@@ -1,11 +1,23 @@
-import { clientFields } from '../../api/schemas';
-import { Entity, uniqueIgnoringCase } from '../../data/repository';
+import * as z from 'zod';
+import { defineEntity, type EntityRecord } from '../entity';
+import { currencyCode, LIMITS, nameString, notesString } from '../fields';
 
-/** Client: PK WS#<ws>, SK CLIENT#<id>; name unique per workspace, case-insensitive (lock item). */
-export const clients = new Entity({
+/** Client: PK `WS#<ws>`, SK `CLIENT#<id>`; name unique per workspace, any case (lock item). */
+export const clients = defineEntity({
+  resource: 'clients',
   kind: 'Client',
   type: 'CLIENT',
-  fields: clientFields,
-  unique: uniqueIgnoringCase('CLIENTNAME', 'name', (name) => `A client named "${name}"`),
-  usedBy: { PROJECT: 'project(s)', TIMEENTRY: 'time entry(ies)', FAVORITE: 'favorite(s)', INVOICE: 'invoice(s)' },
+  description: 'The customers work is done for',
+  fields: {
+    name: { schema: nameString, required: true },
+    email: { schema: z.email().max(LIMITS.name) },
+    address: { schema: z.string().trim().max(1000) },
+    currency: { schema: currencyCode },
+    notes: { schema: notesString },
+    archived: { schema: z.boolean(), default: false },
+  },
+  key: { pk: {}, sk: { prefix: 'CLIENT', composite: ['id'] } },
+  unique: { name: 'CLIENTNAME', field: 'name', message: (name) => `A client named "${name}" already exists in this workspace` },
+  list: { mode: 'whole', via: ['key'] },
 });
+export type Client = EntityRecord<typeof clients>;

@@ -1,8 +1,11 @@
-import { favoriteFields } from '../../api/schemas';
-import { Entity } from '../../data/repository';
-import { keys } from '../../data/keys';
+import * as z from 'zod';
+import { defineEntity, type EntityRecord } from '../entity';
+import { idString, nameString, notesString, tagIdsSchema } from '../fields';
 import { clients } from './clients';
-import { projects, resolveProjectClientTask, tags, tasks } from './catalog';
+import { projects } from './projects';
+import { projectClientTask } from './rules';
+import { tags } from './tags';
+import { tasks } from './tasks';
 
 /**
  * Favorite: a saved time-entry template of one user. PK `WS#<ws>`, SK `FAVORITE#<userId>#<id>`, so
@@ -11,21 +14,29 @@ import { projects, resolveProjectClientTask, tags, tasks } from './catalog';
  * References (project, client, task, tags) keep usage counters like time entries do, so a referenced
  * record cannot be deleted while a favorite names it.
  */
-export const favorites = new Entity({
+export const favorites = defineEntity({
+  resource: 'favorites',
   kind: 'Favorite',
   type: 'FAVORITE',
-  fields: favoriteFields,
-  key: (workspaceId, rec) => keys.favorite(workspaceId, String(rec.userId), String(rec.id)),
-  locate: (workspaceId, loc) => (loc.userId ? keys.favorite(workspaceId, loc.userId, loc.id) : undefined),
+  description: "A user's saved time-entry templates; addressed by id and userId",
+  fields: {
+    userId: { schema: idString, required: true, immutable: true },
+    name: { schema: nameString, required: true },
+    projectId: { schema: idString },
+    clientId: { schema: idString },
+    taskId: { schema: idString },
+    tagIds: { schema: tagIdsSchema },
+    billable: { schema: z.boolean() },
+    notes: { schema: notesString },
+  },
+  key: { pk: {}, sk: { prefix: 'FAVORITE', composite: ['userId', 'id'] } },
   references: [
     { field: 'projectId', target: () => projects },
     { field: 'clientId', target: () => clients },
     { field: 'taskId', target: () => tasks },
     { field: 'tagIds', target: () => tags, many: true },
   ],
-  validate: (workspaceId, rec, before, patch) => resolveProjectClientTask(workspaceId, rec, before, patch),
+  rules: [projectClientTask],
+  list: { mode: 'whole', via: ['key'] },
 });
-
-/** The list route's key condition: one user's favorites when `userId` is given, else the workspace's. */
-export const favoriteListPrefix = (query: Record<string, unknown>) =>
-  keys.favoritePrefix(typeof query.userId === 'string' ? query.userId : undefined);
+export type Favorite = EntityRecord<typeof favorites>;

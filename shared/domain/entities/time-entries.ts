@@ -1,11 +1,12 @@
-import { LIMITS, SORT_KEY_REGEX, timeEntryFields } from '../../api/schemas';
-import { Entity, type Rec } from '../../data/repository';
-import { keys } from '../../data/keys';
-import { queryPage, type Expression, type PageStats } from '../../data/paging';
-import type { IndexName } from '../../data/table';
-import { fieldError } from '../../api/errors';
+import * as z from 'zod';
+import { defineEntity, type EntityRecord } from '../entity';
+import { invalidField } from '../errors';
+import { dateTimeString, idString, LIMITS, notesString, tagIdsSchema } from '../fields';
 import { clients } from './clients';
-import { projects, resolveProjectClientTask, tags, tasks } from './catalog';
+import { projects } from './projects';
+import { projectClientTask } from './rules';
+import { tags } from './tags';
+import { tasks } from './tasks';
 
 /**
  * Time entries (docs/data-model.md, "Time entries").
@@ -13,15 +14,78 @@ import { projects, resolveProjectClientTask, tags, tasks } from './catalog';
  * Item: PK `WS#<ws>#TE`, SK `<startTime as UTC ISO ms>#<id>`; the SK is the public `sortKey`. Every
  * index the entry appears in uses the same SK, with a partition per filter value:
  *   GSI1 by user, GSI2 by project, GSI3 by client, GSI4 by user+project, GSI5 by user+client.
- * A list is one Query per page on the most selective of those, newest first, the date range being a
- * BETWEEN on the sort key; only project+client (with or without user) adds a filter (clientId).
+ * A list is one Query per page on the most selective of those (shared/data/query-plan.ts), newest
+ * first, the date range being a BETWEEN on the sort key; only project+client (with or without user)
+ * adds a filter (clientId).
  */
-export const TIME_ENTRY_TYPE = 'TIMEENTRY';
+const BY_START = { composite: ['startTime', 'id'] } as const;
+
+export const timeEntries = defineEntity({
+  resource: 'time-entries',
+  kind: 'Time entry',
+  type: 'TIMEENTRY',
+  description: 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
+  fields: {
+    userId: { schema: idString, required: true },
+    name: { schema: z.string().trim().max(LIMITS.name) },
+    projectId: { schema: idString },
+    clientId: { schema: idString },
+    taskId: { schema: idString },
+    // keySafe: stored normalized to UTC with milliseconds (derived below), so it sorts as time.
+    startTime: { schema: dateTimeString, required: true, keySafe: true },
+    endTime: { schema: dateTimeString },
+    notes: { schema: notesString },
+    billable: { schema: z.boolean(), default: false },
+    tagIds: { schema: tagIdsSchema },
+  },
+  computed: {
+    sortKey: z.string().meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry' }),
+    durationMinutes: z.number().optional().meta({ description: 'Computed by the server from startTime and endTime; absent while the timer runs' }),
+  },
+  sortKeyField: 'sortKey',
+  key: { pk: { prefix: 'TE' }, sk: BY_START },
+  indexes: {
+    GSI1: { access: 'user', pk: { prefix: 'TE#U', composite: ['userId'] }, sk: BY_START },
+    GSI2: { access: 'project', pk: { prefix: 'TE#P', composite: ['projectId'] }, sk: BY_START },
+    GSI3: { access: 'client', pk: { prefix: 'TE#C', composite: ['clientId'] }, sk: BY_START },
+    GSI4: { access: 'user+project', pk: { prefix: 'TE#UP', composite: ['userId', 'projectId'] }, sk: BY_START },
+    GSI5: { access: 'user+client', pk: { prefix: 'TE#UC', composite: ['userId', 'clientId'] }, sk: BY_START },
+  },
+  references: [
+    { field: 'projectId', target: () => projects },
+    { field: 'clientId', target: () => clients },
+    { field: 'taskId', target: () => tasks },
+    { field: 'tagIds', target: () => tags, many: true },
+  ],
+  derived: { reads: ['startTime', 'endTime'], apply: deriveTimeEntry },
+  rules: [
+    {
+      // Both instants are already normalized (derived), so string order is time order.
+      reads: ['startTime', 'endTime'],
+      check: (rec) => {
+        if (rec.endTime !== undefined && String(rec.endTime) < String(rec.startTime)) throw invalidField('endTime', 'must not be before startTime');
+      },
+    },
+    projectClientTask,
+  ],
+  list: { mode: 'paged', via: ['key', 'GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'], range: (startDate, endDate) => sortKeyRange(startDate, endDate) },
+});
+export type TimeEntry = EntityRecord<typeof timeEntries>;
+
+/** The filters of the time-entry list (and of the reports built on it). */
+export interface TimeEntryFilters {
+  startDate?: string;
+  endDate?: string;
+  userId?: string;
+  projectId?: string;
+  clientId?: string;
+}
 
 /** Upper end of any sort key: ids are [0-9A-Z] (ULIDs), all below `~`. */
 const SK_AFTER_IDS = '~';
 const MIN_INSTANT = '0000-01-01T00:00:00.000Z';
 const MAX_INSTANT = '9999-12-31T23:59:59.999Z';
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * An ISO 8601 date-time (any offset, any fraction) as UTC with milliseconds, so that string order of
@@ -29,9 +93,9 @@ const MAX_INSTANT = '9999-12-31T23:59:59.999Z';
  */
 export function normalizeInstant(value: string, field: string): string {
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw fieldError(field, 'is not a valid date-time');
+  if (Number.isNaN(t)) throw invalidField(field, 'is not a valid date-time');
   const iso = new Date(t).toISOString();
-  if (!/^\d{4}-/.test(iso)) throw fieldError(field, 'must be between the years 0000 and 9999 in UTC');
+  if (!/^\d{4}-/.test(iso)) throw invalidField(field, 'must be between the years 0000 and 9999 in UTC');
   return iso;
 }
 
@@ -52,84 +116,6 @@ export function deriveTimeEntry(rec: Record<string, unknown>): Record<string, un
   return out;
 }
 
-/** Index attributes of an entry: one partition per filter value it can be listed by. */
-export function timeEntryIndexKeys(workspaceId: string, rec: Record<string, unknown>): Record<string, string> {
-  const sk = keys.timeEntrySortKey(String(rec.startTime), String(rec.id));
-  const user = String(rec.userId);
-  const out: Record<string, string> = { GSI1PK: keys.timeEntryByUser(workspaceId, user), GSI1SK: sk };
-  if (rec.projectId) {
-    out.GSI2PK = keys.timeEntryByProject(workspaceId, String(rec.projectId));
-    out.GSI2SK = sk;
-    out.GSI4PK = keys.timeEntryByUserProject(workspaceId, user, String(rec.projectId));
-    out.GSI4SK = sk;
-  }
-  if (rec.clientId) {
-    out.GSI3PK = keys.timeEntryByClient(workspaceId, String(rec.clientId));
-    out.GSI3SK = sk;
-    out.GSI5PK = keys.timeEntryByUserClient(workspaceId, user, String(rec.clientId));
-    out.GSI5SK = sk;
-  }
-  return out;
-}
-
-/**
- * endTime not before startTime (both already normalized, so string order is time order); the project /
- * client / task rules are the catalog's shared ones (derivation on create, "a field not sent follows the
- * one sent" on update). Existence is enforced by the write itself (usage counters, attribute_exists), and
- * an update whose reference changes do not fit one transaction is refused by the repository (400).
- */
-async function validateTimeEntry(workspaceId: string, rec: Record<string, unknown>, before?: Rec, patch?: Record<string, unknown>): Promise<void> {
-  if (rec.endTime !== undefined && String(rec.endTime) < String(rec.startTime)) throw fieldError('endTime', 'must not be before startTime');
-  await resolveProjectClientTask(workspaceId, rec, before, patch);
-}
-
-export const timeEntries = new Entity({
-  kind: 'Time entry',
-  type: TIME_ENTRY_TYPE,
-  fields: timeEntryFields,
-  key: (workspaceId, rec) => keys.timeEntry(workspaceId, String(rec.startTime), String(rec.id)),
-  locate: (workspaceId, loc) => {
-    const m = SORT_KEY_REGEX.exec(loc.sortKey ?? '');
-    // A sortKey naming another id cannot address this entry: 404 without a read.
-    if (!m || m[2] !== loc.id) return undefined;
-    return keys.timeEntry(workspaceId, m[1]!, loc.id);
-  },
-  indexKeys: timeEntryIndexKeys,
-  derive: deriveTimeEntry,
-  validate: validateTimeEntry,
-  // The sort key and every index key read startTime and userId; durationMinutes and the endTime rule read both times.
-  coupledFields: ['userId', 'startTime', 'endTime'],
-  present: (item) => ({ sortKey: item.SK }),
-  references: [
-    { field: 'projectId', target: () => projects },
-    { field: 'clientId', target: () => clients },
-    { field: 'taskId', target: () => tasks },
-    { field: 'tagIds', target: () => tags, many: true },
-  ],
-});
-
-// ---------------------------------------------------------------------------------------------
-// Listing
-// ---------------------------------------------------------------------------------------------
-
-export interface TimeEntryFilters {
-  startDate?: string;
-  endDate?: string;
-  userId?: string;
-  projectId?: string;
-  clientId?: string;
-}
-
-export interface TimeEntryQueryPlan {
-  index?: IndexName;
-  /** Human description (docs, benchmark). */
-  access: string;
-  keyCondition: Expression;
-  filter?: Expression;
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * Sort-key bounds of a date range: startDate inclusive; endDate inclusive, a date alone meaning the whole
  * day (UTC). The values were already checked by the route's schema (calendar-valid ISO 8601).
@@ -137,87 +123,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 export function sortKeyRange(startDate?: string, endDate?: string): { lo: string; hi: string } {
   const from = startDate === undefined ? MIN_INSTANT : DATE_ONLY.test(startDate) ? `${startDate}T00:00:00.000Z` : normalizeInstant(startDate, 'startDate');
   const to = endDate === undefined ? MAX_INSTANT : DATE_ONLY.test(endDate) ? `${endDate}T23:59:59.999Z` : normalizeInstant(endDate, 'endDate');
-  if (to < from) throw fieldError('endDate', 'must not be before startDate');
+  if (to < from) throw invalidField('endDate', 'must not be before startDate');
   // Every SK of the range: `<from>` sorts before `<from>#<id>`; `<to>#~` after every `<to>#<id>`.
   return { lo: from, hi: `${to}#${SK_AFTER_IDS}` };
-}
-
-/**
- * The Query for a combination of filters: the most selective index for it, the date range on the sort
- * key, and a filter only for what the index does not cover (clientId when a project is also given).
- */
-export function planTimeEntryQuery(workspaceId: string, f: TimeEntryFilters): TimeEntryQueryPlan {
-  const { lo, hi } = sortKeyRange(f.startDate, f.endDate);
-  let index: IndexName | undefined;
-  let pk: string;
-  let access: string;
-  let filterClient = false;
-  if (f.userId && f.projectId) {
-    index = 'GSI4';
-    pk = keys.timeEntryByUserProject(workspaceId, f.userId, f.projectId);
-    access = 'GSI4 (user+project)';
-    filterClient = Boolean(f.clientId);
-  } else if (f.userId && f.clientId) {
-    index = 'GSI5';
-    pk = keys.timeEntryByUserClient(workspaceId, f.userId, f.clientId);
-    access = 'GSI5 (user+client)';
-  } else if (f.userId) {
-    index = 'GSI1';
-    pk = keys.timeEntryByUser(workspaceId, f.userId);
-    access = 'GSI1 (user)';
-  } else if (f.projectId) {
-    index = 'GSI2';
-    pk = keys.timeEntryByProject(workspaceId, f.projectId);
-    access = 'GSI2 (project)';
-    filterClient = Boolean(f.clientId);
-  } else if (f.clientId) {
-    index = 'GSI3';
-    pk = keys.timeEntryByClient(workspaceId, f.clientId);
-    access = 'GSI3 (client)';
-  } else {
-    pk = keys.timeEntryPartition(workspaceId);
-    access = 'table';
-  }
-  const pkAttr = index ? `${index}PK` : 'PK';
-  const skAttr = index ? `${index}SK` : 'SK';
-  return {
-    ...(index ? { index } : {}),
-    access: access + (filterClient ? ' + filter clientId' : ''),
-    keyCondition: {
-      expression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-      names: { '#pk': pkAttr, '#sk': skAttr },
-      values: { ':pk': pk, ':lo': lo, ':hi': hi },
-    },
-    ...(filterClient ? { filter: { expression: '#client = :client', names: { '#client': 'clientId' }, values: { ':client': f.clientId } } } : {}),
-  };
-}
-
-export interface TimeEntryListInput extends TimeEntryFilters {
-  limit?: number;
-  cursor?: string;
-}
-
-export async function listTimeEntries(
-  workspaceId: string,
-  q: TimeEntryListInput,
-  opts: { returnConsumedCapacity?: boolean } = {},
-): Promise<{ items: Rec[]; nextCursor?: string; hasMore: boolean; stats: PageStats; access: string }> {
-  const plan = planTimeEntryQuery(workspaceId, q);
-  const page = await queryPage({
-    workspaceId,
-    ...(plan.index ? { index: plan.index } : {}),
-    keyCondition: plan.keyCondition,
-    ...(plan.filter ? { filter: plan.filter } : {}),
-    scanForward: false,
-    limit: q.limit ?? LIMITS.pageDefault,
-    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
-    ...(opts.returnConsumedCapacity ? { returnConsumedCapacity: true } : {}),
-  });
-  return {
-    items: page.items.map((item) => timeEntries.present(item)),
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-    hasMore: page.hasMore,
-    stats: page.stats,
-    access: plan.access,
-  };
 }

@@ -1,0 +1,72 @@
+import type { AnyEntity } from '../domain/entity';
+import { keyAttributes, patternOf, queryKeys, type AccessPattern } from './keys';
+import type { Expression } from './paging';
+import type { IndexName } from './table';
+
+/**
+ * Which Query serves a list: of the access patterns an entity lists through (`list.via` of its
+ * declaration), the one whose partition and leading sort-key composites the given filters fill best
+ * (first declared wins a tie); a date range becomes a BETWEEN on its sort key, and filters the pattern
+ * does not cover become a FilterExpression on the already narrowed Query. Examples (time entries):
+ * userId+projectId -> GSI4 (user+project); projectId+clientId -> GSI2 (project) + filter clientId;
+ * no filter -> the table's own key. docs/data-model.md states each combination's cost.
+ */
+export interface QueryPlan {
+  index?: IndexName;
+  /** Human description (docs, benchmark): "GSI4 (user+project)", "table + filter clientId". */
+  access: string;
+  keyCondition: Expression;
+  filter?: Expression;
+}
+
+/** Filters by equality; undefined values are no filter. */
+export type Where = Readonly<Record<string, string | undefined>>;
+
+export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range?: { lo: string; hi: string }): QueryPlan {
+  const given = Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  let best: { pattern: AccessPattern; score: number; covered: Set<string> } | undefined;
+  for (const pattern of e.list.via) {
+    const { pk, sk } = patternOf(e, pattern);
+    const pkFields = pk.composite ?? [];
+    if (!pkFields.every((f) => f in given)) continue;
+    const covered = new Set<string>(pkFields);
+    for (const f of sk.composite ?? []) {
+      if (!(f in given)) break;
+      covered.add(f);
+    }
+    if (!best || covered.size > best.score) best = { pattern, score: covered.size, covered };
+  }
+  if (!best) throw new Error(`${e.type}: no access pattern can list it`);
+  const { pk: pkValue, skPrefix } = queryKeys(e, best.pattern, workspaceId, given);
+  const attrs = keyAttributes(best.pattern);
+  const names: Record<string, string> = { '#pk': attrs.pk };
+  const values: Record<string, unknown> = { ':pk': pkValue };
+  let expression = '#pk = :pk';
+  if (range) {
+    if (skPrefix) throw new Error(`${e.type}: a range and a sort-key prefix in one Query`);
+    names['#sk'] = attrs.sk;
+    Object.assign(values, { ':lo': range.lo, ':hi': range.hi });
+    expression += ' AND #sk BETWEEN :lo AND :hi';
+  } else if (skPrefix) {
+    names['#sk'] = attrs.sk;
+    values[':sk'] = skPrefix;
+    expression += ' AND begins_with(#sk, :sk)';
+  }
+  const rest = Object.keys(given).filter((f) => !best.covered.has(f));
+  const index = best.pattern === 'key' ? undefined : (best.pattern as IndexName);
+  const label = index ? `${index} (${e.indexes?.[index]?.access ?? index})` : 'table';
+  return {
+    ...(index ? { index } : {}),
+    access: label + (rest.length ? ` + filter ${rest.join(', ')}` : ''),
+    keyCondition: { expression, names, values },
+    ...(rest.length
+      ? {
+          filter: {
+            expression: rest.map((f) => `#${f} = :${f}`).join(' AND '),
+            names: Object.fromEntries(rest.map((f) => [`#${f}`, f])),
+            values: Object.fromEntries(rest.map((f) => [`:${f}`, given[f]])),
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,199 @@
+import type * as z from 'zod';
+import type { FieldProblem } from './errors';
+import type { FieldSpecs, RecordOf } from './fields';
+
+/**
+ * The shape of an entity declaration (one per entity, in shared/domain/entities/), in the spirit of
+ * ElectroDB's entity schemas: name and kind, fields (zod), the storage key and index key composites,
+ * the unique rule, references, derived values and rules. Everything else is derived from it:
+ * - the record type (`EntityRecord<typeof x>`, from the zod fields);
+ * - key builders and the table's indexes (shared/data/keys.ts, shared/data/table.ts);
+ * - the coupled fields (`coupledFields`: what an update cannot change without reading the record);
+ * - `usedBy` (shared/domain/registry.ts inverts every entity's references);
+ * - the routes, the OpenAPI tag and the NOT_FOUND kind (shared/api/routes.ts, shared/api/openapi.ts).
+ * Nothing here does I/O: rules read other records through the `lookup` the data layer hands them.
+ */
+
+/** The names of the declared fields of F. */
+export type FieldName<F extends FieldSpecs> = keyof F & string;
+/** A field that can go into a key: a declared field or the record's id. */
+export type KeyField<F extends FieldSpecs> = FieldName<F> | 'id';
+
+/**
+ * One key attribute: `prefix` then the composite fields' values, joined with `#`. A partition key always
+ * starts with the workspace (`WS#<workspaceId>`), so no key built from a caller's workspace reaches another.
+ */
+export interface KeyPart<K extends string = string> {
+  prefix?: string;
+  composite?: readonly K[];
+}
+export interface KeyDecl<K extends string = string> {
+  pk: KeyPart<K>;
+  sk: KeyPart<K>;
+}
+/** A global secondary index an entity writes: its key composites and the access pattern it serves. */
+export interface IndexDecl<K extends string = string> extends KeyDecl<K> {
+  /** What the index lists, for docs and the benchmark ("user+project"). */
+  access: string;
+}
+export type IndexSlot = `GSI${number}`;
+
+/** Unique per workspace (or per `within` fields): a lock item holds the normalized value. */
+export interface UniqueDecl<K extends string = string> {
+  /** Lock family, e.g. CLIENTNAME (part of the lock item's key). */
+  name: string;
+  /** Compared trimmed and case-insensitively. */
+  field: K;
+  /** Fields the value is unique within (compared exactly), e.g. a task name within its project. */
+  within?: readonly K[];
+  /** The 409 message for a taken value, e.g. `A client named "Acme" already exists in this workspace`. */
+  message: (value: string) => string;
+}
+
+export interface ReferenceDecl<K extends string = string> {
+  /** Field holding the id (or ids, when many) of another entity's record. */
+  field: K;
+  /** Lazily, so declarations can reference each other. */
+  target: () => AnyEntity;
+  many?: boolean;
+}
+
+/** Reads another record of the caller's workspace (the data layer provides it). */
+export type Lookup = <E extends AnyEntity>(entity: E, id: string) => Promise<EntityRecord<E> | undefined>;
+
+/** What a rule sees besides the record: the stored record and the sent fields on update. */
+export interface RuleContext {
+  lookup: Lookup;
+  /** The stored record (update only). */
+  before?: Readonly<Record<string, unknown>>;
+  /** The fields the request sent (update only): tells a field sent unchanged from one not sent. */
+  patch?: Readonly<Record<string, unknown>>;
+}
+
+/** A cross-field or cross-record rule. It may fill fields it resolves (e.g. a project's client). */
+export interface RuleDecl<K extends string = string> {
+  /** Every field the rule reads or fills: an update that sends none of them skips it. */
+  reads: readonly K[];
+  check: (rec: Record<string, unknown>, ctx: RuleContext) => void | Promise<void>;
+}
+
+/** Server-computed values (normalized instants, durations), applied on create and after every merge. */
+export interface DerivedDecl<K extends string = string> {
+  reads: readonly K[];
+  apply: (rec: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends z.ZodRawShape = z.ZodRawShape, R extends string = string, K extends string = string> {
+  /** Path segment of its routes and OpenAPI tag, e.g. `time-entries`. */
+  resource: R;
+  /** Human name in messages ("Time entry not found") and route ids (`getTimeEntry`). */
+  kind: K;
+  /** Item type tag, e.g. TIMEENTRY. */
+  type: string;
+  /** One line for the OpenAPI tag. */
+  description: string;
+  fields: F;
+  /** Server-computed response fields (stored, or the exposed sort key), e.g. durationMinutes, sortKey. */
+  computed?: C;
+  /** The response field that carries the item's sort key (the entry's public `sortKey`). */
+  sortKeyField?: keyof C & string;
+  key: KeyDecl<KeyField<F>>;
+  indexes?: Partial<Record<IndexSlot, IndexDecl<KeyField<F>>>>;
+  unique?: UniqueDecl<FieldName<F>>;
+  references?: readonly ReferenceDecl<FieldName<F>>[];
+  derived?: DerivedDecl<FieldName<F>>;
+  rules?: readonly RuleDecl<FieldName<F>>[];
+  /**
+   * Throws a conflict when the record's own state forbids deleting it (e.g. a paid invoice). Method
+   * syntax on purpose: it keeps a declaration assignable to AnyEntity (parameters compare bivariantly).
+   */
+  assertDeletable?(rec: EntityRecordOf<F, C>): void;
+  list: ListDecl;
+}
+
+/**
+ * How the list route reads: `whole` lists are returned complete, sorted by name; `paged` lists are
+ * paginated newest first (cursor). `via` names the access patterns a list may use ('key' = the table's
+ * key), in order of preference: the planner takes the one whose partition the filters fill best.
+ * `range` turns the list's startDate/endDate into bounds of the sort key.
+ */
+export interface ListDecl {
+  mode: 'whole' | 'paged';
+  via: readonly ('key' | IndexSlot)[];
+  range?: (startDate?: string, endDate?: string) => { lo: string; hi: string };
+}
+
+/**
+ * Any entity declaration, field names erased to string (what generic code such as the repository takes).
+ * Every EntityDeclaration<F, C> is assignable to it.
+ */
+export interface AnyEntity {
+  resource: string;
+  kind: string;
+  type: string;
+  description: string;
+  fields: FieldSpecs;
+  computed?: z.ZodRawShape;
+  sortKeyField?: string;
+  key: KeyDecl;
+  indexes?: Partial<Record<IndexSlot, IndexDecl>>;
+  unique?: UniqueDecl;
+  references?: readonly ReferenceDecl[];
+  derived?: DerivedDecl;
+  rules?: readonly RuleDecl[];
+  assertDeletable?(rec: Readonly<Record<string, unknown>>): void;
+  list: ListDecl;
+}
+
+export type EntityRecordOf<F extends FieldSpecs, C extends z.ZodRawShape> = RecordOf<F> & { [P in keyof C]?: z.output<C[P]> };
+/** The record of an entity as the API shows it. */
+export type EntityRecord<E extends AnyEntity> = EntityRecordOf<E['fields'], NonNullable<E['computed']>>;
+/** The index names an entity declares. */
+export type IndexesOf<E extends AnyEntity> = E extends { indexes: infer I } ? keyof I & IndexSlot : never;
+
+/** Declares an entity: checks the declaration's internal consistency at load time. */
+export function defineEntity<const F extends FieldSpecs, const R extends string, const K extends string, const C extends z.ZodRawShape = Record<never, never>>(
+  decl: EntityDeclaration<F, C, R, K>,
+): EntityDeclaration<F, C, R, K> {
+  const known = new Set<string>([...Object.keys(decl.fields), 'id']);
+  const parts = [decl.key, ...Object.values(decl.indexes ?? {})].flatMap((k) => (k ? [k.pk, k.sk] : []));
+  for (const f of parts.flatMap((p) => p.composite ?? [])) if (!known.has(f)) throw new Error(`${decl.type}: key composite ${f} is not a field`);
+  for (const via of decl.list.via) if (via !== 'key' && !decl.indexes?.[via]) throw new Error(`${decl.type}: list via ${via}, which it does not declare`);
+  return decl;
+}
+
+/** Every field a key, index key or the unique rule's value is built from (the record's id excepted). */
+export function keyFields(e: AnyEntity): string[] {
+  const parts = [e.key, ...Object.values(e.indexes ?? {})].flatMap((k) => (k ? [k.pk, k.sk] : []));
+  return [...parts.flatMap((p) => p.composite ?? []), ...(e.unique ? [e.unique.field, ...(e.unique.within ?? [])] : [])].filter((f) => f !== 'id');
+}
+
+/**
+ * Fields an update cannot apply without the stored record: those of keys, index keys and the unique
+ * rule, references (usage counters), immutable fields, and whatever derived values and rules read.
+ * An update sending only other fields is one UpdateItem (shared/data/repository.ts).
+ */
+export function coupledFields(e: AnyEntity): ReadonlySet<string> {
+  return new Set([
+    ...keyFields(e),
+    ...(e.references ?? []).map((r) => r.field),
+    ...Object.entries(e.fields).filter(([, spec]) => spec.immutable).map(([name]) => name),
+    ...(e.derived?.reads ?? []),
+    ...(e.rules ?? []).flatMap((r) => r.reads),
+  ]);
+}
+
+/** The normalized unique value of a record, or undefined when it takes no lock. */
+export function uniqueValue(rule: UniqueDecl, rec: Readonly<Record<string, unknown>>): string | undefined {
+  const value = rec[rule.field];
+  if (typeof value !== 'string') return undefined;
+  return [...(rule.within ?? []).map((f) => String(rec[f])), value.trim().toLowerCase()].join('#');
+}
+
+/** How a 409 names the records of an entity still using another: "time entry(ies)", "task(s)". */
+export const pluralLabel = (e: AnyEntity) => {
+  const k = e.kind.toLowerCase();
+  return k.endsWith('y') ? `${k}(ies)` : `${k}(s)`;
+};
+
+export type { FieldProblem };

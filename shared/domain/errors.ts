@@ -1,0 +1,31 @@
+/**
+ * What the domain and data layers can refuse, without any HTTP: the API layer (shared/api/errors.ts,
+ * `fromDomainError`) maps each reason to its status and error code. Messages are written for the API's
+ * caller, so they pass through unchanged.
+ */
+export type DomainErrorReason = 'invalid' | 'not-found' | 'conflict';
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly reason: DomainErrorReason,
+    message: string,
+    readonly details?: FieldProblem[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** Input the rules refuse (a 400 at the API). */
+export const invalid = (message: string, details?: FieldProblem[]) => new DomainError('invalid', message, details);
+/** Input refused because of one field, named in the message and the details. */
+export const invalidField = (field: string, message: string) => new DomainError('invalid', `${field}: ${message}`, [{ field, message }]);
+/** No such record in the caller's workspace: "<Kind> not found". */
+export const notFound = (kind: string) => new DomainError('not-found', `${kind} not found`);
+/** The change conflicts with stored state (a taken name, a record still in use, a state rule). */
+export const conflict = (message: string) => new DomainError('conflict', message);

@@ -1,0 +1,68 @@
+import * as z from 'zod';
+
+/**
+ * Field-level building blocks of the entity declarations (shared/domain/entities/*). A field is a zod
+ * schema plus how the record treats it; the API's create body, merge-update body and response object
+ * (shared/api/schemas.ts) and the stored record type are all derived from the same declaration.
+ */
+export const LIMITS = { name: 255, notes: 10_000, id: 128, tagIds: 50, pageDefault: 50, pageMax: 200 } as const;
+
+export const idString = z.string().min(1).max(LIMITS.id);
+export const nameString = z.string().trim().min(1, 'must not be empty').max(LIMITS.name);
+export const notesString = z.string().max(LIMITS.notes);
+export const shortText = z.string().trim().max(LIMITS.name);
+export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
+export const colorString = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a color like #1A2B3C');
+export const dateTimeString = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' });
+export const dateString = z.iso.date({ message: 'must be an ISO 8601 date, e.g. 2026-01-31' });
+export const timestamp = z.string().meta({ format: 'date-time' });
+export const money = z.number().min(0).max(1_000_000_000);
+
+export const tagIdsSchema = z
+  .array(idString)
+  .max(LIMITS.tagIds, `at most ${LIMITS.tagIds} tags`)
+  .refine((ids) => new Set(ids).size === ids.length, 'tag ids must be unique');
+
+export interface FieldSpec<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  /** Required on create. Required fields cannot be cleared with null on update. */
+  required?: boolean;
+  /** Value stored when the field is absent on create. */
+  default?: unknown;
+  /** May not be changed once created (sent on update: must equal the stored value). */
+  immutable?: boolean;
+  /**
+   * The stored value can go into a storage key as it is: it never holds `#` or `%` (an instant normalized
+   * to UTC, an ISO date). Other values in keys are escaped (shared/data/keys.ts).
+   */
+  keySafe?: boolean;
+}
+export type FieldSpecs = Record<string, FieldSpec>;
+
+/** Server-set fields of every record. */
+export const BASE_FIELDS = { id: z.string(), createdAt: timestamp, updatedAt: timestamp } as const;
+
+/** A field present on every record: required, or filled by its default. */
+type Always<F extends FieldSpec> = F extends { required: true } ? true : F extends { default: NonNullable<unknown> } ? true : false;
+/** The zod shape of a record of fields F: required and defaulted fields always present, the rest optional. */
+export type RecordShape<F extends FieldSpecs> = typeof BASE_FIELDS & {
+  [K in keyof F]: Always<F[K]> extends true ? F[K]['schema'] : z.ZodOptional<F[K]['schema']>;
+};
+/** The stored record of fields F, as the API shows it (before extra response fields such as sortKey). */
+export type RecordOf<F extends FieldSpecs> = z.output<z.ZodObject<RecordShape<F>>>;
+
+export const isAlwaysPresent = (f: FieldSpec) => Boolean(f.required) || f.default !== undefined;
+
+/** The fields a new record is made of: required ones required, the rest optional; unknown fields refused. */
+export function inputSchema(fields: FieldSpecs) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, f] of Object.entries(fields)) shape[name] = f.required ? f.schema : f.schema.optional();
+  return z.strictObject(shape);
+}
+
+/** The zod object of a record of fields F (the response schema builds on it). */
+export function recordShape<F extends FieldSpecs>(fields: F): RecordShape<F> {
+  const shape: Record<string, z.ZodType> = { ...BASE_FIELDS };
+  for (const [name, f] of Object.entries(fields)) shape[name] = isAlwaysPresent(f) ? f.schema : f.schema.optional();
+  return shape as RecordShape<F>;
+}
