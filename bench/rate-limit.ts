@@ -42,7 +42,7 @@ async function bench() {
   const { ensureTable } = await import('../shared/data/setup');
   const { createApiKey } = await import('../shared/data/apikey-store');
   const { createGateway } = await import('../local/gateway');
-  const { setRateLimitClock, consume } = await import('../shared/api/rate-limit');
+  const { setRateLimitClock, consume } = await import('../shared/data/rate-counter');
   const { SCOPES } = await import('../shared/api/routes');
 
   const admin = new DynamoDBClient(dynamoConfig());

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, type ApiKeyRecord } from '../domain/apikeys';
 import { ulid } from '../domain/ids';
-import type { Scope } from '../api/routes';
+import type { Scope } from '../domain/auth';
 import { db, tableName } from './db';
 import { keys } from './keys';
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Scope } from '../api/routes';
+import type { Scope } from './auth';
 
 /**
  * API key format: `svc_live_` + 34 random base62 characters + 6 base62 checksum characters = 49.

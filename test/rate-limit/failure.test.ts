@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { freePort } from '../../local/dynamodb';
 import { createApiKey } from '../../shared/data/apikey-store';
 import { db, dynamoConfig, setDb } from '../../shared/data/db';
-import { setRateLimitClock } from '../../shared/api/rate-limit';
+import { setRateLimitClock } from '../../shared/data/rate-counter';
 import { SCOPES, type Scope } from '../../shared/api/routes';
 import { apiClient, newWorkspace, tableSnapshot, useTestTable } from '../support/harness';
 import { addClientMiddleware, at, fakeClock, parseRateLimit, recordDynamoCalls } from './support';

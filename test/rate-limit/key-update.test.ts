@@ -1,7 +1,7 @@
 import { run, UsageError } from '../../admin/cli';
 import { createGateway } from '../../local/gateway';
 import { createApiKey, findById } from '../../shared/data/apikey-store';
-import { setRateLimitClock } from '../../shared/api/rate-limit';
+import { setRateLimitClock } from '../../shared/data/rate-counter';
 import { SCOPES, type Scope } from '../../shared/api/routes';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { at, fakeClock } from './support';

@@ -1,5 +1,5 @@
 import { createApiKey } from '../../shared/data/apikey-store';
-import { setRateLimitClock, windowAt } from '../../shared/api/rate-limit';
+import { setRateLimitClock, windowAt } from '../../shared/data/rate-counter';
 import { SCOPES, type Scope } from '../../shared/api/routes';
 import { apiClient, makeKey, newWorkspace, tableSnapshot, useTestTable } from '../support/harness';
 import { at, awayFromMinuteEnd, counterItem, fakeClock, parseRateLimit, recordDynamoCalls } from './support';

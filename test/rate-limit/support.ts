@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeHandler, InitializeHandlerArguments, InitializeHandlerOutput, HandlerExecutionContext, MetadataBearer } from '@smithy/types';
 import { db, tableName } from '../../shared/data/db';
-import { counterKey, setRateLimitClock } from '../../shared/api/rate-limit';
+import { counterKey, setRateLimitClock } from '../../shared/data/rate-counter';
 
 /** One DynamoDB call as the SDK client saw it (before marshalling). */
 export interface DynamoCall {

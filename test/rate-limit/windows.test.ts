@@ -1,5 +1,5 @@
 import { createApiKey } from '../../shared/data/apikey-store';
-import { consume, rateLimitNow, setRateLimitClock, windowAt } from '../../shared/api/rate-limit';
+import { consume, rateLimitNow, setRateLimitClock, windowAt } from '../../shared/data/rate-counter';
 import { SCOPES, type Scope } from '../../shared/api/routes';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
 import { at, counterItem, fakeClock, parseRateLimit } from './support';

@@ -1,0 +1,124 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './db';
+import { keys } from './keys';
+import { TABLE_TTL_ATTRIBUTE } from './table';
+
+/**
+ * The rate-counter store: per-key rate limits of N requests per clock minute and M per clock hour (fixed
+ * windows that reset at the start of each minute and hour, as the spec says), counted here; the API's
+ * middleware (shared/api/rate-limit.ts) turns the decision into headers and a 403. docs/rate-limits.md
+ * explains the design.
+ *
+ * Storage: ONE counter item per key per hour, `RATE#<keyId>` / `<hour start, ISO>`, holding
+ *   h    – requests accepted in this hour
+ *   mNN  – requests accepted in minute NN (00..59) of this hour, one attribute per minute
+ *   ttl  – hour end + 1 hour (DynamoDB TTL cleans up; correctness never depends on it)
+ *
+ * Because every minute has its own attribute, the minute "rollover" needs no reset and no branch:
+ * every request, first of a minute or not, is the same single conditional UpdateItem
+ *
+ *   SET ttl = :ttl, _type = :type  ADD h :1, mNN :1
+ *   IF (h missing OR h < perHour) AND (mNN missing OR mNN < perMinute)
+ *
+ * DynamoDB applies condition and update atomically per item, so concurrent requests are counted
+ * exactly (N concurrent requests against limit L: exactly min(N, L) pass). A rejected request is not
+ * counted (the condition fails, nothing is written) and the old item comes back with the error
+ * (ReturnValuesOnConditionCheckFailure), so deciding which limit was hit costs no extra read.
+ * The hour item never exceeds ~60 small attributes (< 1 KB): every call is 1 WCU.
+ */
+
+/** Milliseconds since the epoch. Tests replace it (setRateLimitClock) to move through windows. */
+let clock: () => number = () => Date.now();
+export const rateLimitNow = (): number => clock();
+/** Overrides the limiter's clock (tests, bench); call without an argument to restore Date.now. */
+export function setRateLimitClock(now?: () => number): void {
+  clock = now ?? (() => Date.now());
+}
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const TTL_AFTER_HOUR_END_SECONDS = 3600;
+const COUNTER_TYPE = 'RATECOUNTER';
+
+export interface Window {
+  /** Start of the hour (ms). */
+  hourStart: number;
+  /** Minute of the hour, 0..59. */
+  minuteOfHour: number;
+  /** Whole seconds until the current minute / hour ends: 1..60 and 1..3600. */
+  minuteResetSeconds: number;
+  hourResetSeconds: number;
+}
+
+export function windowAt(now: number): Window {
+  const hourStart = Math.floor(now / HOUR) * HOUR;
+  const minuteStart = Math.floor(now / MINUTE) * MINUTE;
+  return {
+    hourStart,
+    minuteOfHour: (minuteStart - hourStart) / MINUTE,
+    minuteResetSeconds: Math.max(1, Math.ceil((minuteStart + MINUTE - now) / 1000)),
+    hourResetSeconds: Math.max(1, Math.ceil((hourStart + HOUR - now) / 1000)),
+  };
+}
+
+/** The storage key of a key's counter for the hour that starts at hourStart. */
+export const counterKey = (keyId: string, hourStart: number) => keys.rateCounter(keyId, new Date(hourStart).toISOString());
+export const minuteAttribute = (minuteOfHour: number) => `m${String(minuteOfHour).padStart(2, '0')}`;
+
+export interface Limits {
+  perMinute: number;
+  perHour: number;
+}
+
+export type RateDecision =
+  | { allowed: true; minuteCount: number; hourCount: number; window: Window }
+  | { allowed: false; exceeded: 'minute' | 'hour'; minuteCount: number; hourCount: number; window: Window };
+
+/** A number from a returned item, marshalled ({ N: '3' }) or not (3); 0 when absent. */
+function countOf(item: Record<string, unknown> | undefined, name: string): number {
+  const v = item?.[name] as { N?: string } | number | undefined;
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object' && typeof v.N === 'string') return Number(v.N);
+  return 0;
+}
+
+/**
+ * Counts one request of a key against both windows with exactly one DynamoDB call (a conditional
+ * UpdateItem). Throws whatever DynamoDB throws other than the condition failure (see enforceRateLimit
+ * for the failure policy).
+ */
+export async function consume(keyId: string, limits: Limits, now = rateLimitNow()): Promise<RateDecision> {
+  const window = windowAt(now);
+  const m = minuteAttribute(window.minuteOfHour);
+  try {
+    const res = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: counterKey(keyId, window.hourStart),
+        UpdateExpression: 'SET #ttl = :ttl, #type = :type ADD #h :one, #m :one',
+        ConditionExpression: '(attribute_not_exists(#h) OR #h < :perHour) AND (attribute_not_exists(#m) OR #m < :perMinute)',
+        ExpressionAttributeNames: { '#ttl': TABLE_TTL_ATTRIBUTE, '#type': '_type', '#h': 'h', '#m': m },
+        ExpressionAttributeValues: {
+          ':ttl': Math.floor((window.hourStart + HOUR) / 1000) + TTL_AFTER_HOUR_END_SECONDS,
+          ':type': COUNTER_TYPE,
+          ':one': 1,
+          ':perHour': limits.perHour,
+          ':perMinute': limits.perMinute,
+        },
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { allowed: true, minuteCount: countOf(res.Attributes, m), hourCount: countOf(res.Attributes, 'h'), window };
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    const old = err.Item as Record<string, unknown> | undefined;
+    const hourCount = countOf(old, 'h');
+    const minuteCount = countOf(old, m);
+    // Both exhausted: the hour is the binding limit (waiting for the next minute would not help).
+    const exceeded = hourCount >= limits.perHour ? 'hour' : 'minute';
+    return { allowed: false, exceeded, minuteCount, hourCount, window };
+  }
+}
+

@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/**
+ * The import rules of docs/architecture.md, checked on every source file's relative imports:
+ * - shared/domain imports nothing else of the repository (pure declarations and rules);
+ * - shared/data imports only shared/domain; shared/api and shared/seed import domain and data, not each other;
+ * - nothing in shared/ imports local/, admin/, lib/, bench/ or functions/;
+ * - admin/ and local/ do not import each other;
+ * - the folder graph has no cycle.
+ */
+const ROOT = resolve(__dirname, '../..');
+const FOLDERS = ['shared/domain', 'shared/data', 'shared/api', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'node_modules' || name === 'generated' ? [] : sources(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+const folderOf = (file: string) => FOLDERS.find((f) => relative(ROOT, file).startsWith(`${f}/`));
+
+/** Every (from folder, to folder, file, specifier) of a relative import, require or dynamic import. */
+function edges(): Array<{ from: string; to: string; file: string; spec: string }> {
+  const out: Array<{ from: string; to: string; file: string; spec: string }> = [];
+  const pattern = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+  for (const top of ['shared', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test']) {
+    for (const file of sources(join(ROOT, top))) {
+      const from = folderOf(file);
+      if (!from) continue;
+      for (const m of readFileSync(file, 'utf8').matchAll(pattern)) {
+        const target = resolve(dirname(file), m[1]!);
+        const to = FOLDERS.find((f) => relative(ROOT, target) === f || relative(ROOT, target).startsWith(`${f}/`));
+        if (to && to !== from) out.push({ from, to, file: relative(ROOT, file), spec: m[1]! });
+      }
+    }
+  }
+  return out;
+}
+
+const ALLOWED: Record<string, string[]> = {
+  'shared/domain': [],
+  'shared/data': ['shared/domain'],
+  'shared/api': ['shared/domain', 'shared/data'],
+  'shared/seed': ['shared/domain', 'shared/data'],
+  functions: ['shared/api', 'shared/domain', 'shared/data'],
+  lib: ['shared/api', 'shared/domain', 'shared/data'],
+  bin: ['lib'],
+  local: ['shared/api', 'shared/domain', 'shared/data', 'shared/seed', 'functions'],
+  admin: ['shared/api', 'shared/domain', 'shared/data', 'shared/seed'],
+};
+
+test('imports point one way: each folder imports only the layers below it', () => {
+  const all = edges();
+  expect(all.length).toBeGreaterThan(100); // the scan sees the repository's imports
+  const wrong = all.filter((e) => ALLOWED[e.from] !== undefined && !ALLOWED[e.from]!.includes(e.to)).map((e) => `${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
+  expect(wrong).toEqual([]);
+});
+
+test('no cycle between folders', () => {
+  const graph = new Map<string, Set<string>>();
+  for (const e of edges()) graph.set(e.from, (graph.get(e.from) ?? new Set()).add(e.to));
+  const cycles: string[] = [];
+  const visit = (node: string, path: string[]) => {
+    if (path.includes(node)) {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(' -> '));
+      return;
+    }
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  expect(cycles).toEqual([]);
+});
