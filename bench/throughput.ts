@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { PROJECT_ROOT } from '../lib/service-function';
 import type { Workspace } from './lib/fixtures';
 import { median, pairedRatios, perSecond, type RatioSpread } from './lib/stats';
 
@@ -13,7 +12,8 @@ import { median, pairedRatios, perSecond, type RatioSpread } from './lib/stats';
  *
  * Throughput = 2xx responses completed / the run's measured elapsed time (autocannon's start to finish),
  * not autocannon's `requests.average`, a mean of whole-second buckets that quantizes short runs (both
- * servers came out at 250 or 167 req/s). Per endpoint: an unrecorded warm-up of each server, then
+ * servers came out at 250 or 167 req/s). Per endpoint: an unrecorded warm-up of each server (3x as long
+ * for the first endpoint), then
  * `rounds` rounds of one run per server, interleaved and alternating which goes first (bare, gateway;
  * gateway, bare; ...), so drift (load, a growing table) hits both alike. Each round gives one
  * gateway/bare ratio; the section reports their median and min-max.
@@ -81,6 +81,9 @@ export function summarizeThroughput(runs: readonly ThroughputRun[]): ThroughputS
   });
 }
 
+/** Repository root (the same as lib/service-function's PROJECT_ROOT, without loading aws-cdk-lib for it). */
+const PROJECT_ROOT = join(__dirname, '..');
+
 interface Child {
   port: number;
   proc: ChildProcess;
@@ -120,7 +123,8 @@ export async function measureThroughput(ws: Workspace, o: { rounds: number; seco
     for (const e of endpoints) {
       const { path, ...rest } = e.req;
       const base = (mode: 'bare' | 'gateway'): autocannon.Options => ({ url: `http://127.0.0.1:${servers[mode].port}${path}`, headers: { 'x-api-key': ws.key, 'content-type': 'application/json' }, connections: o.connections, ...rest });
-      for (const mode of ['bare', 'gateway'] as const) await cannon({ ...base(mode), duration: o.warmupSeconds });
+      // The first endpoint warms longer: fresh server processes and DynamoDB Local's JIT are still ramping up.
+      for (const mode of ['bare', 'gateway'] as const) await cannon({ ...base(mode), duration: o.warmupSeconds * (e === endpoints[0] ? 3 : 1) });
       for (let round = 0; round < o.rounds; round++) {
         for (const mode of round % 2 ? (['gateway', 'bare'] as const) : (['bare', 'gateway'] as const)) {
           const r = await cannon({ ...base(mode), duration: o.seconds });

@@ -1,5 +1,6 @@
 import { itemSize, itemWriteUnits, numberSize, readUnits, valueSize, writeUnits } from '../../bench/lib/capacity';
-import { mean, median, percentile, ratio } from '../../bench/lib/stats';
+import { mean, median, pairedRatios, percentile, perSecond, ratio } from '../../bench/lib/stats';
+import { summarizeThroughput, type ThroughputRun } from '../../bench/throughput';
 import { analyse, packageOf, type BundleInfo } from '../../bench/bundles';
 import { compareSdkModes, type ColdSample } from '../../bench/cold-start';
 import { routeKind } from '../../bench/dynamo-work';
@@ -146,5 +147,66 @@ describe('SDK mode comparison (bench/cold-start.ts)', () => {
     expect(c.low).toBeLessThan(1);
     expect(c.high).toBeGreaterThan(1);
     expect(c.significant).toBe(false);
+  });
+});
+
+describe('throughput figures (bench/throughput.ts)', () => {
+  test('req/s is completed requests over the measured elapsed time', () => {
+    expect(perSecond(1000, 4)).toBe(250);
+    expect(perSecond(0, 4)).toBe(0);
+    expect(perSecond(10, 0)).toBeNaN();
+    expect(perSecond(10, -1)).toBeNaN();
+    expect(perSecond(NaN, 1)).toBeNaN();
+  });
+
+  test('different completed counts over the same time give different figures (no whole-second quantization)', () => {
+    // The old defect: autocannon's requests.average over a 2-3 s run gave 250 vs 250 for these.
+    const bare = perSecond(812, 3.21);
+    const gateway = perSecond(689, 3.21);
+    expect(gateway).not.toBe(bare);
+    expect(ratio(gateway, bare)).toBeCloseTo(689 / 812, 10);
+  });
+
+  test('paired ratios: per round, median and min-max; NaN rounds left out', () => {
+    const r = pairedRatios([80, 90, 70, 85], [100, 100, 100, 100]);
+    expect(r.ratios).toEqual([0.8, 0.9, 0.7, 0.85]);
+    expect(r.median).toBeCloseTo(0.825, 10);
+    expect(r).toMatchObject({ min: 0.7, max: 0.9, n: 4 });
+    const withZero = pairedRatios([80, 50], [100, 0]);
+    expect(withZero.ratios[1]).toBeNaN();
+    expect(withZero).toMatchObject({ median: 0.8, min: 0.8, max: 0.8, n: 1 });
+    expect(pairedRatios([], [])).toMatchObject({ n: 0, median: NaN, min: NaN, max: NaN });
+    expect(() => pairedRatios([1], [1, 2])).toThrow(RangeError);
+  });
+
+  test('summary per endpoint: pooled req/s, ratios by round, errors reported', () => {
+    const run = (server: 'bare' | 'gateway', round: number, ok: number, seconds: number, extra: Partial<ThroughputRun> = {}): ThroughputRun => ({
+      endpoint: 'get',
+      server,
+      round,
+      ok,
+      requests: ok + (extra.non2xx ?? 0),
+      non2xx: 0,
+      errors: 0,
+      seconds,
+      rps: ok / seconds,
+      p50: round + 10,
+      p99: round + 50,
+      ...extra,
+    });
+    // Interleaved, gateway first in round 1.
+    const runs = [run('bare', 0, 1000, 4), run('gateway', 0, 800, 4), run('gateway', 1, 720, 4), run('bare', 1, 900, 4), run('bare', 2, 1000, 5), run('gateway', 2, 900, 5)];
+    const [s] = summarizeThroughput(runs);
+    expect(s!.rounds).toBe(3);
+    expect(s!.bare.rps).toBeCloseTo(2900 / 13, 10);
+    expect(s!.gateway.rps).toBeCloseTo(2420 / 13, 10);
+    expect(s!.ratio.ratios.map((x) => +x.toFixed(4))).toEqual([0.8, 0.8, 0.9]);
+    expect(s!.ratio).toMatchObject({ median: 0.8, min: 0.8, n: 3 });
+    expect(s!.ratio.max).toBeCloseTo(0.9, 10);
+    expect(s!.bare.p50).toBe(11);
+    expect(s!.clean).toBe(true);
+    const [dirty] = summarizeThroughput([run('bare', 0, 1000, 4), run('gateway', 0, 800, 4, { non2xx: 3 })]);
+    expect(dirty!.clean).toBe(false);
+    expect(dirty!.gateway).toMatchObject({ ok: 800, requests: 803, non2xx: 3 });
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * Section 6 of `npm run bench` alone: gateway vs bare node:http throughput (bench/throughput.ts), with its
+ * own DynamoDB Local (in memory, free port) and the small workspace, printed as a table.
+ *
+ *   npx tsx bench/throughput-only.ts [--quick] [--rounds 7] [--seconds 3] [--warmup 2] [--connections 10]
+ *
+ * Defaults as in bench/run.ts (7 rounds of 3 s per server and endpoint; --quick: 3 rounds of 2 s).
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { muteStdout, out, startBench } from './lib/env';
+import { table } from './lib/report';
+import { fmt } from './lib/stats';
+
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, rounds: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string', default: '10' } },
+});
+const rounds = Number(values.rounds ?? (values.quick ? 3 : 7));
+const seconds = Number(values.seconds ?? (values.quick ? 2 : 3));
+const warmupSeconds = Number(values.warmup ?? (values.quick ? 1 : 2));
+const connections = Number(values.connections);
+if (![rounds, connections].every((n) => Number.isInteger(n) && n >= 1) || !(seconds > 0) || !(warmupSeconds > 0)) {
+  process.stderr.write('usage: npx tsx bench/throughput-only.ts [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]\n');
+  process.exit(2);
+}
+
+async function main() {
+  const load0 = loadavg();
+  const t0 = performance.now();
+  const dynamo = await startBench();
+  const unmute = muteStdout();
+  try {
+    const { createWorkspace } = await import('./lib/fixtures');
+    const { measureThroughput, summarizeThroughput } = await import('./throughput');
+    const ws = await createWorkspace('bench-ws');
+    const runs = await measureThroughput(ws, { rounds, seconds, warmupSeconds, connections, progress: (s) => process.stderr.write(`  ${s}\n`) });
+    const header = ['endpoint', 'bare req/s', 'p50 ms', 'p99 ms', 'gateway req/s', 'p50 ms', 'p99 ms', 'gateway / bare (median)', 'min-max', 'per round', 'non-2xx / errors'];
+    const rows = summarizeThroughput(runs).map((s) => [
+      s.endpoint,
+      s.bare.rps.toFixed(1),
+      fmt(s.bare.p50, 0),
+      fmt(s.bare.p99, 0),
+      s.gateway.rps.toFixed(1),
+      fmt(s.gateway.p50, 0),
+      fmt(s.gateway.p99, 0),
+      fmt(s.ratio.median),
+      `${fmt(s.ratio.min)}-${fmt(s.ratio.max)}`,
+      s.ratio.ratios.map((r) => fmt(r)).join(' '),
+      `${s.bare.non2xx + s.gateway.non2xx} / ${s.bare.errors + s.gateway.errors}`,
+    ]);
+    out(table(header, rows));
+    out(`${rounds} interleaved rounds of ${seconds} s per server and endpoint, ${connections} connections; req/s = 2xx completed / measured seconds`);
+    out(`took ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end`);
+  } finally {
+    unmute();
+    await dynamo.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
