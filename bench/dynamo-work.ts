@@ -4,7 +4,7 @@ import { summarize, type Call, type DynamoCounter } from './lib/dynamo-counter';
 import type { Workspace } from './lib/fixtures';
 
 /**
- * Section 4: DynamoDB work per endpoint. Every route of the route table (shared/routes.ts routeList; a
+ * Section 4: DynamoDB work per endpoint. Every route of the route table (shared/api/routes.ts routeList; a
  * route this file does not know how to call fails the benchmark, so a new route cannot be skipped) is
  * called once through the local gateway (the same handler modules as deployed; authorizer cache warm,
  * so only the route's own calls are seen), with the counter middleware on the shared client. A few

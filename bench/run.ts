@@ -135,7 +135,7 @@ function workSection(rows: WorkRow[], targets: Target[]): Section {
   });
   const scans = rows.reduce((n, r) => n + r.summary.scans, 0);
   targets.push({ section: '4 DynamoDB work', name: 'Scan calls over every route', figure: String(scans), target: '0', met: scans === 0 });
-  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
+  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/api/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
   return { title: '4. DynamoDB work per endpoint', text: `${table(header, body, 2)}\n${note}`, markdown: `${markdownTable(header, body, 2)}\n\n${note}` };
 }
 
@@ -374,7 +374,7 @@ const NOTES = `## What the figures mean, and what was changed
   (stripping storage attributes; for lists the sort by name, ~50 µs for 3 clients).
 - Changed (no change to responses, headers, log lines or EMF records: each request path, logs at INFO and
   DEBUG, was compared line by line before and after): the EMF record's layout is serialized by Powertools
-  once per container and each request only writes its timestamp and counters (shared/http/metrics.ts;
+  once per container and each request only writes its timestamp and counters (shared/api/metrics.ts;
   test/observability/metrics.test.ts compares the line with Powertools' own); the request's log keys
   (correlation id, route, workspace, key) are appended in one call; scopes are checked with a Set lookup;
   the quota policy header is built once per request, not twice; no closures are created per request in auth-context decoding and the storable check;

@@ -33,7 +33,7 @@ export interface WarmResult {
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-/** The rate-limit counter write, exactly as shared/http/rate-limit.ts sends it, written out by hand. */
+/** The rate-limit counter write, exactly as shared/data/rate-counter.ts sends it, written out by hand. */
 function bareRateLimit(keyId: string, limits: { perMinute: number; perHour: number }) {
   const now = Date.now();
   const hourStart = Math.floor(now / HOUR) * HOUR;

@@ -30,7 +30,7 @@ export const HANDLER_METRICS = ['Requests', 'Errors', 'RateLimited', 'AuthFailed
  * - Every function: Lambda errors and throttles. The authorizer's Lambda `Errors` count every rejected key
  *   (it throws 'Unauthorized' by protocol), so its failures are alarmed from the access log instead:
  *   responses of type AUTHORIZER_FAILURE / AUTHORIZER_CONFIGURATION_ERROR.
- * - DynamoDB: read/write throttle events of the table and of each index of shared/table.ts.
+ * - DynamoDB: read/write throttle events of the table and of each index of shared/data/table.ts.
  */
 export class Monitoring extends Construct {
   readonly alarmTopic: sns.Topic;

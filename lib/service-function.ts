@@ -13,7 +13,7 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const entryFor = (name: string) => path.join(PROJECT_ROOT, 'functions', name, 'index.ts');
 
 /** Namespace of the handlers' EMF metrics (Powertools) and of the metric filters of this stack. */
-/** The handlers' EMF namespace (shared/http/metrics.ts), re-exported for the alarms and dashboard. */
+/** The handlers' EMF namespace (shared/api/metrics.ts), re-exported for the alarms and dashboard. */
 export { METRICS_NAMESPACE } from '../shared/api/metrics';
 import { METRICS_NAMESPACE } from '../shared/api/metrics';
 export const serviceName = (stage: string) => `time-tracking-${stage}`;
@@ -137,7 +137,7 @@ export class ServiceFunction extends Construct {
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
         reason:
-          'Query on the global secondary indexes of this one table (GSI1..GSI5 of shared/table.ts): "<table ARN>/index/*" names only its indexes; the actions are listed explicitly and exclude Scan.',
+          'Query on the global secondary indexes of this one table (the GSIs of shared/data/table.ts): "<table ARN>/index/*" names only its indexes; the actions are listed explicitly and exclude Scan.',
       });
       return;
     }

@@ -33,7 +33,7 @@ const MOCK_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www
 
 /**
  * The whole service: the single table, one function per resource (plus openapi and the authorizer),
- * the REST API derived from shared/routes.ts, and its monitoring.
+ * the REST API derived from shared/api/routes.ts, and its monitoring.
  */
 export class TimeTrackingStack extends Stack {
   readonly table: dynamodb.Table;
@@ -47,7 +47,7 @@ export class TimeTrackingStack extends Stack {
     super(scope, id, props);
     const { config } = props;
 
-    // ---------------------------------------------------------------- table (from shared/table.ts)
+    // ---------------------------------------------------------------- table (from shared/data/table.ts)
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
@@ -221,7 +221,7 @@ export class TimeTrackingStack extends Stack {
       {
         id: 'AwsSolutions-APIG2',
         reason:
-          'Requests are validated in the handlers with the zod schemas of the route table (shared/routes.ts), which produce the field-level 400 VALIDATION_ERROR details the API promises; an API Gateway request validator could only give a generic message.',
+          'Requests are validated in the handlers with the zod schemas of the route table (shared/api/routes.ts), which produce the field-level 400 VALIDATION_ERROR details the API promises; an API Gateway request validator could only give a generic message.',
       },
       {
         id: 'AwsSolutions-APIG3',

@@ -74,7 +74,7 @@ const identify = (fn: FunctionName): ApiMiddleware => ({
 /**
  * 2. Per-key rate limit, before any other work: one conditional UpdateItem counts the request in
  * both windows; over a limit is 403 + Retry-After. Quota headers go on every response of the request.
- * The public route (no auth) is not limited. See shared/http/rate-limit.ts and docs/rate-limits.md.
+ * The public route (no auth) is not limited. See shared/api/rate-limit.ts, shared/data/rate-counter.ts and docs/rate-limits.md.
  */
 const rateLimit: ApiMiddleware = {
   before: async (request) => {

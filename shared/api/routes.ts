@@ -1,22 +1,16 @@
 import * as z from 'zod';
 import { SCOPES, isScope, type Scope } from '../domain/auth';
 import type { AnyEntity } from '../domain/entity';
-import { clients } from '../domain/entities/clients';
-import { favorites } from '../domain/entities/favorites';
-import { invoices } from '../domain/entities/invoices';
-import { projects } from '../domain/entities/projects';
-import { tags } from '../domain/entities/tags';
-import { tasks } from '../domain/entities/tasks';
-import { timeEntries } from '../domain/entities/time-entries';
-import { RESOURCES, type ResourceName } from '../domain/registry';
+import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
 import * as s from './schemas';
 
 /**
  * THE route table. Every route of the API is declared here once; the CDK resources and methods, the
  * local gateway, the scope checks, request validation, the OpenAPI document and the route-coverage
  * tests are all derived from it. A resource's five routes, their ids (`listTimeEntries`,
- * `getTimeEntry`, ...), schemas and implementation (the repository's operation of the same name) follow
- * from its entity declaration: adding a plain resource is its declaration and one `crudRoutes` line.
+ * `getTimeEntry`, ...), schemas and implementation (shared/api/crud.ts) follow from its entity
+ * declaration and its line in the registry (shared/domain/registry.ts); ROUTE_OPTIONS below holds what
+ * differs per resource. docs/architecture.md walks through adding one.
  */
 export { RESOURCES, SCOPES, isScope, type ResourceName, type Scope };
 export type FunctionName = ResourceName | 'openapi';
@@ -79,6 +73,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
   const read = `${resource}:read` as Scope;
   const write = `${resource}:write` as Scope;
   const lower = kind.toLowerCase();
+  const a = /^[aeiou]/.test(lower) ? `an ${lower}` : `a ${lower}`;
   const item = s.responseSchema(entity);
   const params = s.idParams;
   const idq = opts.idQuery ? { query: opts.idQuery } : {};
@@ -106,8 +101,8 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
     },
     [ids.create]: opts.notOffered?.create
       ? { ...common, method: 'POST', path: base, scope: write, summary: opts.notOffered.create.summary, response: item, successStatus: 201, notImplemented: opts.notOffered.create.message }
-      : { ...common, operation: 'create', method: 'POST', path: base, scope: write, summary: `Create a ${lower}`, body: s.createBodySchema(entity.fields), response: item, successStatus: 201, conflict: true, kind },
-    [ids.get]: { ...common, operation: 'get', method: 'GET', path: `${base}/{id}`, scope: read, summary: `Get a ${lower}`, params, ...idq, response: item, successStatus: 200, kind },
+      : { ...common, operation: 'create', method: 'POST', path: base, scope: write, summary: `Create ${a}`, body: s.createBodySchema(entity.fields), response: item, successStatus: 201, conflict: true, kind },
+    [ids.get]: { ...common, operation: 'get', method: 'GET', path: `${base}/{id}`, scope: read, summary: `Get ${a}`, params, ...idq, response: item, successStatus: 200, kind },
     [ids.update]: opts.notOffered?.update
       ? { ...common, method: 'PUT', path: `${base}/{id}`, scope: write, summary: opts.notOffered.update.summary, params, response: item, successStatus: 200, notImplemented: opts.notOffered.update.message }
       : {
@@ -116,7 +111,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
           method: 'PUT',
           path: `${base}/{id}`,
           scope: write,
-          summary: opts.updateSummary ?? `Update a ${lower} (fields not sent keep their value; null clears an optional field)`,
+          summary: opts.updateSummary ?? `Update ${a} (fields not sent keep their value; null clears an optional field)`,
           params,
           ...idq,
           body: s.updateBodySchema(entity.fields),
@@ -125,34 +120,47 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
           conflict: true,
           kind,
         },
-    [ids.delete]: { ...common, operation: 'delete', method: 'DELETE', path: `${base}/{id}`, scope: write, summary: opts.deleteSummary ?? `Delete a ${lower}`, params, ...idq, response: s.deletedSchema, successStatus: 200, conflict: true, kind },
+    [ids.delete]: { ...common, operation: 'delete', method: 'DELETE', path: `${base}/{id}`, scope: write, summary: opts.deleteSummary ?? `Delete ${a}`, params, ...idq, response: s.deletedSchema, successStatus: 200, conflict: true, kind },
   };
   return routes as CrudRoutes<E>;
 }
 const pascal = s.pascal;
 
-export const routes = {
-  getOpenApi: { method: 'GET', path: '/v1/openapi.json', resource: 'openapi', scope: null, summary: 'The OpenAPI 3.0 description of this API (public)', response: z.record(z.string(), z.unknown()), successStatus: 200 },
-  ...crudRoutes(clients),
-  ...crudRoutes(projects),
-  ...crudRoutes(tasks, { listQuery: s.taskListQuery }),
-  ...crudRoutes(tags),
-  ...crudRoutes(timeEntries, {
+/**
+ * What differs from the plain five routes, per resource; a plain resource needs no line here. Its
+ * routes follow from its entity in the registry (shared/domain/registry.ts, ENTITIES).
+ */
+const ROUTE_OPTIONS: { [R in ResourceName]?: CrudOptions } = {
+  tasks: { listQuery: s.taskListQuery },
+  'time-entries': {
     listQuery: s.timeEntryListQuery,
     idQuery: s.sortKeyQuery,
     listSummary: 'List time entries, newest startTime first (paginated)',
     updateSummary: 'Update a time entry (merge); changing startTime moves it and returns a new sortKey',
-  }),
-  ...crudRoutes(favorites, { listQuery: s.favoriteListQuery, idQuery: s.userIdQuery }),
-  ...crudRoutes(invoices, {
+  },
+  favorites: { listQuery: s.favoriteListQuery, idQuery: s.userIdQuery },
+  invoices: {
     listSummary: 'List invoices, newest issueDate first (paginated)',
     deleteSummary: 'Delete a draft or void invoice (sent and paid invoices give 409)',
     notOffered: {
       create: { summary: 'Not offered: invoices are created by the application', message: 'Invoices are created in the application; this API cannot create them' },
       update: { summary: 'Not offered: invoices are changed in the application', message: 'Invoices are changed in the application; this API cannot update them' },
     },
-  }),
+  },
+};
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The routes of every entity of the registry, typed by id (`listClients`, ..., `deleteInvoice`). */
+type EntityRoutes = UnionToIntersection<Entity extends infer E ? (E extends AnyEntity ? CrudRoutes<E> : never) : never>;
+
+const publicRoutes = {
+  getOpenApi: { method: 'GET', path: '/v1/openapi.json', resource: 'openapi', scope: null, summary: 'The OpenAPI 3.0 description of this API (public)', response: z.record(z.string(), z.unknown()), successStatus: 200 },
 } satisfies Record<string, RouteDef>;
+
+export const routes: typeof publicRoutes & EntityRoutes = Object.assign(
+  { ...publicRoutes },
+  ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
+);
 
 export type RouteId = keyof typeof routes;
 export type Routes = typeof routes;

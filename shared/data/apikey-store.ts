@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, type ApiKeyRecord } from '../domain/apikeys';
 import { ulid } from '../domain/ids';
 import type { Scope } from '../domain/auth';
-import { db, tableName } from './db';
+import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 
 /**
@@ -13,7 +13,7 @@ import { keys } from './keys';
  */
 const TYPE = 'APIKEY';
 
-function toRecord(item: Record<string, unknown>): ApiKeyRecord {
+function toRecord(item: StoredItem): ApiKeyRecord {
   const rec: ApiKeyRecord = {
     id: String(item.id),
     workspaceId: String(item.workspaceId),
@@ -75,7 +75,7 @@ export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | und
 
 export async function listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
   const out: ApiKeyRecord[] = [];
-  let start: Record<string, unknown> | undefined;
+  let start: StoredItem | undefined;
   do {
     const res = await db().send(
       new QueryCommand({

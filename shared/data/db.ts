@@ -1,5 +1,8 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+
+/** An item as DynamoDB stores it (keys, index keys, `_` internals and the record's fields). */
+export type StoredItem = Record<string, NativeAttributeValue>;
 
 /**
  * One document client per process, created lazily (not at import) so tests and the local gateway can

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { TABLE, type IndexName } from './table';
 import { decodeCursor, encodeCursor, type CursorKey } from './cursor';
-import { db, tableName } from './db';
+import { db, tableName, type StoredItem } from './db';
 
 /**
  * One page of a Query, with a signed cursor. Generic: any item collection of the table or of an index
@@ -63,7 +63,7 @@ export interface PageStats {
 }
 
 export interface Page {
-  items: Record<string, unknown>[];
+  items: StoredItem[];
   nextCursor?: string;
   hasMore: boolean;
   stats: PageStats;
@@ -100,7 +100,7 @@ export async function queryPage(req: PageRequest): Promise<Page> {
     workspaceId: req.workspaceId,
     query: { i: req.index ?? null, k: req.keyCondition, f: req.filter ?? null, fwd: scanForward, x: req.bind ?? null },
   };
-  let start: Record<string, unknown> | undefined = req.cursor ? await decodeCursor(req.cursor, binding, attrs) : undefined;
+  let start: StoredItem | undefined = req.cursor ? await decodeCursor(req.cursor, binding, attrs) : undefined;
 
   const base: QueryCommandInput = {
     TableName: tableName(),
@@ -116,7 +116,7 @@ export async function queryPage(req: PageRequest): Promise<Page> {
 
   const need = req.limit + 1;
   const maxCalls = req.maxCalls ?? DEFAULT_MAX_CALLS;
-  const matched: Record<string, unknown>[] = [];
+  const matched: StoredItem[] = [];
   const stats: PageStats = { calls: 0, scanned: 0, budgetExhausted: false };
   let callLimit = 0;
   for (;;) {
@@ -146,7 +146,7 @@ export async function queryPage(req: PageRequest): Promise<Page> {
   return { items: matched, hasMore: false, stats };
 }
 
-function keyOf(item: Record<string, unknown>, attrs: string[]): CursorKey {
+function keyOf(item: StoredItem, attrs: string[]): CursorKey {
   const key: CursorKey = {};
   for (const a of attrs) {
     const v = item[a];

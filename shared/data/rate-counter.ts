@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './db';
+import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TABLE_TTL_ATTRIBUTE } from './table';
 
@@ -76,7 +76,7 @@ export type RateDecision =
   | { allowed: false; exceeded: 'minute' | 'hour'; minuteCount: number; hourCount: number; window: Window };
 
 /** A number from a returned item, marshalled ({ N: '3' }) or not (3); 0 when absent. */
-function countOf(item: Record<string, unknown> | undefined, name: string): number {
+function countOf(item: StoredItem | undefined, name: string): number {
   const v = item?.[name] as { N?: string } | number | undefined;
   if (typeof v === 'number') return v;
   if (v && typeof v === 'object' && typeof v.N === 'string') return Number(v.N);
@@ -113,7 +113,7 @@ export async function consume(keyId: string, limits: Limits, now = rateLimitNow(
     return { allowed: true, minuteCount: countOf(res.Attributes, m), hourCount: countOf(res.Attributes, 'h'), window };
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    const old = err.Item as Record<string, unknown> | undefined;
+    const old = err.Item as StoredItem | undefined;
     const hourCount = countOf(old, 'h');
     const minuteCount = countOf(old, m);
     // Both exhausted: the hour is the binding limit (waiting for the next minute would not help).

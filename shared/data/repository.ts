@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type NativeAttributeValue, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { coupledFields, uniqueValue, type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { conflict, invalid, invalidField, notFound, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
-import { db, tableName } from './db';
+import { db, tableName, type StoredItem } from './db';
 import { entityKey, indexKeys, keys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, type Where } from './query-plan';
@@ -33,8 +33,7 @@ import { StaleRead, writeAll, type WriteOp } from './write';
  * The data calls per route, and why some need two, are measured in bench/dynamo-work.ts.
  */
 
-/** An item as DynamoDB stores it: the record's fields plus keys, index keys and `_` internals. */
-export type StoredItem = Record<string, NativeAttributeValue>;
+export type { StoredItem };
 /** A locator names one stored record as the API addresses it (id, plus sortKey or userId). */
 export type Locator = { id: string } & Readonly<Record<string, string | undefined>>;
 /** Field values of a create or update: a declared field's value, or null to clear it (update). */

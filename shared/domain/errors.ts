@@ -1,6 +1,6 @@
 /**
- * What the domain and data layers can refuse, without any HTTP: the API layer (shared/api/errors.ts,
- * `fromDomainError`) maps each reason to its status and error code. Messages are written for the API's
+ * What the domain and data layers can refuse, without any HTTP: the API layer (shared/api/response.ts,
+ * `toApiError`) maps each reason to its status and error code. Messages are written for the API's
  * caller, so they pass through unchanged.
  */
 export type DomainErrorReason = 'invalid' | 'not-found' | 'conflict';

@@ -106,14 +106,14 @@ export async function ensureSeedCatalog(workspaceId: string): Promise<SeedCatalo
 }
 
 /** The records (as the API would store them) of `count` generated entries. */
-export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: TimeEntrySeedOptions = {}): Record<string, unknown>[] {
+export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: TimeEntrySeedOptions = {}): TimeEntry[] {
   const rand = prng(opts.seed ?? 42);
   const now = (opts.now ?? new Date()).getTime();
   const spanMs = (opts.months ?? 6) * 30 * 24 * 3600_000;
   const users = opts.users ?? SEED_USERS;
   const userWeights = users.map((_, i) => USER_WEIGHTS[i] ?? 5);
   const created = new Date().toISOString();
-  const out: Record<string, unknown>[] = [];
+  const out: TimeEntry[] = [];
   for (let i = 0; i < count; i++) {
     // A weekday working-hours start, on a 5-minute grid.
     let day = new Date(now - Math.floor(rand() * spanMs));
@@ -122,7 +122,7 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
     const start = day.getTime();
     const minutes = 15 * (1 + Math.floor(rand() * 16));
     const running = now - start < 12 * 3600_000 && rand() < 0.3;
-    const rec: Record<string, unknown> = {
+    const rec: TimeEntry = {
       id: ulid(start),
       userId: weighted(rand, users, userWeights),
       startTime: new Date(start).toISOString(),
@@ -169,7 +169,7 @@ async function batchWrite(items: StoredItem[]): Promise<void> {
 }
 
 /** Usage counters the repository would have added for these records: target entity → id → count. */
-function referenceCounts(records: Record<string, unknown>[]): Array<{ target: AnyEntity; id: string; count: number }> {
+function referenceCounts(records: readonly TimeEntry[]): Array<{ target: AnyEntity; id: string; count: number }> {
   const counts = new Map<AnyEntity, Map<string, number>>();
   for (const ref of timeEntries.entity.references ?? []) {
     const target = ref.target();
@@ -184,7 +184,7 @@ function referenceCounts(records: Record<string, unknown>[]): Array<{ target: An
   return [...counts].flatMap(([target, m]) => [...m].map(([id, count]) => ({ target, id, count })));
 }
 
-async function addCounters(workspaceId: string, records: Record<string, unknown>[]): Promise<void> {
+async function addCounters(workspaceId: string, records: readonly TimeEntry[]): Promise<void> {
   for (const { target, id, count } of referenceCounts(records)) {
     await db().send(
       new UpdateCommand({
@@ -200,7 +200,7 @@ async function addCounters(workspaceId: string, records: Record<string, unknown>
 }
 
 /** Writes already generated records (counters first, then the items in parallel batches of 25). */
-export async function writeTimeEntries(workspaceId: string, records: Record<string, unknown>[], opts: TimeEntrySeedOptions = {}): Promise<void> {
+export async function writeTimeEntries(workspaceId: string, records: readonly TimeEntry[], opts: TimeEntrySeedOptions = {}): Promise<void> {
   await addCounters(workspaceId, records);
   const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { _v: 1 }));
   const batches: StoredItem[][] = [];

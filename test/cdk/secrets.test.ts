@@ -49,14 +49,14 @@ describe('cursor-signing secret in the stack', () => {
   });
 });
 
-describe('getCursorSecret (shared/secrets.ts)', () => {
+describe('getCursorSecret (shared/data/secrets.ts)', () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
     jest.resetModules();
   });
 
-  /** Loads shared/secrets.ts with Powertools' getSecret replaced by a mock. */
+  /** Loads shared/data/secrets.ts with Powertools' getSecret replaced by a mock. */
   function load(getSecret: jest.Mock) {
     jest.doMock('@aws-lambda-powertools/parameters/secrets', () => ({ getSecret }));
     let mod!: typeof import('../../shared/data/secrets');

@@ -8,7 +8,7 @@ describe.each(['dev', 'prod'] as const)('table (%s)', (stage) => {
   const [[, table]] = resourcesOfType(s, 'AWS::DynamoDB::Table') as [[string, any]];
   const p = table.Properties;
 
-  test('one table, keys and GSIs exactly as shared/table.ts (the same definition DynamoDB Local uses)', () => {
+  test('one table, keys and GSIs exactly as shared/data/table.ts (the same definition DynamoDB Local uses)', () => {
     s.template.resourceCountIs('AWS::DynamoDB::Table', 1);
     const local = createTableInput('any');
     expect(p.BillingMode).toBe(local.BillingMode);

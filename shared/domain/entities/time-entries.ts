@@ -105,15 +105,15 @@ export function durationMinutes(startIso: string, endIso: string): number {
 }
 
 /** Server-computed fields: normalized instants and durationMinutes. Applied on create and after every merge. */
-export function deriveTimeEntry(rec: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...rec };
+export function deriveTimeEntry<R extends Readonly<Record<string, unknown>>>(rec: R): R {
+  const out: Record<string, unknown> = { ...rec };
   out.startTime = normalizeInstant(String(rec.startTime), 'startTime');
   delete out.durationMinutes;
   if (rec.endTime !== undefined && rec.endTime !== null) {
     out.endTime = normalizeInstant(String(rec.endTime), 'endTime');
     out.durationMinutes = durationMinutes(String(out.startTime), String(out.endTime));
   }
-  return out;
+  return out as R;
 }
 
 /**
