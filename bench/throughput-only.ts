@@ -6,9 +6,8 @@
  *
  * Defaults as in bench/run.ts (7 rounds of 3 s per server and endpoint; --quick: 3 rounds of 2 s).
  */
-import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { muteStdout, out, startBench } from './lib/env';
+import { out, runSectionAlone } from './lib/env';
 import { table } from './lib/report';
 import { fmt } from './lib/stats';
 
@@ -24,40 +23,27 @@ if (![rounds, connections].every((n) => Number.isInteger(n) && n >= 1) || !(seco
   process.exit(2);
 }
 
-async function main() {
-  const load0 = loadavg();
-  const t0 = performance.now();
-  const dynamo = await startBench();
-  const unmute = muteStdout();
-  try {
-    const { createWorkspace } = await import('./lib/fixtures');
-    const { measureThroughput, summarizeThroughput } = await import('./throughput');
-    const ws = await createWorkspace('bench-ws');
-    const runs = await measureThroughput(ws, { rounds, seconds, warmupSeconds, connections, progress: (s) => process.stderr.write(`  ${s}\n`) });
-    const header = ['endpoint', 'bare req/s', 'p50 ms', 'p99 ms', 'gateway req/s', 'p50 ms', 'p99 ms', 'gateway / bare (median)', 'min-max', 'per round', 'non-2xx / errors'];
-    const rows = summarizeThroughput(runs).map((s) => [
-      s.endpoint,
-      s.bare.rps.toFixed(1),
-      fmt(s.bare.p50, 0),
-      fmt(s.bare.p99, 0),
-      s.gateway.rps.toFixed(1),
-      fmt(s.gateway.p50, 0),
-      fmt(s.gateway.p99, 0),
-      fmt(s.ratio.median),
-      `${fmt(s.ratio.min)}-${fmt(s.ratio.max)}`,
-      s.ratio.ratios.map((r) => fmt(r)).join(' '),
-      `${s.bare.non2xx + s.gateway.non2xx} / ${s.bare.errors + s.gateway.errors}`,
-    ]);
-    out(table(header, rows));
-    out(`${rounds} interleaved rounds of ${seconds} s per server and endpoint, ${connections} connections; req/s = 2xx completed / measured seconds`);
-    out(`took ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end`);
-  } finally {
-    unmute();
-    await dynamo.stop();
-  }
-}
-
-main().catch((err) => {
+const t0 = performance.now();
+runSectionAlone(async (ws) => {
+  const { measureThroughput, summarizeThroughput } = await import('./throughput');
+  const runs = await measureThroughput(ws, { rounds, seconds, warmupSeconds, connections, progress: (s) => process.stderr.write(`  ${s}\n`) });
+  const header = ['endpoint', 'bare req/s', 'p50 ms', 'p99 ms', 'gateway req/s', 'p50 ms', 'p99 ms', 'gateway / bare (median)', 'min-max', 'per round', 'non-2xx / errors'];
+  const rows = summarizeThroughput(runs).map((s) => [
+    s.endpoint,
+    s.bare.rps.toFixed(1),
+    fmt(s.bare.p50, 0),
+    fmt(s.bare.p99, 0),
+    s.gateway.rps.toFixed(1),
+    fmt(s.gateway.p50, 0),
+    fmt(s.gateway.p99, 0),
+    fmt(s.ratio.median),
+    `${fmt(s.ratio.min)}-${fmt(s.ratio.max)}`,
+    s.ratio.ratios.map((r) => fmt(r)).join(' '),
+    `${s.bare.non2xx + s.gateway.non2xx} / ${s.bare.errors + s.gateway.errors}`,
+  ]);
+  out(table(header, rows));
+  out(`${rounds} interleaved rounds of ${seconds} s per server and endpoint, ${connections} connections; req/s = 2xx completed / measured seconds; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}).catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -7,9 +7,8 @@
  * --iterations as in bench/run.ts (1000 full, 200 quick; the in-memory mode runs 4x as many);
  * --mode memory skips the DynamoDB Local mode (e.g. to profile with `node --cpu-prof --import tsx`).
  */
-import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { muteStdout, out, startBench } from './lib/env';
+import { out, runSectionAlone } from './lib/env';
 import { table } from './lib/report';
 import { fmt } from './lib/stats';
 
@@ -21,27 +20,14 @@ if (!Number.isInteger(iterations) || iterations < 1 || !['all', 'local', 'memory
   process.exit(2);
 }
 
-async function main() {
-  const load0 = loadavg();
-  const dynamo = await startBench();
-  const unmute = muteStdout();
-  try {
-    const { createWorkspace } = await import('./lib/fixtures');
-    const { measureWarm } = await import('./warm');
-    const ws = await createWorkspace('bench-ws');
-    const modes = mode === 'all' ? undefined : mode === 'local' ? (['DynamoDB Local'] as const) : (['in-memory DynamoDB'] as const);
-    const results = await measureWarm(ws, iterations, (s) => process.stderr.write(`  ${s}\n`), modes);
-    const header = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median'];
-    const rows = results.map((r) => [r.route, r.mode, String(r.iterations), fmt(r.full.p50, 3), fmt(r.bare.p50, 3), fmt(r.overheadP50, 3), fmt(r.full.p99, 3), fmt(r.bare.p99, 3), fmt(r.overheadP99, 3), fmt(r.pairedMedian, 3)]);
-    out(table(header, rows, 2));
-    out(`load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end`);
-  } finally {
-    unmute();
-    await dynamo.stop();
-  }
-}
-
-main().catch((err) => {
+runSectionAlone(async (ws) => {
+  const { measureWarm } = await import('./warm');
+  const modes = mode === 'all' ? undefined : mode === 'local' ? (['DynamoDB Local'] as const) : (['in-memory DynamoDB'] as const);
+  const results = await measureWarm(ws, iterations, (s) => process.stderr.write(`  ${s}\n`), modes);
+  const header = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median'];
+  const rows = results.map((r) => [r.route, r.mode, String(r.iterations), fmt(r.full.p50, 3), fmt(r.bare.p50, 3), fmt(r.overheadP50, 3), fmt(r.full.p99, 3), fmt(r.bare.p99, 3), fmt(r.overheadP99, 3), fmt(r.pairedMedian, 3)]);
+  out(table(header, rows, 2));
+}).catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { LocalDynamo } from '../../local/dynamodb';
 
@@ -36,6 +37,24 @@ export async function startBench(): Promise<LocalDynamo> {
   await ensureTable(admin, tableName());
   admin.destroy();
   return dynamo;
+}
+
+/**
+ * Runs one section of `npm run bench` alone (bench/*-only.ts): its own DynamoDB Local, the small seeded
+ * workspace, stdout muted while measuring, the load average printed before and after.
+ */
+export async function runSectionAlone(measure: (ws: import('./fixtures').Workspace) => Promise<void>): Promise<void> {
+  const load0 = loadavg();
+  const dynamo = await startBench();
+  const unmute = muteStdout();
+  try {
+    const { createWorkspace } = await import('./fixtures');
+    await measure(await createWorkspace('bench-ws'));
+    out(`load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end`);
+  } finally {
+    unmute();
+    await dynamo.stop();
+  }
 }
 
 /**
