@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { errorBody } from '../shared/api/errors';
+import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, urlChars, type GatewayAnswerId } from '../shared/api/gateway-edge';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway
- * does, in the same order: unknown path → 404 without auth; X-API-Key missing → 401 without calling
+ * does, in the same order: URL over the quota → 414; unknown path → 404 without auth; on a method behind
+ * the authorizer, a method ARN over 1600 bytes → 414, the API key header missing → 401 without calling
  * the authorizer; the REQUEST authorizer's answer cached per key for AUTH_CACHE_TTL_SECONDS (300 by
  * default, as deployed); a method not offered on a known path → 501; then the resource's Lambda
- * handler (the very same module that is deployed) with a REST proxy event.
+ * handler (the very same module that is deployed) with a REST proxy event. Every answer it makes itself
+ * comes from the table of shared/api/gateway-edge.ts, in the very body the deployed gateway renders.
  */
 export interface GatewayRequest {
   method: string;
@@ -40,12 +42,26 @@ export interface GatewayOptions {
   now?: () => number;
 }
 
-const JSON_TYPE = { 'Content-Type': 'application/json; charset=utf-8' };
-const gatewayError = (status: number, code: Parameters<typeof errorBody>[0], message: string, requestId: string): GatewayResponse => ({
-  status,
-  headers: { ...JSON_TYPE, 'X-Request-Id': requestId },
-  body: JSON.stringify(errorBody(code, message)),
-});
+/** One of the gateway's own answers (shared/api/gateway-edge.ts), with this request's id. */
+const gatewayAnswer = (id: GatewayAnswerId, requestId: string): GatewayResponse => gatewayAnswerResponse(id, requestId);
+
+/** The query string as the caller sent it (near enough: for the URL length quota). */
+function queryStringOf(query: GatewayRequest['query']): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) qs.append(k, one);
+  }
+  return qs.toString();
+}
+
+/** The authorizer threw something else than 'Unauthorized' (API Gateway: AUTHORIZER_FAILURE). */
+class AuthorizerFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('authorizer failed');
+    this.name = 'AuthorizerFailure';
+  }
+}
 
 export function createGateway(opts: GatewayOptions = {}) {
   const ttlMs = (opts.authCacheTtlSeconds ?? Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300)) * 1000;
@@ -83,15 +99,16 @@ export function createGateway(opts: GatewayOptions = {}) {
       return result;
     } catch (err) {
       if ((err as Error).message === 'Unauthorized') return undefined;
-      throw err;
+      throw new AuthorizerFailure(err);
     }
   }
 
   async function handle(req: GatewayRequest): Promise<GatewayResponse> {
     const requestId = randomUUID();
     try {
+      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return gatewayAnswer('URI_TOO_LONG', requestId);
       const match = matchPath(req.path);
-      if (!match) return gatewayError(404, 'NOT_FOUND', 'Route not found', requestId);
+      if (!match) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN', requestId);
       const method = req.method.toUpperCase();
       const route = findRoute(match.template, method);
       const headers: Record<string, string> = {};
@@ -133,24 +150,29 @@ export function createGateway(opts: GatewayOptions = {}) {
       };
       const isPublic = route?.scope === null;
       if (!isPublic) {
-        const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-api-key')?.[1];
-        if (!key) return gatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key', requestId);
+        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return gatewayAnswer('URI_TOO_LONG', requestId);
+        const key = apiKeyOf(headers);
+        if (!key) return gatewayAnswer('UNAUTHORIZED', requestId);
         const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
         const result = await authorize(key, methodArn, event);
-        if (!result) return gatewayError(401, 'UNAUTHORIZED', 'Missing or invalid API key', requestId);
-        if (!policyAllows(result, methodArn)) return gatewayError(403, 'FORBIDDEN', 'Access denied', requestId);
+        if (!result) return gatewayAnswer('UNAUTHORIZED', requestId);
+        if (!policyAllows(result, methodArn)) return gatewayAnswer('ACCESS_DENIED', requestId);
         event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
       }
-      if (!route) return gatewayError(501, 'NOT_IMPLEMENTED', `${method} is not offered on ${match.template}`, requestId);
+      if (!route) return gatewayAnswer('METHOD_NOT_OFFERED', requestId);
       const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
       const outHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers ?? {})) outHeaders[k] = String(v);
       return { status: res.statusCode, headers: outHeaders, body: res.body };
     } catch (err) {
-      // What API Gateway does when a function or the authorizer fails: a 5xx in the error body.
+      // What API Gateway does when the authorizer or a function fails: a 5xx in the error body.
+      if (err instanceof AuthorizerFailure) {
+        console.error('local gateway: authorizer failed', err.failure);
+        return gatewayAnswer('AUTHORIZER_FAILURE', requestId);
+      }
       console.error('local gateway: handler failed', err);
-      return gatewayError(500, 'INTERNAL_ERROR', 'An unexpected error occurred', requestId);
+      return gatewayAnswer('DEFAULT_5XX', requestId);
     }
   }
 

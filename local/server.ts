@@ -1,9 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { errorBody } from '../shared/api/errors';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gatewayAnswerResponse, MAX_GATEWAY_BODY_BYTES } from '../shared/api/gateway-edge';
 import { createGateway, type GatewayOptions } from './gateway';
 
 /** API Gateway REST refuses payloads over 10 MB before anything runs; so does the local server. */
-export const MAX_GATEWAY_BODY_BYTES = 10 * 1024 * 1024;
+export { MAX_GATEWAY_BODY_BYTES };
 
 function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
   return new Promise((resolve, reject) => {
@@ -26,11 +27,12 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
 /** The HTTP front of the local gateway. */
 export function createLocalServer(opts: GatewayOptions = {}): Server {
   const gateway = createGateway(opts);
-  return createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const body = await readBody(req);
     if (body === 'too-large') {
-      res.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorBody('PAYLOAD_TOO_LARGE', 'Request body too large')));
+      const out = gatewayAnswerResponse('REQUEST_TOO_LARGE', randomUUID());
+      res.writeHead(out.status, out.headers).end(out.body);
       return;
     }
     const query: Record<string, string[]> = {};
@@ -41,5 +43,16 @@ export function createLocalServer(opts: GatewayOptions = {}): Server {
     headers['x-forwarded-proto'] ??= 'http';
     const out = await gateway.handle({ method: req.method ?? 'GET', path: url.pathname, query, headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' });
     res.writeHead(out.status, out.headers).end(out.body);
+  };
+  return createServer((req, res) => {
+    serve(req, res).catch((err: unknown) => {
+      // The gateway answers its own failures; this is the request stream itself failing (e.g. aborted).
+      console.error('local server: request failed', err);
+      if (res.headersSent) res.destroy();
+      else {
+        const out = gatewayAnswerResponse('DEFAULT_5XX', randomUUID());
+        res.writeHead(out.status, out.headers).end(out.body);
+      }
+    });
   });
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { hashApiKey, isWellFormedApiKey, keyState } from '../../shared/domain/apikeys';
 import { encodeAuthContext } from '../../shared/api/auth';
+import { API_KEY_HEADER } from '../../shared/api/gateway-edge';
 import { findApiKeyByHash, touchLastUsed } from '../../shared/data/apikey-store';
 import { logger } from '../../shared/api/logger';
 import { createMetrics, recordOutcome } from '../../shared/api/metrics';
@@ -30,7 +31,7 @@ export type AuthorizerResult = APIGatewayAuthorizerResult;
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   logger.setCorrelationId(event.requestContext?.requestId);
-  const key = headerValue(event.headers, 'x-api-key');
+  const key = headerValue(event.headers, API_KEY_HEADER);
   if (!isWellFormedApiKey(key)) {
     logger.info('Authorization failed', { reason: key ? 'malformed' : 'missing' });
     recordOutcome(metrics, { status: 401 });

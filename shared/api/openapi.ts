@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ERROR_STATUS, type ErrorCode } from './errors';
+import { API_KEY_HEADER, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
 import { errorSchema } from './schemas';
 import { routeList, SCOPES, type RouteDef } from './routes';
 
@@ -36,39 +37,109 @@ function rewriteRefs(v: unknown): unknown {
   return v;
 }
 
-const ERROR_RESPONSES: Record<string, { code: ErrorCode; description: string; message: string }> = {
-  BadRequest: { code: 'VALIDATION_ERROR', description: 'The request is invalid (path, query or body); nothing was changed', message: 'Invalid request body: name: must not be empty' },
-  Unauthorized: { code: 'UNAUTHORIZED', description: 'Missing, malformed, unknown, expired or revoked API key', message: 'Missing or invalid API key' },
-  Forbidden: { code: 'FORBIDDEN', description: 'The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets', message: 'This API key lacks the required scope: clients:write' },
-  NotFound: { code: 'NOT_FOUND', description: 'The resource does not exist in the key\'s workspace', message: 'Client not found' },
-  Conflict: { code: 'CONFLICT', description: 'A unique name is taken, the record is still referenced, or its state forbids the change', message: 'A client named "Acme" already exists in this workspace' },
-  PayloadTooLarge: { code: 'PAYLOAD_TOO_LARGE', description: 'The request body is larger than the API accepts', message: 'Request body too large' },
-  Throttled: { code: 'THROTTLED', description: 'The API as a whole is receiving too many requests; retry with backoff', message: 'Too many requests' },
-  NotImplemented: { code: 'NOT_IMPLEMENTED', description: 'The operation is not offered by this API', message: 'This operation is not implemented' },
-  InternalError: { code: 'INTERNAL_ERROR', description: 'Unexpected failure; the body carries only a request id for support', message: 'An unexpected error occurred' },
-  ServiceUnavailable: { code: 'SERVICE_UNAVAILABLE', description: 'The data store is throttling or unreachable; retry after the Retry-After seconds', message: 'The service is busy; retry after a short wait' },
+/**
+ * One component response per error code (the compiler insists on every code of ERROR_STATUS). The example
+ * is the gateway's own answer (shared/api/gateway-edge.ts, request id included) where the code is the
+ * gateway's, else a typical handler message.
+ */
+const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; example: { message: string } | { gateway: GatewayAnswerId } }> = {
+  VALIDATION_ERROR: {
+    name: 'BadRequest',
+    description: 'The request is invalid (path, query or body); nothing was changed',
+    example: { message: 'Invalid request body: name: must not be empty' },
+  },
+  UNAUTHORIZED: { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', example: { gateway: 'UNAUTHORIZED' } },
+  FORBIDDEN: {
+    name: 'Forbidden',
+    description:
+      'The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets',
+    example: { message: 'This API key lacks the required scope: clients:write' },
+  },
+  NOT_FOUND: { name: 'NotFound', description: "The resource does not exist in the key's workspace", example: { message: 'Client not found' } },
+  CONFLICT: {
+    name: 'Conflict',
+    description: 'A unique name is taken, the record is still referenced, or its state forbids the change',
+    example: { message: 'A client named "Acme" already exists in this workspace' },
+  },
+  PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The request body is larger than the API accepts', example: { gateway: 'REQUEST_TOO_LARGE' } },
+  URI_TOO_LONG: { name: 'UriTooLong', description: `The request URI is too long: ${GATEWAY_ANSWERS.URI_TOO_LONG.when}`, example: { gateway: 'URI_TOO_LONG' } },
+  THROTTLED: { name: 'Throttled', description: 'The API as a whole is receiving too many requests; retry with backoff', example: { gateway: 'THROTTLED' } },
+  NOT_IMPLEMENTED: { name: 'NotImplemented', description: 'The operation is not offered by this API', example: { message: 'This operation is not implemented' } },
+  INTERNAL_ERROR: { name: 'InternalError', description: 'Unexpected failure; the body carries only a request id for support', example: { gateway: 'DEFAULT_5XX' } },
+  SERVICE_UNAVAILABLE: {
+    name: 'ServiceUnavailable',
+    description: 'The data store is throttling or unreachable; retry after the Retry-After seconds',
+    example: { message: 'The service is busy; retry after a short wait' },
+  },
 };
 
+/** The request id of the examples. */
+const EXAMPLE_REQUEST_ID = 'c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f';
+
+/** A gateway answer whose status is not its code's (INTEGRATION_TIMEOUT: 504) gets a component of its own. */
+const ownComponent = (a: GatewayAnswer) => !a.statusFromGateway && a.status !== ERROR_STATUS[a.code];
+const componentName = (a: GatewayAnswer) =>
+  ownComponent(a) ? `Gateway${a.id.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}` : ERROR_RESPONSES[a.code].name;
+
 /**
- * The error statuses a route can answer, following the middleware order of shared/http/handler.ts:
- * authorizer (401/403/429) → rate limit (403, or 503 when its counter fails: fail closed) → scope (403) →
- * body size (413) → validation of path, query and body (400; also on the public route, which refuses
- * unknown query parameters) → 501 for declared-but-not-offered routes → the route (404/409) → 500.
+ * The error statuses a route can answer: the gateway's own answers that reach operations (the table of
+ * shared/api/gateway-edge.ts: URI too long, body over API Gateway's limit, stage throttling, integration
+ * timeout, unexpected failure; on routes behind the authorizer also 401, 403, 500 and 503 of the
+ * authorizer), then the handlers' (shared/api/handler.ts): rate limit (403, or 503 when its counter fails:
+ * fail closed) → scope (403) → body size (413) → validation of path, query and body (400; also on the
+ * public route, which refuses unknown query parameters) → 501 for declared-but-not-offered routes →
+ * the route (404/409) → 500.
  */
 function errorResponsesFor(r: RouteDef): Record<string, Json> {
-  const names: string[] = [];
-  if (r.scope !== null) names.push('Unauthorized', 'Forbidden', 'Throttled');
-  if (r.notImplemented) names.push('NotImplemented');
-  else {
-    names.push('BadRequest');
-    if (r.params) names.push('NotFound');
-    if (r.conflict) names.push('Conflict');
-    if (r.body) names.push('PayloadTooLarge');
+  const out: Record<string, string> = {};
+  const add = (status: number, component: string) => (out[String(status)] ??= component);
+  for (const a of gatewayAnswerList) {
+    if (a.on === 'every-operation' || (a.on === 'authorized-operations' && r.scope !== null)) add(a.status, componentName(a));
   }
-  names.push('InternalError');
-  if (r.scope !== null) names.push('ServiceUnavailable');
-  return Object.fromEntries(names.map((n) => [String(ERROR_STATUS[ERROR_RESPONSES[n]!.code]), { $ref: `#/components/responses/${n}` }]));
+  const codes: ErrorCode[] = [];
+  if (r.scope !== null) codes.push('FORBIDDEN', 'SERVICE_UNAVAILABLE');
+  if (r.notImplemented) codes.push('NOT_IMPLEMENTED');
+  else {
+    codes.push('VALIDATION_ERROR');
+    if (r.params) codes.push('NOT_FOUND');
+    if (r.conflict) codes.push('CONFLICT');
+    if (r.body) codes.push('PAYLOAD_TOO_LARGE');
+  }
+  codes.push('INTERNAL_ERROR');
+  for (const code of codes) add(ERROR_STATUS[code], ERROR_RESPONSES[code].name);
+  return Object.fromEntries(Object.entries(out).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
 }
+
+/** The component responses: one per error code, plus the gateway answers with a status of their own. */
+function errorComponents(errorRef: Json): Record<string, Json> {
+  const content = (example: Json) => ({ 'application/json': { schema: errorRef, example } });
+  const components: Record<string, Json> = {};
+  for (const [code, e] of Object.entries(ERROR_RESPONSES) as Array<[ErrorCode, (typeof ERROR_RESPONSES)[ErrorCode]]>) {
+    const example = 'gateway' in e.example ? gatewayAnswerExample(e.example.gateway, EXAMPLE_REQUEST_ID) : { error: { code, message: e.example.message } };
+    const headers = { ...gatewayHeaders(code), ...(ERROR_HEADERS[e.name] ?? {}) };
+    components[e.name] = { description: e.description, ...(Object.keys(headers).length ? { headers } : {}), content: content(example) };
+  }
+  for (const a of gatewayAnswerList.filter(ownComponent)) {
+    const headers = gatewayHeadersOf(a);
+    components[componentName(a)] = {
+      description: `Answered by the gateway: ${a.when}`,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: content(gatewayAnswerExample(a.id, EXAMPLE_REQUEST_ID)),
+    };
+  }
+  return components;
+}
+
+/** Headers the gateway's answers of a code carry besides Content-Type (Retry-After of THROTTLED). */
+function gatewayHeadersOf(a: GatewayAnswer): Record<string, Json> {
+  return Object.fromEntries(
+    Object.keys(a.headers)
+      .filter((h) => h !== 'Content-Type')
+      .map((h) => [h, HEADER_DOCS[h] ?? { schema: { type: 'string' } }]),
+  );
+}
+const gatewayHeaders = (code: ErrorCode): Record<string, Json> =>
+  Object.assign({}, ...gatewayAnswerList.filter((a) => a.code === code && !ownComponent(a) && a.on !== 'no-operation').map(gatewayHeadersOf));
 
 function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): Json[] {
   if (!schema) return [];
@@ -101,6 +172,9 @@ const RETRY_AFTER: Json = {
   schema: { type: 'integer', minimum: 1, example: 37 },
 };
 
+/** How a header of the gateway's answers is documented. */
+const HEADER_DOCS: Record<string, Json> = { 'Retry-After': RETRY_AFTER };
+
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
 export const successHeaders: Record<string, Json> = { ...RATE_LIMIT_HEADERS };
 /** Headers declared on shared error responses: the rate-limit 403 carries Retry-After and the quota. */
@@ -116,7 +190,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   tasks: 'Tasks of a project',
   tags: 'Labels for time entries and favorites',
   'time-entries': 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
-  favorites: 'A user\'s saved time-entry templates; addressed by id and userId',
+  favorites: "A user's saved time-entry templates; addressed by id and userId",
   invoices: 'Invoices created in the application: read and delete (draft or void) only',
 };
 
@@ -151,26 +225,17 @@ export function buildOpenApi(serverUrl?: string): Json {
       title: 'Workspace Time-Tracking API',
       version: '1.0.0',
       description:
-        'Read and change one workspace\'s clients, projects, tasks, tags, time entries, favorites and invoices. ' +
-        'Authenticate with the `X-API-Key` header. Errors always have the body `{ "error": { "code", "message" } }`. ' +
+        "Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices. " +
+        `Authenticate with the \`${API_KEY_HEADER}\` header. Errors always have the body \`{ "error": { "code", "message" } }\`. ` +
         `Scopes: ${SCOPES.join(', ')}.`,
     },
     servers: [{ url: serverUrl ?? '/' }],
     tags: [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
-      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'svc_live_ followed by 40 characters' } },
+      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'svc_live_ followed by 40 characters' } },
       schemas: { ...schemas },
-      responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([name, e]) => [
-          name,
-          {
-            description: e.description,
-            ...(ERROR_HEADERS[name] ? { headers: ERROR_HEADERS[name] } : {}),
-            content: { 'application/json': { schema: errorRef, example: { error: { code: e.code, message: e.message } } } },
-          },
-        ]),
-      ),
+      responses: errorComponents(errorRef),
     },
   };
 }

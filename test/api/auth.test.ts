@@ -9,6 +9,8 @@ import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 useTestTable();
 const api = apiClient();
 const UNAUTHORIZED = { error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key' } };
+/** The gateway's own answers carry the request id (as deployed): the body's equals the X-Request-Id header. */
+const withRequestId = (body: { error: object }, res: { headers: Record<string, string> }) => ({ error: { ...body.error, requestId: res.headers['X-Request-Id'] } });
 
 describe('API key format', () => {
   test('svc_live_ + 40 characters with a checksum; only a SHA-256 hash is stored', async () => {
@@ -40,7 +42,7 @@ describe('authentication at the gateway', () => {
     for (const key of [undefined, 'garbage', 'svc_live_' + 'x'.repeat(40), generateApiKey()]) {
       const res = await api.get('/v1/clients', key === undefined ? {} : { key });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(UNAUTHORIZED);
+      expect(res.body).toEqual(withRequestId(UNAUTHORIZED, res));
     }
   });
 
@@ -84,7 +86,7 @@ describe('authentication at the gateway', () => {
     now += 2_000;
     const res = await gw.get('/v1/clients', { key });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(UNAUTHORIZED);
+    expect(res.body).toEqual(withRequestId(UNAUTHORIZED, res));
   });
 
   test('an expired key gets 401; a key expiring while cached stops at its expiry', async () => {
@@ -114,7 +116,7 @@ describe('routing', () => {
     for (const path of ['/', '/v2/clients', '/v1/unknown', '/v1/clients/a/b']) {
       const res = await api.get(path);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: { code: 'NOT_FOUND', message: 'Route not found' } });
+      expect(res.body).toEqual(withRequestId({ error: { code: 'NOT_FOUND', message: 'Route not found' } }, res));
     }
   });
 

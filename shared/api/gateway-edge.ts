@@ -1,0 +1,268 @@
+import { ERROR_STATUS, UNAUTHORIZED_MESSAGE, type ErrorCode } from './errors';
+
+/**
+ * The gateway's edge: every answer the gateway gives itself (before or instead of a handler), and the
+ * name of the API key header, written once. lib/gateway-responses.ts turns the table into API Gateway
+ * Gateway Responses and the 501 mock template, local/gateway.ts and local/server.ts answer from it, and
+ * the OpenAPI document (shared/api/openapi.ts) takes its component responses and key header from it.
+ * No aws-cdk-lib here: the Lambdas and the local server import this module.
+ *
+ * Every answer has the API's error body `{"error":{"code","message","requestId"}}`; the request id is
+ * API Gateway's ($context.requestId, also sent as x-amzn-RequestId), locally the gateway's own request id
+ * (also sent as X-Request-Id). Both renderings below go through one function, so they cannot differ.
+ */
+
+/** The header that carries the API key: the authorizer's identity source, read by the authorizer. */
+export const API_KEY_HEADER = 'X-API-Key';
+/** The header the local gateway sends the request id in (API Gateway sends it as x-amzn-RequestId). */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** API Gateway REST refuses payloads over 10 MB before anything runs (REQUEST_TOO_LARGE). */
+export const MAX_GATEWAY_BODY_BYTES = 10 * 1024 * 1024;
+/** API Gateway REST quota: length, in characters, of the URL of a Regional API. */
+export const MAX_URL_CHARS = 10_240;
+/**
+ * API Gateway: when a method has authorization, its method ARN
+ * (arn:aws:execute-api:{region}:{account}:{api-id}/{stage}/{METHOD}/{path}) is at most 1600 bytes; a
+ * longer one is answered 414 (so a long path is refused before the authorizer runs).
+ */
+export const MAX_METHOD_ARN_BYTES = 1600;
+
+/**
+ * The ids of the gateway's own answers: API Gateway's gateway response types, plus METHOD_NOT_OFFERED
+ * (the 501 of the ANY method's MOCK integration) and URI_TOO_LONG (API Gateway's 414, which has no
+ * gateway response type of its own).
+ */
+export type GatewayAnswerId =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'REQUEST_TOO_LARGE'
+  | 'URI_TOO_LONG'
+  | 'THROTTLED'
+  | 'INTEGRATION_TIMEOUT'
+  | 'METHOD_NOT_OFFERED'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+/** How the deployed API gives an answer. */
+export type DeployedAs =
+  /** A Gateway Response of this API Gateway response type (lib/gateway-responses.ts). */
+  | { kind: 'gateway-response'; responseType: string }
+  /** The integration response of the ANY method's MOCK integration (lib/time-tracking-stack.ts). */
+  | { kind: 'mock-integration' }
+  /**
+   * No response type of its own: API Gateway answers it through DEFAULT_4XX (its status, DEFAULT_4XX's
+   * code and API Gateway's message). Gateway response templates are not VTL (variables only), so this
+   * code cannot be chosen per status there.
+   */
+  | { kind: 'default-4xx' };
+
+export interface GatewayAnswer {
+  readonly id: GatewayAnswerId;
+  readonly when: string;
+  readonly code: ErrorCode;
+  /** The status of the answer (the local gateway's, and the deployed one unless statusFromGateway). */
+  readonly status: number;
+  /** DEFAULT_4XX/5XX: deployed, API Gateway keeps the status it chose (e.g. 415, 502); `status` is the local one. */
+  readonly statusFromGateway: boolean;
+  /** The message; for DEFAULT_4XX the local one, the deployed one is API Gateway's own. */
+  readonly message: string;
+  /** Deployed, the message is API Gateway's own ($context.error.messageString, a JSON string). */
+  readonly messageFromGateway: boolean;
+  /** Response headers besides the request id (Content-Type always). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly deployed: DeployedAs;
+  /** Which operations of the OpenAPI document can get it (none: it answers requests no operation matches). */
+  readonly on: AnswerScope;
+}
+
+export type AnswerScope = 'every-operation' | 'authorized-operations' | 'no-operation';
+
+const JSON_CONTENT_TYPE = { 'Content-Type': 'application/json' } as const;
+const RETRY_AFTER = { 'Retry-After': '1' } as const;
+
+interface AnswerSpec {
+  when: string;
+  code: ErrorCode;
+  /** Only where it differs from ERROR_STATUS[code]. */
+  status?: number;
+  statusFromGateway?: boolean;
+  message: string;
+  messageFromGateway?: boolean;
+  headers?: Record<string, string>;
+  deployed?: DeployedAs;
+  on: AnswerScope;
+}
+
+const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
+  UNAUTHORIZED: {
+    when: `${API_KEY_HEADER} missing, or the authorizer refused the key (malformed, unknown, expired, revoked)`,
+    code: 'UNAUTHORIZED',
+    message: UNAUTHORIZED_MESSAGE,
+    on: 'authorized-operations',
+  },
+  ACCESS_DENIED: { when: 'the authorizer returned a policy that does not allow the method', code: 'FORBIDDEN', message: 'Access denied', on: 'authorized-operations' },
+  MISSING_AUTHENTICATION_TOKEN: {
+    // Every known path template has an ANY method, so "no resource/method matches" means an unknown path.
+    when: 'no route of the API matches the path',
+    code: 'NOT_FOUND',
+    message: 'Route not found',
+    on: 'no-operation',
+  },
+  AUTHORIZER_FAILURE: {
+    when: 'the authorizer crashed or returned something unusable',
+    code: 'INTERNAL_ERROR',
+    message: 'Authorization failed unexpectedly',
+    on: 'authorized-operations',
+  },
+  AUTHORIZER_CONFIGURATION_ERROR: {
+    when: 'the authorizer could not be reached (e.g. its Lambda throttled): transient, retry',
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'Authorization is temporarily unavailable, retry later',
+    headers: RETRY_AFTER,
+    on: 'authorized-operations',
+  },
+  REQUEST_TOO_LARGE: {
+    when: `the body is over API Gateway's ${MAX_GATEWAY_BODY_BYTES / 1024 / 1024} MB limit (whatever the method)`,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'Request body too large',
+    on: 'every-operation',
+  },
+  URI_TOO_LONG: {
+    when: `the URL is over ${MAX_URL_CHARS} characters, or (on a method behind the authorizer) the path makes the method ARN longer than ${MAX_METHOD_ARN_BYTES} bytes`,
+    code: 'URI_TOO_LONG',
+    message: 'Request URI too long',
+    deployed: { kind: 'default-4xx' },
+    on: 'every-operation',
+  },
+  THROTTLED: {
+    when: 'the stage throttle (the guard in front of the per-key limits, public route included) is exceeded',
+    code: 'THROTTLED',
+    message: 'Too many requests, retry later',
+    headers: RETRY_AFTER,
+    on: 'every-operation',
+  },
+  INTEGRATION_TIMEOUT: {
+    when: 'a function did not answer within the integration timeout',
+    code: 'INTERNAL_ERROR',
+    status: 504,
+    message: 'The request timed out',
+    on: 'every-operation',
+  },
+  METHOD_NOT_OFFERED: {
+    when: 'a method the API does not offer on a known path (checked after authentication)',
+    code: 'NOT_IMPLEMENTED',
+    message: 'This method is not offered on this path',
+    deployed: { kind: 'mock-integration' },
+    on: 'no-operation',
+  },
+  DEFAULT_4XX: {
+    when: 'any other 4XX API Gateway answers itself (unsupported media type, bad request, ...): its status and message',
+    code: 'VALIDATION_ERROR',
+    statusFromGateway: true,
+    message: 'Bad request',
+    messageFromGateway: true,
+    // 415 for a content type the 501 mock does not take; no validator or API key of API Gateway's is used.
+    on: 'no-operation',
+  },
+  DEFAULT_5XX: {
+    when: 'any other 5XX API Gateway answers itself (e.g. a function that crashed: 502); locally a crashed handler',
+    code: 'INTERNAL_ERROR',
+    statusFromGateway: true,
+    message: 'An unexpected error occurred',
+    on: 'every-operation',
+  },
+};
+
+/** The table: every answer the gateway gives itself, by id. */
+export const GATEWAY_ANSWERS: Readonly<Record<GatewayAnswerId, GatewayAnswer>> = Object.fromEntries(
+  (Object.entries(SPECS) as Array<[GatewayAnswerId, AnswerSpec]>).map(([id, s]) => [
+    id,
+    Object.freeze({
+      id,
+      when: s.when,
+      code: s.code,
+      status: s.status ?? ERROR_STATUS[s.code],
+      statusFromGateway: s.statusFromGateway ?? false,
+      message: s.message,
+      messageFromGateway: s.messageFromGateway ?? false,
+      headers: Object.freeze({ ...JSON_CONTENT_TYPE, ...(s.headers ?? {}) }),
+      deployed: s.deployed ?? { kind: 'gateway-response', responseType: id },
+      on: s.on,
+    }),
+  ]),
+) as unknown as Record<GatewayAnswerId, GatewayAnswer>;
+
+export const gatewayAnswerList: readonly GatewayAnswer[] = Object.values(GATEWAY_ANSWERS);
+
+/**
+ * The one rendering of an answer's body. `message` and `requestId` are JSON text: JSON strings locally,
+ * API Gateway variables in the template.
+ */
+function renderBody(answer: GatewayAnswer, slots: { message: string; requestId: string }): string {
+  return `{"error":{"code":${JSON.stringify(answer.code)},"message":${slots.message},"requestId":${slots.requestId}}}`;
+}
+
+/**
+ * The deployed body: an API Gateway mapping template (valid JSON once API Gateway substitutes
+ * $context.requestId and, for a message from the gateway, $context.error.messageString, which is
+ * already a quoted JSON string).
+ */
+export function gatewayAnswerTemplate(answer: GatewayAnswer): string {
+  return renderBody(answer, {
+    message: answer.messageFromGateway ? '$context.error.messageString' : JSON.stringify(answer.message),
+    requestId: '"$context.requestId"',
+  });
+}
+
+/** The local body: what API Gateway makes of the template, for this request id (and gateway message). */
+export function gatewayAnswerBody(answer: GatewayAnswer, requestId: string, gatewayMessage?: string): string {
+  const message = answer.messageFromGateway && gatewayMessage !== undefined ? gatewayMessage : answer.message;
+  return renderBody(answer, { message: JSON.stringify(message), requestId: JSON.stringify(requestId) });
+}
+
+export interface EdgeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The whole local answer: status, the table's headers plus X-Request-Id, and the body. */
+export function gatewayAnswerResponse(id: GatewayAnswerId, requestId: string, gatewayMessage?: string): EdgeResponse {
+  const answer = GATEWAY_ANSWERS[id];
+  return {
+    status: answer.status,
+    headers: { ...answer.headers, [REQUEST_ID_HEADER]: requestId },
+    body: gatewayAnswerBody(answer, requestId, gatewayMessage),
+  };
+}
+
+/** The body as an object (the OpenAPI examples). */
+export function gatewayAnswerExample(id: GatewayAnswerId, requestId: string): { error: { code: ErrorCode; message: string; requestId: string } } {
+  return JSON.parse(gatewayAnswerBody(GATEWAY_ANSWERS[id], requestId)) as { error: { code: ErrorCode; message: string; requestId: string } };
+}
+
+/** The API key of a request's headers, whatever the case of the header name. */
+export function apiKeyOf(headers: Record<string, string | undefined> | null | undefined): string | undefined {
+  if (!headers) return undefined;
+  const wanted = API_KEY_HEADER.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return v;
+  return undefined;
+}
+
+/**
+ * The method ARN's length as API Gateway counts it for the 414 limit, for a method of `stage`. The
+ * region, account and API id are those of a typical deployment (9-character region, 12-digit account,
+ * 10-character API id); a longer region name lowers the usable path length by a few bytes.
+ */
+export function deployedMethodArnBytes(stage: string, method: string, path: string): number {
+  return Buffer.byteLength(`arn:aws:execute-api:us-east-1:123456789012:a1b2c3d4e5/${stage}/${method}${path}`, 'utf8');
+}
+
+/** The URL length API Gateway's quota counts (path and query string; the host is not the caller's to choose). */
+export function urlChars(path: string, queryString: string): number {
+  return path.length + (queryString ? 1 + queryString.length : 0);
+}
