@@ -8,7 +8,8 @@ import { keys } from '../shared/data/keys';
 import { RESOURCES, pathTemplates, routeList, type FunctionName } from '../shared/api/routes';
 import { TABLE } from '../shared/data/table';
 import type { StageConfig } from './config';
-import { NOT_IMPLEMENTED_TEMPLATE, addGatewayErrors } from './gateway-responses';
+import { API_KEY_HEADER } from '../shared/api/gateway-edge';
+import { addGatewayErrors, notOfferedIntegrationResponse } from './gateway-responses';
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 
@@ -24,8 +25,7 @@ export const CURSOR_FUNCTIONS: readonly FunctionName[] = [
   ...new Set(routeList.filter((r) => r.query !== undefined && 'cursor' in r.query.shape).map((r) => r.resource)),
 ];
 
-/** Identity source and cache time of the authorizer: the cache is why revocation takes up to 5 minutes. */
-export const API_KEY_HEADER = 'X-API-Key';
+/** Cache time of the authorizer (identity source: API_KEY_HEADER): the cache is why revocation takes up to 5 minutes. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
 
 /** Content types the 501 mock answers for (any other gets 415 from API Gateway, in the error body). */
@@ -178,13 +178,7 @@ export class TimeTrackingStack extends Stack {
     const notImplemented = new apigw.MockIntegration({
       passthroughBehavior: apigw.PassthroughBehavior.NEVER,
       requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, '{"statusCode": 501}'])),
-      integrationResponses: [
-        {
-          statusCode: '501',
-          responseTemplates: { 'application/json': NOT_IMPLEMENTED_TEMPLATE },
-          responseParameters: { 'method.response.header.Content-Type': "'application/json'" },
-        },
-      ],
+      integrationResponses: [notOfferedIntegrationResponse()],
     });
 
     for (const [template, routes] of pathTemplates()) {

@@ -40,6 +40,8 @@ export interface GatewayOptions {
   authCacheTtlSeconds?: number;
   stage?: string;
   now?: () => number;
+  /** Where a function's handler comes from (default: functions/<name>/index.ts, as Lambda loads it). */
+  loadHandler?: (name: FunctionName | 'authorizer') => unknown;
 }
 
 /** One of the gateway's own answers (shared/api/gateway-edge.ts), with this request's id. */
@@ -67,11 +69,12 @@ export function createGateway(opts: GatewayOptions = {}) {
   const ttlMs = (opts.authCacheTtlSeconds ?? Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300)) * 1000;
   const stage = opts.stage ?? 'local';
   const now = opts.now ?? Date.now;
+  const load = opts.loadHandler ?? loadHandler;
   const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
   const handlers = new Map<string, LambdaHandler>();
   const handlerOf = (name: FunctionName) => {
     let h = handlers.get(name);
-    if (!h) handlers.set(name, (h = loadHandler(name) as LambdaHandler));
+    if (!h) handlers.set(name, (h = load(name) as LambdaHandler));
     return h;
   };
   let authorizer: AuthorizerHandler | undefined;
@@ -79,7 +82,7 @@ export function createGateway(opts: GatewayOptions = {}) {
   async function authorize(key: string, methodArn: string, ev: APIGatewayProxyEvent): Promise<APIGatewayAuthorizerResult | undefined> {
     const hit = cache.get(key);
     if (hit && hit.expires > now()) return hit.result;
-    authorizer ??= loadHandler('authorizer') as AuthorizerHandler;
+    authorizer ??= load('authorizer') as AuthorizerHandler;
     try {
       const result = await authorizer({
         type: 'REQUEST',

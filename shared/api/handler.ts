@@ -5,6 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
 import { entityOperation } from './crud';
+import { GATEWAY_ANSWERS } from './gateway-edge';
 import { findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
@@ -56,8 +57,9 @@ const identify = (fn: FunctionName): ApiMiddleware => ({
       const { resource, httpMethod, path } = request.event;
       const route = findRoute(resource, httpMethod);
       if (!route || route.resource !== fn) {
-        if (matchPath(path ?? resource)) throw notImplemented(`${httpMethod} is not offered on ${resource}`);
-        throw new ApiError('NOT_FOUND', 'Route not found');
+        // What the gateway answers for such a request (shared/api/gateway-edge.ts), should one reach a function.
+        if (matchPath(path ?? resource)) throw notImplemented(GATEWAY_ANSWERS.METHOD_NOT_OFFERED.message);
+        throw new ApiError('NOT_FOUND', GATEWAY_ANSWERS.MISSING_AUTHENTICATION_TOKEN.message);
       }
       s.route = route;
       logKeys.route = route.id;

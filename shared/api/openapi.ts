@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
 import { errorSchema } from './schemas';
@@ -183,16 +184,8 @@ const ERROR_HEADERS: Record<string, Record<string, Json>> = {
   ServiceUnavailable: { 'Retry-After': RETRY_AFTER },
 };
 
-const TAG_DESCRIPTIONS: Record<string, string> = {
-  meta: 'This document',
-  clients: 'The customers work is done for',
-  projects: 'Projects, optionally of a client',
-  tasks: 'Tasks of a project',
-  tags: 'Labels for time entries and favorites',
-  'time-entries': 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
-  favorites: "A user's saved time-entry templates; addressed by id and userId",
-  invoices: 'Invoices created in the application: read and delete (draft or void) only',
-};
+/** One tag per resource, described by its entity declaration; `meta` for the document itself. */
+const TAG_DESCRIPTIONS: Record<string, string> = { meta: 'This document', ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])) };
 
 export function buildOpenApi(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
