@@ -71,6 +71,8 @@ export default defineConfig(
       'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*', '*.template.*'] }],
       // Table-driven tests branch on the row (if (route.notImplemented) expect(...)), on purpose.
       'jest/no-conditional-expect': 'off',
+      // jest.doMock / jest.isolateModules need require() after the mock is registered: that is how Jest loads a mocked module.
+      '@typescript-eslint/no-require-imports': 'off',
       // Set-up checks inside beforeAll (and in fault-matrix rows called from tests) are deliberate.
       'jest/no-standalone-expect': 'off',
       // Tests read JSON bodies and CloudFormation templates: `any` there is the honest type.

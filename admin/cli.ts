@@ -46,7 +46,10 @@ function required(v: string | undefined, flag: string): string {
 }
 export function parseScopes(s: string): Scope[] {
   if (s.trim() === 'all') return [...SCOPES] as Scope[];
-  const list = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UsageError('--scopes needs at least one scope, or "all"');
   const bad = list.filter((x) => !isScope(x));
   if (bad.length) throw new UsageError(`Unknown scope(s): ${bad.join(', ')}. Valid: ${SCOPES.join(', ')}, or all`);
@@ -96,7 +99,14 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     const perHour = positiveInt(values['per-hour'], '--per-hour');
     const expiresAt = parseExpiry(values.expires);
     await ensureLocalTable();
-    const { key, record } = await createApiKey({ workspaceId, name, scopes, ...(perMinute ? { perMinute } : {}), ...(perHour ? { perHour } : {}), ...(expiresAt ? { expiresAt } : {}) });
+    const { key, record } = await createApiKey({
+      workspaceId,
+      name,
+      scopes,
+      ...(perMinute ? { perMinute } : {}),
+      ...(perHour ? { perHour } : {}),
+      ...(expiresAt ? { expiresAt } : {}),
+    });
     out.print(
       `Created key ${record.id} for workspace ${workspaceId} (scopes: ${record.scopes.join(', ')}; ${record.perMinute}/min, ${record.perHour}/hour${record.expiresAt ? `; expires ${record.expiresAt}` : ''}).\n\n  ${key}\n\nStore it now: it is shown only once.`,
       { ...record, key },
@@ -110,7 +120,10 @@ export async function run(argv: string[], log: (s: string) => void = console.log
       list.length === 0
         ? `No keys in workspace ${workspaceId}.`
         : list
-            .map((k) => `${k.id}  ${keyState(k).padEnd(7)}  ${k.name}\n    scopes: ${k.scopes.join(',')}\n    limits: ${k.perMinute}/min ${k.perHour}/hour  created ${k.createdAt}  lastUsed ${k.lastUsedAt ?? '-'}  expires ${k.expiresAt ?? '-'}  revoked ${k.revokedAt ?? '-'}`)
+            .map(
+              (k) =>
+                `${k.id}  ${keyState(k).padEnd(7)}  ${k.name}\n    scopes: ${k.scopes.join(',')}\n    limits: ${k.perMinute}/min ${k.perHour}/hour  created ${k.createdAt}  lastUsed ${k.lastUsedAt ?? '-'}  expires ${k.expiresAt ?? '-'}  revoked ${k.revokedAt ?? '-'}`,
+            )
             .join('\n'),
       list.map((k) => ({ ...k, state: keyState(k) })),
     );
@@ -138,8 +151,18 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     const timeEntries = nonNegativeInt(values['time-entries'], '--time-entries');
     const invoices = nonNegativeInt(values.invoices, '--invoices');
     await ensureLocalTable();
-    const result = await seedWorkspace(workspaceId, { ...(timeEntries !== undefined ? { timeEntries } : {}), ...(invoices !== undefined ? { invoices } : {}), progress: progressBar(out.json) });
-    out.print(`Seeded workspace ${workspaceId}: ${Object.entries(result).filter(([k]) => k !== 'workspaceId').map(([k, v]) => `${v} ${k}`).join(', ')}`, result);
+    const result = await seedWorkspace(workspaceId, {
+      ...(timeEntries !== undefined ? { timeEntries } : {}),
+      ...(invoices !== undefined ? { invoices } : {}),
+      progress: progressBar(out.json),
+    });
+    out.print(
+      `Seeded workspace ${workspaceId}: ${Object.entries(result)
+        .filter(([k]) => k !== 'workspaceId')
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ')}`,
+      result,
+    );
     return 0;
   }
   throw new UsageError(`Unknown command: ${positionals.join(' ')}`);

@@ -116,7 +116,19 @@ export async function measureColdStarts(
   }
   const summary = (b: BundleInfo): ColdResult => {
     const s = samples.get(b)!;
-    return { fn: b.fn, sdk: b.sdk, samples: s, load: median(s.map((x) => x.load)), first: median(s.map((x) => x.first)), total: median(s.map((x) => x.total)), p90: percentile(s.map((x) => x.total), 90), boot: median(s.map((x) => x.boot)) };
+    return {
+      fn: b.fn,
+      sdk: b.sdk,
+      samples: s,
+      load: median(s.map((x) => x.load)),
+      first: median(s.map((x) => x.first)),
+      total: median(s.map((x) => x.total)),
+      p90: percentile(
+        s.map((x) => x.total),
+        90,
+      ),
+      boot: median(s.map((x) => x.boot)),
+    };
   };
   const gm = (sdk: SdkMode) => {
     const t = bundles.filter((b) => b.sdk === sdk && b.fn !== 'empty').map((b) => summary(b).total);
@@ -151,7 +163,11 @@ export interface SdkComparison {
  */
 export function compareSdkModes(bundles: BundleInfo[], samples: Map<BundleInfo, ColdSample[]>, rounds: number): SdkComparison {
   const fns = [...new Set(bundles.filter((b) => b.fn !== 'empty').map((b) => b.fn))];
-  const totals = (fn: FunctionId, sdk: SdkMode) => samples.get(bundles.find((b) => b.fn === fn && b.sdk === sdk)!)!.slice(0, rounds).map((x) => x.total);
+  const totals = (fn: FunctionId, sdk: SdkMode) =>
+    samples
+      .get(bundles.find((b) => b.fn === fn && b.sdk === sdk)!)!
+      .slice(0, rounds)
+      .map((x) => x.total);
   const perFn = fns.map((fn) => ({ external: totals(fn, 'external'), bundled: totals(fn, 'bundled') }));
   const ratioOver = (picks: number[]) => {
     const logs = perFn.map((f) => Math.log(median(picks.map((i) => f.bundled[i]!)) / median(picks.map((i) => f.external[i]!))));

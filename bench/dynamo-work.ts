@@ -34,12 +34,14 @@ interface Req {
 
 /** Why some updates and deletes read the stored record first (shared/data/repository.ts). */
 export const NEEDS_READ = {
-  lock: "the uniqueness lock to release is keyed by the stored name, which the request does not carry",
+  lock: 'the uniqueness lock to release is keyed by the stored name, which the request does not carry',
   counters: 'the usage counters to decrement are on the records the stored item names (project, client, task, tags)',
   move: 'the new key needs the whole stored item (Delete old + Put new in one transaction)',
 } as const;
 
-type Gateway = { handle: (r: { method: string; path: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; body: string }> };
+type Gateway = {
+  handle: (r: { method: string; path: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; body: string }>;
+};
 
 export function routeKind(id: RouteId): WorkRow['kind'] {
   const m = /^(list|create|get|update|delete)/.exec(id);
@@ -58,7 +60,15 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   const tag = ws.tags[0]!;
   const entry = ws.entries[0]!;
   const fav = ws.favorites[0]!;
-  const entryBody = () => ({ userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), endTime: new Date().toISOString(), projectId: project.id, taskId: task.id, tagIds: [tag.id], notes: 'bench' });
+  const entryBody = () => ({
+    userId: ws.user,
+    startTime: new Date(Date.now() - 3_600_000).toISOString(),
+    endTime: new Date().toISOString(),
+    projectId: project.id,
+    taskId: task.id,
+    tagIds: [tag.id],
+    notes: 'bench',
+  });
   /** Records to delete: the typical one, and (label) one naming nothing where a resource can have such. */
   const fresh: Record<string, Array<{ label?: string; why?: string; make: () => Promise<EntityRecord<AnyEntity>> }>> = {
     clients: [{ why: NEEDS_READ.lock, make: () => clients.create(ws.id, { name: unique('Client') }) }],
@@ -80,8 +90,7 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       {
         why: `${NEEDS_READ.lock} (number); ${NEEDS_READ.counters}; only draft and void invoices may be deleted`,
         make: async () => {
-          const { id, createdAt, updatedAt, ...inv } = ws.invoices[0]!;
-          void id, createdAt, updatedAt;
+          const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...inv } = ws.invoices[0]!;
           return createInvoice(ws.id, { ...inv, number: unique('INV').replace(/\s/g, '-'), status: 'draft' });
         },
       },
@@ -89,8 +98,17 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   };
   const r = route.resource;
   const base = `/v1/${r}`;
-  const idQuery = (rec: EntityRecord<AnyEntity>): Record<string, string> => (r === 'time-entries' ? { sortKey: String(rec.sortKey) } : r === 'favorites' ? { userId: String(rec.userId) } : {});
-  const existing: Record<string, EntityRecord<AnyEntity>> = { clients: client, projects: project, tasks: task, tags: tag, 'time-entries': entry, favorites: fav, invoices: ws.invoices[0]! };
+  const idQuery = (rec: EntityRecord<AnyEntity>): Record<string, string> =>
+    r === 'time-entries' ? { sortKey: String(rec.sortKey) } : r === 'favorites' ? { userId: String(rec.userId) } : {};
+  const existing: Record<string, EntityRecord<AnyEntity>> = {
+    clients: client,
+    projects: project,
+    tasks: task,
+    tags: tag,
+    'time-entries': entry,
+    favorites: fav,
+    invoices: ws.invoices[0]!,
+  };
   const createBodies: Record<string, unknown> = {
     clients: { name: unique('Client'), currency: 'EUR' },
     projects: { name: unique('Project'), clientId: client.id },
@@ -128,9 +146,16 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       return [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!) }];
     case 'update': {
       const reqs: Req[] = [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r] }];
-      if (r === 'clients' || r === 'tags') reqs.push({ label: 'rename', why: NEEDS_READ.lock, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
+      if (r === 'clients' || r === 'tags')
+        reqs.push({ label: 'rename', why: NEEDS_READ.lock, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
       if (r === 'time-entries') {
-        reqs.push({ label: 'move startTime', why: NEEDS_READ.move, path: `${base}/${entry.id}`, query: idQuery(entry), body: { startTime: new Date(Date.parse(String(entry.startTime)) - 60_000).toISOString() } });
+        reqs.push({
+          label: 'move startTime',
+          why: NEEDS_READ.move,
+          path: `${base}/${entry.id}`,
+          query: idQuery(entry),
+          body: { startTime: new Date(Date.parse(String(entry.startTime)) - 60_000).toISOString() },
+        });
       }
       return reqs;
     }
@@ -157,14 +182,28 @@ export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter
     for (const req of reqs) {
       counter.enabled = true;
       counter.reset();
-      const res = await gateway.handle({ method: route.method, path: req.path, ...(req.query ? { query: req.query } : {}), headers, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}) });
+      const res = await gateway.handle({
+        method: route.method,
+        path: req.path,
+        ...(req.query ? { query: req.query } : {}),
+        headers,
+        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+      });
       counter.enabled = false;
       const calls = counter.reset();
       const expected = route.notImplemented ? 501 : route.successStatus;
       if (res.status !== expected) throw new Error(`${route.id} ${req.label ?? ''}: expected ${expected}, got ${res.status} ${res.body}`);
       const kind = routeKind(route.id);
       const s = summarize(calls);
-      const row: WorkRow = { route: route.id, kind, label: `${route.method} ${route.path}${req.label ? ` ${req.label}` : ''}`, status: res.status, calls, summary: s, ...(req.why ? { why: req.why } : {}) };
+      const row: WorkRow = {
+        route: route.id,
+        kind,
+        label: `${route.method} ${route.path}${req.label ? ` ${req.label}` : ''}`,
+        status: res.status,
+        calls,
+        summary: s,
+        ...(req.why ? { why: req.why } : {}),
+      };
       if (!route.notImplemented && kind !== 'other' && kind !== 'create') {
         const dataOk = kind === 'list' ? s.dataCalls === 1 && s.commands[0] === 'Query' : s.dataCalls === 1;
         row.target = kind === 'list' ? '1 Query + RL write' : '1 data call + RL write';

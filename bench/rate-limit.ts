@@ -79,8 +79,7 @@ async function bench() {
   const gw = createGateway({ authCacheTtlSeconds: 300 });
   const ws = `bench-${Date.now().toString(36)}`;
   const scopes = [...SCOPES];
-  const request = (key: string | undefined, path = '/v1/clients') =>
-    gw.handle({ method: 'GET', path, headers: key ? { 'X-API-Key': key } : {} });
+  const request = (key: string | undefined, path = '/v1/clients') => gw.handle({ method: 'GET', path, headers: key ? { 'X-API-Key': key } : {} });
 
   const rows: string[][] = [];
   const measure = async (label: string, n: number, fn: () => Promise<number[]>) => {
@@ -175,7 +174,8 @@ async function bench() {
   // Worst-case counter item: all 60 minute attributes of an hour used, large counts.
   const hourStart = Date.UTC(2031, 4, 6, 12, 0, 0);
   calls.length = 0;
-  for (let m = 0; m < 60; m++) for (let i = 0; i < 2; i++) await consume('key_bench_fullhour_01JZZZZZZZZZZZZZZZZZZZZZZZ', { perMinute: 1_000_000, perHour: 10_000_000 }, hourStart + m * 60_000 + 1000);
+  for (let m = 0; m < 60; m++)
+    for (let i = 0; i < 2; i++) await consume('key_bench_fullhour_01JZZZZZZZZZZZZZZZZZZZZZZZ', { perMinute: 1_000_000, perHour: 10_000_000 }, hourStart + m * 60_000 + 1000);
   const lastWcu = calls[calls.length - 1]?.wcu;
   console.log(`\nCounter item with all 60 minute attributes in use: the 120th write consumed ${lastWcu} WCU (item stays under 1 KB).`);
   console.log('Other calls/req = the route itself (here a Query for GET /v1/clients); authorizer calls appear only on a cache miss.');

@@ -71,7 +71,9 @@ function machine(started: Date, load0: number[]) {
     node: process.version,
     java,
     commit,
-    load: `${load0.map((x) => x.toFixed(1)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end (1/5/15-minute load averages)`,
+    load: `${load0.map((x) => x.toFixed(1)).join(' / ')} at the start, ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} at the end (1/5/15-minute load averages)`,
   };
 }
 
@@ -87,9 +89,21 @@ function bundleSection(built: Record<SdkMode, BundleInfo[]>, kept: SdkMode, targ
     const k = kept === 'external' ? ext : bun;
     const ok = k.bytes <= SIZE_TARGET_BYTES;
     if (fn !== 'empty') targets.push({ section: '1 bundles', name: `bundle ${fn} (SDK ${kept})`, figure: kb(k.bytes), target: `<= ${SIZE_TARGET_BYTES / 1024} KB`, met: ok });
-    return [fn, kb(ext.bytes), String(ext.modules), kb(bun.bytes), String(bun.modules), k.packages.slice(0, 4).map(([p, n]) => `${p} ${(n / 1024).toFixed(0)}K`).join(', '), fn === 'empty' ? '(baseline)' : metText(ok)];
+    return [
+      fn,
+      kb(ext.bytes),
+      String(ext.modules),
+      kb(bun.bytes),
+      String(bun.modules),
+      k.packages
+        .slice(0, 4)
+        .map(([p, n]) => `${p} ${(n / 1024).toFixed(0)}K`)
+        .join(', '),
+      fn === 'empty' ? '(baseline)' : metText(ok),
+    ];
   });
-  const note = 'Built with lib/service-function.ts BUNDLING (minify, no source map, node22, CJS); "SDK external" = @aws-sdk/* left to the Lambda runtime (the stack today), "SDK bundled" = compiled in. Module count = inputs in the esbuild metafile. "empty" = the cold-start baseline (one GetItem).';
+  const note =
+    'Built with lib/service-function.ts BUNDLING (minify, no source map, node22, CJS); "SDK external" = @aws-sdk/* left to the Lambda runtime (the stack today), "SDK bundled" = compiled in. Module count = inputs in the esbuild metafile. "empty" = the cold-start baseline (one GetItem).';
   return { title: '1. Bundles', text: `${table(header, rows)}\n${note}`, markdown: `${markdownTable(header, rows)}\n\n${note}` };
 }
 
@@ -102,8 +116,19 @@ function coldSection(results: ColdResult[], kept: SdkMode, decision: string, tar
     const re = ratio(e.total, of('empty', 'external').total);
     const rb = ratio(b.total, of('empty', 'bundled').total);
     const rk = kept === 'external' ? re : rb;
-    if (fn !== 'empty') targets.push({ section: '2 cold start', name: `cold start ${fn} / empty (SDK ${kept})`, figure: fmt(rk), target: `<= ${COLD_RATIO_TARGET}`, met: rk <= COLD_RATIO_TARGET });
-    return [fn, fmt(e.load, 1), fmt(e.first, 1), fmt(e.total, 1), fmt(e.p90, 1), fmt(re), fmt(b.total, 1), fmt(rb), fn === 'empty' ? '(baseline)' : metText(rk <= COLD_RATIO_TARGET)];
+    if (fn !== 'empty')
+      targets.push({ section: '2 cold start', name: `cold start ${fn} / empty (SDK ${kept})`, figure: fmt(rk), target: `<= ${COLD_RATIO_TARGET}`, met: rk <= COLD_RATIO_TARGET });
+    return [
+      fn,
+      fmt(e.load, 1),
+      fmt(e.first, 1),
+      fmt(e.total, 1),
+      fmt(e.p90, 1),
+      fmt(re),
+      fmt(b.total, 1),
+      fmt(rb),
+      fn === 'empty' ? '(baseline)' : metText(rk <= COLD_RATIO_TARGET),
+    ];
   });
   const n = Math.max(...results.map((r) => r.samples.length));
   const nOther = Math.min(...results.map((r) => r.samples.length));
@@ -113,11 +138,41 @@ function coldSection(results: ColdResult[], kept: SdkMode, decision: string, tar
 }
 
 function warmSection(results: WarmResult[], targets: Target[]): Section {
-  const header = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median', `p50 <= ${WARM_P50_TARGET_MS} ms`];
+  const header = [
+    'route',
+    'DynamoDB',
+    'iterations',
+    'full p50',
+    'bare p50',
+    'overhead p50',
+    'full p99',
+    'bare p99',
+    'overhead p99',
+    'paired median',
+    `p50 <= ${WARM_P50_TARGET_MS} ms`,
+  ];
   const rows = results.map((r) => {
     const ok = r.overheadP50 <= WARM_P50_TARGET_MS;
-    targets.push({ section: '3 warm overhead', name: `warm overhead p50, ${r.route} (${r.mode})`, figure: `${fmt(r.overheadP50, 3)} ms (p99 ${fmt(r.overheadP99, 3)} ms)`, target: `<= ${WARM_P50_TARGET_MS} ms`, met: ok });
-    return [r.route, r.mode, String(r.iterations), fmt(r.full.p50, 3), fmt(r.bare.p50, 3), fmt(r.overheadP50, 3), fmt(r.full.p99, 3), fmt(r.bare.p99, 3), fmt(r.overheadP99, 3), fmt(r.pairedMedian, 3), metText(ok)];
+    targets.push({
+      section: '3 warm overhead',
+      name: `warm overhead p50, ${r.route} (${r.mode})`,
+      figure: `${fmt(r.overheadP50, 3)} ms (p99 ${fmt(r.overheadP99, 3)} ms)`,
+      target: `<= ${WARM_P50_TARGET_MS} ms`,
+      met: ok,
+    });
+    return [
+      r.route,
+      r.mode,
+      String(r.iterations),
+      fmt(r.full.p50, 3),
+      fmt(r.bare.p50, 3),
+      fmt(r.overheadP50, 3),
+      fmt(r.full.p99, 3),
+      fmt(r.bare.p99, 3),
+      fmt(r.overheadP99, 3),
+      fmt(r.pairedMedian, 3),
+      metText(ok),
+    ];
   });
   const note =
     'Milliseconds per invocation, in process. full = the clients function (whole middy stack: logger, route, auth context, rate limit, scope, body, zod, errors, metrics; INFO logs and EMF metrics written to /dev/null as on Lambda stdout); bare = a handler making the same DynamoDB calls with the same inputs, INCLUDING the rate-limit counter UpdateItem, so the difference is framework work only. "in-memory DynamoDB" replays recorded responses from a client middleware (no network; both handlers still build and parse every command): the framework cost without DynamoDB Local\'s latency noise. paired median = median of (full - bare) over adjacent pairs.';
@@ -131,7 +186,18 @@ function workSection(rows: WorkRow[], targets: Target[]): Section {
     const cmds = s.commands.length ? `${s.dataCalls}: ${s.commands.join(' + ')}` : '0';
     const why = r.why && !r.met ? ` (reads first: ${r.why})` : '';
     if (r.target) targets.push({ section: '4 DynamoDB work', name: `${r.label}`, figure: `${cmds} + ${s.rateCalls} RL${why}`, target: r.target, met: r.met! });
-    return [r.route, r.label, String(r.status), cmds, String(s.rateCalls), fmt(s.rcu, 1), fmt(s.wcu, 1), fmt(s.reported, 1), r.target ?? '-', r.met === undefined ? '-' : metText(r.met)];
+    return [
+      r.route,
+      r.label,
+      String(r.status),
+      cmds,
+      String(s.rateCalls),
+      fmt(s.rcu, 1),
+      fmt(s.wcu, 1),
+      fmt(s.reported, 1),
+      r.target ?? '-',
+      r.met === undefined ? '-' : metText(r.met),
+    ];
   });
   const scans = rows.reduce((n, r) => n + r.summary.scans, 0);
   targets.push({ section: '4 DynamoDB work', name: 'Scan calls over every route', figure: String(scans), target: '0', met: scans === 0 });
@@ -155,7 +221,12 @@ function throughputSection(runs: ThroughputRun[], connections: number, targets: 
     return [s.endpoint, b.rps.toFixed(1), fmt(b.p50, 0), fmt(b.p99, 0), g.rps.toFixed(1), fmt(g.p50, 0), fmt(g.p99, 0), fmt(x.median), `${fmt(x.min)}-${fmt(x.max)}`, metText(met)];
   });
   const perRound = summaries.map((s) => `${s.endpoint.split(' ')[0]} ${s.ratio.ratios.map((r) => fmt(r)).join(' ')}`).join('; ');
-  const errs = summaries.map((s) => `${s.endpoint.split(' ')[0]}: bare ${s.bare.ok}/${s.bare.requests} 2xx, ${s.bare.non2xx} non-2xx, ${s.bare.errors} errors; gateway ${s.gateway.ok}/${s.gateway.requests} 2xx, ${s.gateway.non2xx} non-2xx, ${s.gateway.errors} errors`).join('; ');
+  const errs = summaries
+    .map(
+      (s) =>
+        `${s.endpoint.split(' ')[0]}: bare ${s.bare.ok}/${s.bare.requests} 2xx, ${s.bare.non2xx} non-2xx, ${s.bare.errors} errors; gateway ${s.gateway.ok}/${s.gateway.requests} 2xx, ${s.gateway.non2xx} non-2xx, ${s.gateway.errors} errors`,
+    )
+    .join('; ');
   const note = `autocannon on 127.0.0.1, ${connections} connections; servers are separate node processes (bare = node:http with the same DynamoDB calls, bench/throughput-server.ts). Per endpoint, after an unrecorded ${CFG.tpWarmup} s warm-up of each server (3x for the first endpoint): ${CFG.tpRounds} rounds of one ${CFG.tpSeconds} s run per server, interleaved, alternating which goes first. req/s = 2xx responses completed / measured elapsed seconds, over all rounds (non-2xx and connection errors not counted, and reported); p50/p99 = median over the rounds. gateway / bare = median of the per-round ratios (target judged on it), min-max = their range; per round: ${perRound}. Responses: ${errs}.`;
   return { title: '6. Throughput (local gateway vs bare node:http)', text: `${table(header, body)}\n${note}`, markdown: `${markdownTable(header, body)}\n\n${note}` };
 }
@@ -266,7 +337,11 @@ async function main() {
   if (paging.rows.length) {
     const pf = formatPaging(paging.rows, { page: CFG.page, runs: CFG.pagingRuns });
     targets.push(...pf.targets);
-    sections.push({ title: `5. Time-entry paging (${CFG.entries} entries, limit 50, page 1 vs ${CFG.page}; seeded in ${(paging.seedMs / 1000).toFixed(1)} s)`, text: pf.text, markdown: pf.markdown });
+    sections.push({
+      title: `5. Time-entry paging (${CFG.entries} entries, limit 50, page 1 vs ${CFG.page}; seeded in ${(paging.seedMs / 1000).toFixed(1)} s)`,
+      text: pf.text,
+      markdown: pf.markdown,
+    });
   }
   if (tp.length) sections.push(throughputSection(tp, 10, targets));
 

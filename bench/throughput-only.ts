@@ -12,7 +12,13 @@ import { table } from './lib/report';
 import { fmt } from './lib/stats';
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, rounds: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string', default: '10' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '10' },
+  },
 });
 const rounds = Number(values.rounds ?? (values.quick ? 3 : 7));
 const seconds = Number(values.seconds ?? (values.quick ? 2 : 3));
@@ -42,7 +48,9 @@ runSectionAlone(async (ws) => {
     `${s.bare.non2xx + s.gateway.non2xx} / ${s.bare.errors + s.gateway.errors}`,
   ]);
   out(table(header, rows));
-  out(`${rounds} interleaved rounds of ${seconds} s per server and endpoint, ${connections} connections; req/s = 2xx completed / measured seconds; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  out(
+    `${rounds} interleaved rounds of ${seconds} s per server and endpoint, ${connections} connections; req/s = 2xx completed / measured seconds; took ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }).catch((err) => {
   console.error(err);
   process.exit(1);

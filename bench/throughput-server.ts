@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -46,7 +46,7 @@ function bareServer(auth: { key: string; workspaceId: string; keyId: string; per
       }),
     );
   };
-  return createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const body = await readBody(req);
       const a = keys.get(String(req.headers['x-api-key']));
@@ -61,7 +61,12 @@ function bareServer(auth: { key: string; workspaceId: string; keyId: string; per
       }
       if (req.method === 'GET' && path === '/v1/clients') {
         const r = await db().send(
-          new QueryCommand({ TableName: table, KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)', ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' }, ExpressionAttributeValues: { ':pk': ws, ':sk': 'CLIENT#' } }),
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+            ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+            ExpressionAttributeValues: { ':pk': ws, ':sk': 'CLIENT#' },
+          }),
         );
         return void send(200, { items: r.Items });
       }
@@ -74,7 +79,13 @@ function bareServer(auth: { key: string; workspaceId: string; keyId: string; per
           new TransactWriteCommand({
             TransactItems: [
               { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-              { Put: { TableName: table, Item: { PK: ws, SK: `UNIQUE#CLIENTNAME#${input.name.trim().toLowerCase()}`, _type: 'UNIQUE', owner: item.SK }, ConditionExpression: 'attribute_not_exists(PK)' } },
+              {
+                Put: {
+                  TableName: table,
+                  Item: { PK: ws, SK: `UNIQUE#CLIENTNAME#${input.name.trim().toLowerCase()}`, _type: 'UNIQUE', owner: item.SK },
+                  ConditionExpression: 'attribute_not_exists(PK)',
+                },
+              },
             ],
           }),
         );
@@ -84,7 +95,8 @@ function bareServer(auth: { key: string; workspaceId: string; keyId: string; per
     } catch (err) {
       res.writeHead(500).end(String(err));
     }
-  });
+  };
+  return createServer((req, res) => void handle(req, res));
 }
 
 function main() {

@@ -69,7 +69,16 @@ export function summarizeThroughput(runs: readonly ThroughputRun[]): ThroughputS
       const sum = (f: (r: ThroughputRun) => number) => rs.reduce((a, r) => a + f(r), 0);
       const ok = sum((r) => r.ok);
       const seconds = sum((r) => r.seconds);
-      return { rps: perSecond(ok, seconds), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), ok, requests: sum((r) => r.requests), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors), seconds };
+      return {
+        rps: perSecond(ok, seconds),
+        p50: median(rs.map((r) => r.p50)),
+        p99: median(rs.map((r) => r.p99)),
+        ok,
+        requests: sum((r) => r.requests),
+        non2xx: sum((r) => r.non2xx),
+        errors: sum((r) => r.errors),
+        seconds,
+      };
     };
     const b = of('bare');
     const g = of('gateway');
@@ -110,7 +119,10 @@ function cannon(opts: autocannon.Options & { duration: number }): Promise<autoca
   });
 }
 
-export async function measureThroughput(ws: Workspace, o: { rounds: number; seconds: number; warmupSeconds: number; connections: number; progress?: (s: string) => void }): Promise<ThroughputRun[]> {
+export async function measureThroughput(
+  ws: Workspace,
+  o: { rounds: number; seconds: number; warmupSeconds: number; connections: number; progress?: (s: string) => void },
+): Promise<ThroughputRun[]> {
   const servers = { gateway: await startServer('gateway', ws), bare: await startServer('bare', ws) };
   const client = ws.clients[0]!;
   const endpoints: Array<{ endpoint: string; req: { method: 'GET' | 'POST'; path: string; body?: string; idReplacement?: boolean } }> = [
@@ -122,7 +134,12 @@ export async function measureThroughput(ws: Workspace, o: { rounds: number; seco
   try {
     for (const e of endpoints) {
       const { path, ...rest } = e.req;
-      const base = (mode: 'bare' | 'gateway'): autocannon.Options => ({ url: `http://127.0.0.1:${servers[mode].port}${path}`, headers: { 'x-api-key': ws.key, 'content-type': 'application/json' }, connections: o.connections, ...rest });
+      const base = (mode: 'bare' | 'gateway'): autocannon.Options => ({
+        url: `http://127.0.0.1:${servers[mode].port}${path}`,
+        headers: { 'x-api-key': ws.key, 'content-type': 'application/json' },
+        connections: o.connections,
+        ...rest,
+      });
       // The first endpoint warms longer: fresh server processes and DynamoDB Local's JIT are still ramping up.
       for (const mode of ['bare', 'gateway'] as const) await cannon({ ...base(mode), duration: o.warmupSeconds * (e === endpoints[0] ? 3 : 1) });
       for (let round = 0; round < o.rounds; round++) {
@@ -131,9 +148,23 @@ export async function measureThroughput(ws: Workspace, o: { rounds: number; seco
           const ms = r.finish.getTime() - r.start.getTime();
           const seconds = ms > 0 ? ms / 1000 : r.duration;
           const ok = r['2xx'];
-          runs.push({ endpoint: e.endpoint, server: mode, round, ok, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, seconds, rps: perSecond(ok, seconds), p50: r.latency.p50, p99: r.latency.p99 });
+          runs.push({
+            endpoint: e.endpoint,
+            server: mode,
+            round,
+            ok,
+            requests: r.requests.total,
+            non2xx: r.non2xx,
+            errors: r.errors,
+            seconds,
+            rps: perSecond(ok, seconds),
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+          });
           const bad = r.non2xx + r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : '';
-          o.progress?.(`throughput: ${e.endpoint} (${mode}) round ${round + 1}/${o.rounds}: ${ok} x 2xx in ${seconds.toFixed(2)} s = ${perSecond(ok, seconds).toFixed(1)} req/s${bad}`);
+          o.progress?.(
+            `throughput: ${e.endpoint} (${mode}) round ${round + 1}/${o.rounds}: ${ok} x 2xx in ${seconds.toFixed(2)} s = ${perSecond(ok, seconds).toFixed(1)} req/s${bad}`,
+          );
         }
       }
     }

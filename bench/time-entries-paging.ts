@@ -121,7 +121,13 @@ export async function measurePaging(gateway: Gateway, counter: DynamoCounter, o:
     counter.enabled = false;
     const calls = counter.reset().filter((c) => !c.rate);
     const s = summarize(calls);
-    return { items: r.items, queries: calls.filter((c) => c.command === 'Query').length, itemsRead: s.itemsRead, rcu: s.dataRcu, reported: calls.reduce((a, c) => a + c.reported, 0) };
+    return {
+      items: r.items,
+      queries: calls.filter((c) => c.command === 'Query').length,
+      itemsRead: s.itemsRead,
+      rcu: s.dataRcu,
+      reported: calls.reduce((a, c) => a + c.reported, 0),
+    };
   };
 
   await request({}); // authorizer cache warm
@@ -188,9 +194,34 @@ export const PAGING_RATIO_TARGET = 1.2;
 export function formatPaging(rows: PagingRow[], o: { page: number; runs: number }): { text: string; markdown: string; targets: Target[] } {
   const header = ['filter', 'access', 'matching', 'page', 'items', 'Query calls', 'items read', 'RCU', 'RCU (DDB Local)', 'p50 ms'];
   const body = rows.flatMap((r) =>
-    ([[1, r.p1], [r.pageN, r.pN]] as const).map(([page, f]) => [r.filter, r.access, String(r.matching), String(page), String(f.items), String(f.queries), String(f.itemsRead), fmt(f.rcu, 1), fmt(f.reported, 1), fmt(f.ms, 1)]),
+    (
+      [
+        [1, r.p1],
+        [r.pageN, r.pN],
+      ] as const
+    ).map(([page, f]) => [
+      r.filter,
+      r.access,
+      String(r.matching),
+      String(page),
+      String(f.items),
+      String(f.queries),
+      String(f.itemsRead),
+      fmt(f.rcu, 1),
+      fmt(f.reported, 1),
+      fmt(f.ms, 1),
+    ]),
   );
-  const rHeader = ['filter', 'pages', 'capacity ratio', 'latency ratio', 'data layer ms (page 1 / N)', 'data layer ratio', 'API minus data layer ms (page 1 / N)', `target <= ${PAGING_RATIO_TARGET}`];
+  const rHeader = [
+    'filter',
+    'pages',
+    'capacity ratio',
+    'latency ratio',
+    'data layer ms (page 1 / N)',
+    'data layer ratio',
+    'API minus data layer ms (page 1 / N)',
+    `target <= ${PAGING_RATIO_TARGET}`,
+  ];
   const rBody = rows.map((r) => [
     r.filter,
     `${r.pageN} / 1`,

@@ -45,7 +45,13 @@ function bareRateLimit(keyId: string, limits: { perMinute: number; perHour: numb
       UpdateExpression: 'SET #ttl = :ttl, #type = :type ADD #h :one, #m :one',
       ConditionExpression: '(attribute_not_exists(#h) OR #h < :perHour) AND (attribute_not_exists(#m) OR #m < :perMinute)',
       ExpressionAttributeNames: { '#ttl': 'ttl', '#type': '_type', '#h': 'h', '#m': m },
-      ExpressionAttributeValues: { ':ttl': Math.floor((hourStart + HOUR) / 1000) + 3600, ':type': 'RATECOUNTER', ':one': 1, ':perHour': limits.perHour, ':perMinute': limits.perMinute },
+      ExpressionAttributeValues: {
+        ':ttl': Math.floor((hourStart + HOUR) / 1000) + 3600,
+        ':type': 'RATECOUNTER',
+        ':one': 1,
+        ':perHour': limits.perHour,
+        ':perMinute': limits.perMinute,
+      },
       ReturnValues: 'UPDATED_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
@@ -58,7 +64,9 @@ export function bareHandlers(): { get: Handler; list: Handler } {
     get: async (event) => {
       const auth = event.requestContext.authorizer as Record<string, string>;
       await bareRateLimit(auth.keyId!, { perMinute: Number(auth.perMinute), perHour: Number(auth.perHour) });
-      const res = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: `WS#${auth.workspaceId}`, SK: `CLIENT#${event.pathParameters!.id}` }, ConsistentRead: true }));
+      const res = await db().send(
+        new GetCommand({ TableName: tableName(), Key: { PK: `WS#${auth.workspaceId}`, SK: `CLIENT#${event.pathParameters!.id}` }, ConsistentRead: true }),
+      );
       return { statusCode: 200, headers, body: JSON.stringify(res.Item) };
     },
     list: async (event) => {
@@ -141,7 +149,16 @@ export async function measureWarm(
       const p = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99) });
       const f = p(full);
       const bb = p(b);
-      out.push({ route: c.route, mode, iterations: n, full: f, bare: bb, overheadP50: f.p50 - bb.p50, overheadP99: f.p99 - bb.p99, pairedMedian: median(full.map((x, i) => x - b[i]!)) });
+      out.push({
+        route: c.route,
+        mode,
+        iterations: n,
+        full: f,
+        bare: bb,
+        overheadP50: f.p50 - bb.p50,
+        overheadP99: f.p99 - bb.p99,
+        pairedMedian: median(full.map((x, i) => x - b[i]!)),
+      });
       progress?.(`warm: ${c.route} (${mode}) done`);
     }
   }

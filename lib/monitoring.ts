@@ -173,9 +173,7 @@ export class Monitoring extends Construct {
         period: fiveMinutes,
       });
 
-    this.dashboard.addWidgets(
-      new cw.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
-    );
+    this.dashboard.addWidgets(new cw.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }));
     this.dashboard.addWidgets(
       new cw.GraphWidget({
         title: 'API requests and errors',

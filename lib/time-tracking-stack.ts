@@ -21,9 +21,7 @@ export interface TimeTrackingStackProps extends StackProps {
  * Functions whose handlers sign and verify pagination cursors, and so read the cursor secret: derived from
  * the route table (every function serving a route with a `cursor` query parameter).
  */
-export const CURSOR_FUNCTIONS: readonly FunctionName[] = [
-  ...new Set(routeList.filter((r) => r.query !== undefined && 'cursor' in r.query.shape).map((r) => r.resource)),
-];
+export const CURSOR_FUNCTIONS: readonly FunctionName[] = [...new Set(routeList.filter((r) => r.query !== undefined && 'cursor' in r.query.shape).map((r) => r.resource))];
 
 /** Cache time of the authorizer (identity source: API_KEY_HEADER): the cache is why revocation takes up to 5 minutes. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
@@ -225,7 +223,7 @@ export class TimeTrackingStack extends Stack {
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         reason:
-          'The account-level role API Gateway uses to write CloudWatch logs (access and execution logs) uses AWS\'s purpose-built AmazonAPIGatewayPushToCloudWatchLogs policy, as the API Gateway documentation prescribes.',
+          "The account-level role API Gateway uses to write CloudWatch logs (access and execution logs) uses AWS's purpose-built AmazonAPIGatewayPushToCloudWatchLogs policy, as the API Gateway documentation prescribes.",
       },
     );
 

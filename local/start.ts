@@ -48,13 +48,15 @@ async function main() {
     console.log('\n  Demo API key (shown once; create more with `npm run --silent admin -- keys create`):');
     console.log(`\n    ${key}\n`);
   } else {
-    console.log(`Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run; \`npm run --silent admin -- keys create --workspace ${DEMO_WORKSPACE} --name me --scopes all\` makes another).`);
+    console.log(
+      `Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run; \`npm run --silent admin -- keys create --workspace ${DEMO_WORKSPACE} --name me --scopes all\` makes another).`,
+    );
   }
 
   const server = createLocalServer({ authCacheTtlSeconds: authTtl });
-  server.on('error', async (err) => {
+  server.on('error', (err) => {
     console.error(`Cannot listen on port ${port}: ${err.message}`);
-    await stop(1);
+    void stop(1);
   });
   server.listen(port, () => {
     console.log(`API listening on http://127.0.0.1:${port}  (try: curl http://127.0.0.1:${port}/v1/openapi.json)`);

@@ -6,9 +6,7 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
  * environment (TABLE_NAME, DYNAMODB_ENDPOINT for DynamoDB Local).
  */
 const endpoint = process.env.DYNAMODB_ENDPOINT;
-const client = new DynamoDBClient(
-  endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {},
-);
+const client = new DynamoDBClient(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {});
 
 export const handler = async (event: { pathParameters?: Record<string, string> | null }) => {
   const id = event.pathParameters?.id ?? 'none';

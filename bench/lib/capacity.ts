@@ -25,10 +25,7 @@ export function valueSize(v: unknown): number {
 
 /** DynamoDB's number size: 1 byte per 2 significant digits (leading and trailing zeros trimmed) + 1. */
 export function numberSize(n: number | bigint): number {
-  const digits = (typeof n === 'bigint' ? n.toString() : Math.abs(n).toExponential().split('e')[0]!)
-    .replace(/[-.]/g, '')
-    .replace(/^0+/, '')
-    .replace(/0+$/, '');
+  const digits = (typeof n === 'bigint' ? n.toString() : Math.abs(n).toExponential().split('e')[0]!).replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
 }
 

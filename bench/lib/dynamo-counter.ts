@@ -127,7 +127,10 @@ export class DynamoCounter {
         let items = (output?.Items as Item[] | undefined) ?? [];
         if (input.FilterExpression && output) items = await this.unfiltered(input);
         call.itemsRead = items.length;
-        call.rcu = readUnits(items.reduce((s, it) => s + itemSize(it), 0), input.ConsistentRead === true);
+        call.rcu = readUnits(
+          items.reduce((s, it) => s + itemSize(it), 0),
+          input.ConsistentRead === true,
+        );
       } else if (targets.length > 0) {
         const afters = await Promise.all(targets.map((t) => this.getItem(t.table, t.key)));
         targets.forEach((t, i) => {

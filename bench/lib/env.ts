@@ -50,7 +50,11 @@ export async function runSectionAlone(measure: (ws: import('./fixtures').Workspa
   try {
     const { createWorkspace } = await import('./fixtures');
     await measure(await createWorkspace('bench-ws'));
-    out(`load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end`);
+    out(
+      `load average ${load0.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' / ')} at the end`,
+    );
   } finally {
     unmute();
     await dynamo.stop();

@@ -99,7 +99,15 @@ export function apiEvent(input: EventInput, auth: AuthContext | undefined, reque
       accountId: '123456789012',
       apiId: 'abc123',
       authorizer: auth
-        ? { workspaceId: auth.workspaceId, keyId: auth.keyId, scopes: auth.scopes.join(','), perMinute: auth.perMinute, perHour: auth.perHour, principalId: auth.keyId, integrationLatency: 0 }
+        ? {
+            workspaceId: auth.workspaceId,
+            keyId: auth.keyId,
+            scopes: auth.scopes.join(','),
+            perMinute: auth.perMinute,
+            perHour: auth.perHour,
+            principalId: auth.keyId,
+            integrationLatency: 0,
+          }
         : null,
       protocol: 'HTTP/1.1',
       httpMethod: input.method,

@@ -123,13 +123,12 @@ const validateInput: ApiMiddleware = {
     if (route.notImplemented) throw notImplemented(route.notImplemented);
     const ev = request.event;
     const params = route.params ? parseWith(route.params, ev.pathParameters ?? {}, 'path') : {};
-    const query = route.query
-      ? parseWith(route.query, ev.queryStringParameters ?? {}, 'query')
-      : rejectUnknownQuery(ev.queryStringParameters);
+    const query = route.query ? parseWith(route.query, ev.queryStringParameters ?? {}, 'query') : rejectUnknownQuery(ev.queryStringParameters);
     let body: unknown;
     if (route.body) {
       const raw = ev.body as unknown;
-      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw validationError('The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+        throw validationError('The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
       body = parseWith(route.body, withoutReadOnly(raw), 'body');
     }
     assertStorable(params, 'path');
@@ -141,7 +140,11 @@ const validateInput: ApiMiddleware = {
 
 function rejectUnknownQuery(q: Record<string, string | undefined> | null): Record<string, never> {
   const names = Object.keys(q ?? {});
-  if (names.length > 0) throw validationError(`Unknown query parameter(s): ${names.join(', ')}`, names.map((field) => ({ field, message: 'unknown query parameter' })));
+  if (names.length > 0)
+    throw validationError(
+      `Unknown query parameter(s): ${names.join(', ')}`,
+      names.map((field) => ({ field, message: 'unknown query parameter' })),
+    );
   return {};
 }
 
@@ -199,19 +202,26 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
         baseUrl: baseUrlOf(event),
       } as RouteRequest<RouteDef>);
     } else if (operation) {
-      result = await operation({ workspaceId: s.auth!.workspaceId, params: input.params as Record<string, unknown>, query: input.query as Record<string, unknown>, body: input.body });
+      result = await operation({
+        workspaceId: s.auth!.workspaceId,
+        params: input.params as Record<string, unknown>,
+        query: input.query as Record<string, unknown>,
+        body: input.body,
+      });
     } else throw notImplemented(`${route.method} ${route.path} is not implemented yet`);
     logger.info('Request served', { status: route.successStatus });
     recordOutcome(metrics, { status: route.successStatus });
     return json(route.successStatus, result, s.headers);
   };
-  return middy(core)
-    // logEvent: false whatever POWERTOOLS_LOGGER_LOG_EVENT says: the event carries the X-API-Key header.
-    .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
-    .use(identify(fn))
-    .use(rateLimit)
-    .use(authorize)
-    .use(parseBody)
-    .use(validateInput)
-    .use(handleErrors(metrics));
+  return (
+    middy(core)
+      // logEvent: false whatever POWERTOOLS_LOGGER_LOG_EVENT says: the event carries the X-API-Key header.
+      .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
+      .use(identify(fn))
+      .use(rateLimit)
+      .use(authorize)
+      .use(parseBody)
+      .use(validateInput)
+      .use(handleErrors(metrics))
+  );
 }

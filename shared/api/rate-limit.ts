@@ -46,8 +46,7 @@ export async function enforceRateLimit(auth: AuthContext, responseHeaders: Recor
   }
   responseHeaders.RateLimit = rateLimitHeader(limits, d);
   if (d.allowed) return;
-  const [limit, unit, retryAfter] =
-    d.exceeded === 'hour' ? [limits.perHour, 'hour', d.window.hourResetSeconds] : [limits.perMinute, 'minute', d.window.minuteResetSeconds];
+  const [limit, unit, retryAfter] = d.exceeded === 'hour' ? [limits.perHour, 'hour', d.window.hourResetSeconds] : [limits.perMinute, 'minute', d.window.minuteResetSeconds];
   logger.info('Rate limit exceeded', { limit: `${limit}/${unit}`, retryAfter });
   throw new ApiError('FORBIDDEN', `Rate limit exceeded: ${limit} requests per ${unit}`, undefined, { 'Retry-After': String(retryAfter) });
 }

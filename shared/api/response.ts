@@ -16,11 +16,23 @@ export function json(statusCode: number, body: unknown, headers: Record<string, 
   return { statusCode, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(code: ErrorCode, status: number, message: string, extra: { requestId?: string; details?: ApiError['details']; headers?: Record<string, string> } = {}) {
+export function errorResponse(
+  code: ErrorCode,
+  status: number,
+  message: string,
+  extra: { requestId?: string; details?: ApiError['details']; headers?: Record<string, string> } = {},
+) {
   return json(status, errorBody(code, message, extra), extra.headers);
 }
 
-const THROTTLE_ERRORS = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TimeoutError', 'RequestTimeout', 'TransactionInProgressException']);
+const THROTTLE_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TimeoutError',
+  'RequestTimeout',
+  'TransactionInProgressException',
+]);
 /** DynamoDB unreachable (connection refused or reset, DNS, network): the same retryable condition as a timeout. */
 const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** Reasons a transaction is cancelled for load, not for its conditions: retrying it later can succeed. */
@@ -49,9 +61,14 @@ function isUnavailable(e: { name?: string; code?: string; message?: string; $met
 export function toErrorResponse(thrown: unknown, requestId: string): { response: APIGatewayProxyResult; unexpected: boolean } {
   const err = toApiError(thrown);
   if (err instanceof ApiError) {
-    return { response: errorResponse(err.code, err.status, err.message, { details: err.details, headers: err.headers, requestId: err.status >= 500 ? requestId : undefined }), unexpected: false };
+    return {
+      response: errorResponse(err.code, err.status, err.message, { details: err.details, headers: err.headers, requestId: err.status >= 500 ? requestId : undefined }),
+      unexpected: false,
+    };
   }
-  const e = err as { name?: string; code?: string; message?: string; cause?: { package?: string }; $metadata?: unknown; statusCode?: number; CancellationReasons?: Array<{ Code?: string }> } | undefined;
+  const e = err as
+    | { name?: string; code?: string; message?: string; cause?: { package?: string }; $metadata?: unknown; statusCode?: number; CancellationReasons?: Array<{ Code?: string }> }
+    | undefined;
   if (e?.cause?.package === '@middy/http-json-body-parser') {
     return { response: errorResponse('VALIDATION_ERROR', 400, 'Request body must be valid JSON', { details: [{ field: 'body', message: 'malformed JSON' }] }), unexpected: false };
   }

@@ -100,11 +100,42 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
       successStatus: 200,
     },
     [ids.create]: opts.notOffered?.create
-      ? { ...common, method: 'POST', path: base, scope: write, summary: opts.notOffered.create.summary, response: item, successStatus: 201, notImplemented: opts.notOffered.create.message }
-      : { ...common, operation: 'create', method: 'POST', path: base, scope: write, summary: `Create ${a}`, body: s.createBodySchema(entity.fields), response: item, successStatus: 201, conflict: true, kind },
+      ? {
+          ...common,
+          method: 'POST',
+          path: base,
+          scope: write,
+          summary: opts.notOffered.create.summary,
+          response: item,
+          successStatus: 201,
+          notImplemented: opts.notOffered.create.message,
+        }
+      : {
+          ...common,
+          operation: 'create',
+          method: 'POST',
+          path: base,
+          scope: write,
+          summary: `Create ${a}`,
+          body: s.createBodySchema(entity.fields),
+          response: item,
+          successStatus: 201,
+          conflict: true,
+          kind,
+        },
     [ids.get]: { ...common, operation: 'get', method: 'GET', path: `${base}/{id}`, scope: read, summary: `Get ${a}`, params, ...idq, response: item, successStatus: 200, kind },
     [ids.update]: opts.notOffered?.update
-      ? { ...common, method: 'PUT', path: `${base}/{id}`, scope: write, summary: opts.notOffered.update.summary, params, response: item, successStatus: 200, notImplemented: opts.notOffered.update.message }
+      ? {
+          ...common,
+          method: 'PUT',
+          path: `${base}/{id}`,
+          scope: write,
+          summary: opts.notOffered.update.summary,
+          params,
+          response: item,
+          successStatus: 200,
+          notImplemented: opts.notOffered.update.message,
+        }
       : {
           ...common,
           operation: 'update',
@@ -120,7 +151,20 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
           conflict: true,
           kind,
         },
-    [ids.delete]: { ...common, operation: 'delete', method: 'DELETE', path: `${base}/{id}`, scope: write, summary: opts.deleteSummary ?? `Delete ${a}`, params, ...idq, response: s.deletedSchema, successStatus: 200, conflict: true, kind },
+    [ids.delete]: {
+      ...common,
+      operation: 'delete',
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      scope: write,
+      summary: opts.deleteSummary ?? `Delete ${a}`,
+      params,
+      ...idq,
+      response: s.deletedSchema,
+      successStatus: 200,
+      conflict: true,
+      kind,
+    },
   };
   return routes as CrudRoutes<E>;
 }
@@ -154,13 +198,18 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 type EntityRoutes = UnionToIntersection<Entity extends infer E ? (E extends AnyEntity ? CrudRoutes<E> : never) : never>;
 
 const publicRoutes = {
-  getOpenApi: { method: 'GET', path: '/v1/openapi.json', resource: 'openapi', scope: null, summary: 'The OpenAPI 3.0 description of this API (public)', response: z.record(z.string(), z.unknown()), successStatus: 200 },
+  getOpenApi: {
+    method: 'GET',
+    path: '/v1/openapi.json',
+    resource: 'openapi',
+    scope: null,
+    summary: 'The OpenAPI 3.0 description of this API (public)',
+    response: z.record(z.string(), z.unknown()),
+    successStatus: 200,
+  },
 } satisfies Record<string, RouteDef>;
 
-export const routes: typeof publicRoutes & EntityRoutes = Object.assign(
-  { ...publicRoutes },
-  ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
-);
+export const routes: typeof publicRoutes & EntityRoutes = Object.assign({ ...publicRoutes }, ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])));
 
 export type RouteId = keyof typeof routes;
 export type Routes = typeof routes;

@@ -15,7 +15,11 @@ export { LIMITS };
 export const READ_ONLY_FIELDS: readonly string[] = [...new Set([...Object.keys(BASE_FIELDS), ...ENTITIES.flatMap((e) => Object.keys(e.computed ?? {}))])];
 
 /** "Time entry" -> "TimeEntry": the schema id of an entity's response object. */
-export const pascal = (words: string) => words.split(/[\s-]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+export const pascal = (words: string) =>
+  words
+    .split(/[\s-]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 
 export const createBodySchema = (fields: FieldSpecs) => inputSchema(fields);
 
@@ -46,9 +50,7 @@ export const pageOf = (item: z.ZodType) =>
     hasMore: z.boolean(),
   });
 
-export const deletedSchema = z
-  .object({ deleted: z.literal(true), id: z.string() })
-  .meta({ id: 'Deleted', example: { deleted: true, id: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' } });
+export const deletedSchema = z.object({ deleted: z.literal(true), id: z.string() }).meta({ id: 'Deleted', example: { deleted: true, id: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' } });
 
 export const errorSchema = z
   .object({
@@ -89,7 +91,7 @@ export const sortKeyQuery = z.strictObject({
     .string()
     .max(512)
     .regex(SORT_KEY_REGEX, 'must be the sortKey returned with the entry, e.g. 2026-01-31T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N (URL-encode # as %23)')
-    .meta({ description: 'The entry\'s sortKey, as returned with it (URL-encode # as %23)' }),
+    .meta({ description: "The entry's sortKey, as returned with it (URL-encode # as %23)" }),
 });
 export const userIdQuery = z.strictObject({ userId: idString.meta({ description: 'The user the favorite belongs to (required with API key authentication)' }) });
 export const favoriteListQuery = z.strictObject({ userId: idString.optional() });

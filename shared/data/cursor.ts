@@ -47,12 +47,16 @@ export function bindingHash(query: unknown): string {
 }
 
 async function sign(payload: string): Promise<Buffer> {
-  return createHmac('sha256', await getCursorSecret()).update(DOMAIN + payload).digest();
+  return createHmac('sha256', await getCursorSecret())
+    .update(DOMAIN + payload)
+    .digest();
 }
 
 /** The payload's encryption key: derived from the cursor secret, distinct from the signing use of it. */
 async function encryptionKey(): Promise<Buffer> {
-  return createHmac('sha256', await getCursorSecret()).update('cursor.v1.encryption-key').digest();
+  return createHmac('sha256', await getCursorSecret())
+    .update('cursor.v1.encryption-key')
+    .digest();
 }
 
 export async function encodeCursor(binding: CursorBinding, key: CursorKey): Promise<string> {

@@ -16,9 +16,7 @@ export const LOCAL_TABLE_NAME = 'timetrack-local';
 export function dynamoConfig(): DynamoDBClientConfig {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   return {
-    ...(endpoint
-      ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     maxAttempts: Number(process.env.DYNAMODB_MAX_ATTEMPTS ?? 3),
   };
 }

@@ -28,7 +28,10 @@ export const MAX_SORT_KEY_BYTES = 1024;
 function fit(value: string, max: number, fields: readonly string[]): string {
   if (Buffer.byteLength(value, 'utf8') <= max) return value;
   const message = 'too long to be stored (non-ASCII characters count several bytes)';
-  throw invalid(`${fields.join(', ')}: ${message}`, fields.map((field) => ({ field, message })));
+  throw invalid(
+    `${fields.join(', ')}: ${message}`,
+    fields.map((field) => ({ field, message })),
+  );
 }
 
 /**

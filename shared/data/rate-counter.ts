@@ -121,4 +121,3 @@ export async function consume(keyId: string, limits: Limits, now = rateLimitNow(
     return { allowed: false, exceeded, minuteCount, hourCount, window };
   }
 }
-

@@ -413,7 +413,10 @@ export class Repository<E extends AnyEntity> {
   private tooManyChanges(writes: number, before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): DomainError {
     const changed = (this.entity.references ?? []).map((r) => r.field).filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
     const message = `this update changes too many references at once (${writes} writes; at most ${MAX_TRANSACTION_ITEMS} fit in one atomic write): make the change in two requests`;
-    return invalid(`${changed.join(', ')}: ${message}`, changed.map((field) => ({ field, message })));
+    return invalid(
+      `${changed.join(', ')}: ${message}`,
+      changed.map((field) => ({ field, message })),
+    );
   }
 
   /** The record as stored: id, timestamps and declared fields (no keys, internals or computed fields). */

@@ -22,9 +22,7 @@ export async function getCursorSecret(): Promise<string> {
 
   const arn = process.env.CURSOR_SECRET_ARN;
   if (!arn) {
-    throw new Error(
-      'Cursor-signing secret not configured: set CURSOR_SECRET (local run, tests) or CURSOR_SECRET_ARN (AWS, set by the CDK stack)',
-    );
+    throw new Error('Cursor-signing secret not configured: set CURSOR_SECRET (local run, tests) or CURSOR_SECRET_ARN (AWS, set by the CDK stack)');
   }
 
   cached ??= fetchSecret(arn).catch((err: unknown) => {

@@ -32,12 +32,7 @@ export const TABLE = {
 } as const;
 
 /** Attributes that are storage keys and must never appear in an API response. */
-export const KEY_ATTRIBUTES: readonly string[] = [
-  TABLE.partitionKey,
-  TABLE.sortKey,
-  TABLE.ttlAttribute,
-  ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
-];
+export const KEY_ATTRIBUTES: readonly string[] = [TABLE.partitionKey, TABLE.sortKey, TABLE.ttlAttribute, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
 
 /** CreateTable input for DynamoDB Local (tests, local run). The CDK stack maps the same object. */
 export function createTableInput(tableName: string) {

@@ -177,7 +177,9 @@ export function coupledFields(e: AnyEntity): ReadonlySet<string> {
   return new Set([
     ...keyFields(e),
     ...(e.references ?? []).map((r) => r.field),
-    ...Object.entries(e.fields).filter(([, spec]) => spec.immutable).map(([name]) => name),
+    ...Object.entries(e.fields)
+      .filter(([, spec]) => spec.immutable)
+      .map(([name]) => name),
     ...(e.derived?.reads ?? []),
     ...(e.rules ?? []).flatMap((r) => r.reads),
   ]);

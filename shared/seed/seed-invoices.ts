@@ -28,7 +28,6 @@ const RATES = [95, 120, 135.5, 150, 180];
 const TAX_RATES = [0, 0.1, 0.19, 0.2];
 const DAY = 86_400_000;
 
-
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 export const invoiceNumber = (seq: number) => `INV-${String(seq).padStart(6, '0')}`;

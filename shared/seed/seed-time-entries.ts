@@ -53,7 +53,6 @@ const SEED_TASKS = ['Development', 'Design', 'Meetings'];
 const SEED_TAGS = ['deep-work', 'meeting', 'review', 'support', 'travel'];
 const NOTES = ['Sprint work', 'Pairing session', 'Bug fixes', 'Client call', 'Planning', 'Code review', 'Documentation', undefined, undefined];
 
-
 function weighted<T>(rand: () => number, items: T[], weights: number[]): T {
   const total = weights.reduce((a, b) => a + b, 0);
   let r = rand() * total;
@@ -64,7 +63,13 @@ function weighted<T>(rand: () => number, items: T[], weights: number[]): T {
   return items[items.length - 1]!;
 }
 
-async function ensureByName<E extends AnyEntity>(repo: Repository<E>, workspaceId: string, existing: Array<EntityRecord<E>>, input: FieldValues<E>, same: (r: EntityRecord<E>) => boolean): Promise<EntityRecord<E>> {
+async function ensureByName<E extends AnyEntity>(
+  repo: Repository<E>,
+  workspaceId: string,
+  existing: Array<EntityRecord<E>>,
+  input: FieldValues<E>,
+  same: (r: EntityRecord<E>) => boolean,
+): Promise<EntityRecord<E>> {
   const found = existing.find(same);
   if (found) return found;
   const created = await repo.create(workspaceId, input);
@@ -133,7 +138,11 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
     if (!running) rec.endTime = new Date(Math.min(start + minutes * 60_000, now)).toISOString();
     const r = rand();
     if (r < 0.92) {
-      const { project, tasks: projectTasks } = weighted(rand, catalog.projects, catalog.projects.map((p) => p.weight));
+      const { project, tasks: projectTasks } = weighted(
+        rand,
+        catalog.projects,
+        catalog.projects.map((p) => p.weight),
+      );
       rec.projectId = project.id;
       if (project.clientId) rec.clientId = project.clientId;
       rec.billable = project.billable === true;

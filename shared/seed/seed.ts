@@ -29,5 +29,10 @@ export async function seedWorkspace(workspaceId: string, opts: SeedOptions = {})
     await clients.create(workspaceId, { name, currency: 'USD', email: `billing@${name.split(' ')[0]!.toLowerCase()}.example` });
     created++;
   }
-  return { workspaceId, clients: created, timeEntries: (await seedTimeEntries(workspaceId, opts.timeEntries ?? 0, { progress: opts.progress })).length, invoices: (await seedInvoices(workspaceId, opts.invoices ?? 0, { progress: opts.progress })).length };
+  return {
+    workspaceId,
+    clients: created,
+    timeEntries: (await seedTimeEntries(workspaceId, opts.timeEntries ?? 0, { progress: opts.progress })).length,
+    invoices: (await seedInvoices(workspaceId, opts.invoices ?? 0, { progress: opts.progress })).length,
+  };
 }

@@ -18,7 +18,21 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
 describe('admin CLI', () => {
   test('keys create --json prints the key once; it works at once; list never shows it', async () => {
     const ws = newWorkspace();
-    const created = await cli('keys', 'create', '--workspace', ws, '--name', 'sync job', '--scopes', 'clients:read,clients:write', '--per-minute', '30', '--per-hour', '500', '--json');
+    const created = await cli(
+      'keys',
+      'create',
+      '--workspace',
+      ws,
+      '--name',
+      'sync job',
+      '--scopes',
+      'clients:read,clients:write',
+      '--per-minute',
+      '30',
+      '--per-hour',
+      '500',
+      '--json',
+    );
     expect(created.code).toBe(0);
     const obj = JSON.parse(created.out);
     expect(obj).toMatchObject({ workspaceId: ws, name: 'sync job', scopes: ['clients:read', 'clients:write'], perMinute: 30, perHour: 500 });

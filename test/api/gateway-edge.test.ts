@@ -193,7 +193,6 @@ describe('the local gateway answers from the table, with the request id in the b
       jest.resetModules();
       jest.doMock(mod, () => ({ handler }));
       try {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module registry, after doMock
         const gw = (require('../../local/gateway') as typeof import('../../local/gateway')).createGateway({ authCacheTtlSeconds: 0 });
         return await gw.handle({ method: 'GET', path: '/v1/clients', headers: { [API_KEY_HEADER]: key } });
       } finally {

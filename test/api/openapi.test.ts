@@ -40,7 +40,7 @@ describe('GET /v1/openapi.json', () => {
     expect([...resources].sort()).toEqual(['clients', 'favorites', 'invoices', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
   });
 
-  test('declares the API key scheme, the error schema with examples, and the caller\'s server URL', () => {
+  test("declares the API key scheme, the error schema with examples, and the caller's server URL", () => {
     expect(doc.components.securitySchemes.ApiKeyAuth).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
     expect(doc.components.responses.NotFound.content['application/json'].example).toEqual({ error: { code: 'NOT_FOUND', message: 'Client not found' } });

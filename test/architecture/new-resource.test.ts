@@ -39,7 +39,11 @@ function sandbox(): Sandbox {
       return { ...actual, ENTITIES, RESOURCES: ENTITIES.map((e) => e.resource), usedBy: (target: never, registry = ENTITIES) => actual.usedBy(target, registry) };
     });
     // 3. The function file: one line binding the resource.
-    jest.doMock('../../functions/users/index', () => ({ handler: jest.requireActual<typeof import('../../shared/api/handler')>('../../shared/api/handler').resourceHandler('users' as never) }), { virtual: true });
+    jest.doMock(
+      '../../functions/users/index',
+      () => ({ handler: jest.requireActual<typeof import('../../shared/api/handler')>('../../shared/api/handler').resourceHandler('users' as never) }),
+      { virtual: true },
+    );
     const { createGateway } = jest.requireActual<typeof import('../../local/gateway')>('../../local/gateway');
     const { createApiKey } = jest.requireActual<typeof import('../../shared/data/apikey-store')>('../../shared/data/apikey-store');
     const { ROUTE_IDS } = jest.requireActual<typeof import('../../shared/api/routes')>('../../shared/api/routes');
@@ -58,7 +62,12 @@ test('a throwaway plain resource declared in one place is served end to end', as
   const { key } = await createApiKey({ workspaceId: ws, name: 'users', scopes: ['users:read', 'users:write'] as never[] });
   const { key: readOnly } = await createApiKey({ workspaceId: ws, name: 'ro', scopes: ['users:read'] as never[] });
   const call = async (method: string, path: string, body?: unknown, k = key) => {
-    const res = await gateway.handle({ method, path, headers: { 'X-API-Key': k, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const res = await gateway.handle({
+      method,
+      path,
+      headers: { 'X-API-Key': k, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: res.status, body: JSON.parse(res.body) as Record<string, any> };
   };
 
@@ -74,13 +83,20 @@ test('a throwaway plain resource declared in one place is served end to end', as
 
   // The edge works for it like for every resource: validation, scopes, NOT_FOUND naming its kind.
   expect(await call('POST', '/v1/users', { name: 'x', extra: 1 })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR' } } });
-  expect(await call('POST', '/v1/users', { name: 'x' }, readOnly)).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN', message: 'This API key lacks the required scope: users:write' } } });
+  expect(await call('POST', '/v1/users', { name: 'x' }, readOnly)).toMatchObject({
+    status: 403,
+    body: { error: { code: 'FORBIDDEN', message: 'This API key lacks the required scope: users:write' } },
+  });
   expect(await call('DELETE', `/v1/users/${bob.body.id}`)).toEqual({ status: 200, body: { deleted: true, id: bob.body.id } });
   expect(await call('GET', `/v1/users/${bob.body.id}`)).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'User not found' } } });
 
   // The OpenAPI document lists it, tagged with the declaration's description.
   const doc = (await gateway.handle({ method: 'GET', path: '/v1/openapi.json' })).body;
   const openapi = JSON.parse(doc) as { paths: Record<string, Record<string, { operationId: string }>>; tags: Array<{ name: string; description: string }> };
-  expect(Object.values(openapi.paths['/v1/users/{id}']!).map((op) => op.operationId).sort()).toEqual(['deleteUser', 'getUser', 'updateUser']);
+  expect(
+    Object.values(openapi.paths['/v1/users/{id}']!)
+      .map((op) => op.operationId)
+      .sort(),
+  ).toEqual(['deleteUser', 'getUser', 'updateUser']);
   expect(openapi.tags).toContainEqual({ name: 'users', description: 'People who track time' });
 });

@@ -105,14 +105,29 @@ describe('bench bundle analysis and tables', () => {
         },
       },
     };
-    expect(analyse(meta)).toEqual({ bytes: 300, modules: 3, packages: [['zod', 200], ['(project)', 100]] });
+    expect(analyse(meta)).toEqual({
+      bytes: 300,
+      modules: 3,
+      packages: [
+        ['zod', 200],
+        ['(project)', 100],
+      ],
+    });
   });
 
   test('route kinds and tables', () => {
     expect(routeKind('listClients')).toBe('list');
     expect(routeKind('updateTimeEntry')).toBe('update');
     expect(routeKind('getOpenApi')).toBe('other');
-    expect(table(['a', 'n'], [['x', '1'], ['yy', '22']])).toBe('a    n\n--  --\nx    1\nyy  22');
+    expect(
+      table(
+        ['a', 'n'],
+        [
+          ['x', '1'],
+          ['yy', '22'],
+        ],
+      ),
+    ).toBe('a    n\n--  --\nx    1\nyy  22');
     expect(markdownTable(['a', 'n'], [['x|y', '1']])).toBe('| a | n |\n| --- | ---: |\n| x\\|y | 1 |');
   });
 });
@@ -125,7 +140,10 @@ describe('SDK mode comparison (bench/cold-start.ts)', () => {
     const samples = new Map<BundleInfo, ColdSample[]>();
     bundles.forEach((b, j) => {
       const totals = Array.from({ length: 10 }, (_, i) => 300 * (b.sdk === 'bundled' ? factor : 1) * (1 + noise * Math.sin(i * 7 + j * 3)));
-      samples.set(b, totals.map((total) => ({ boot: 0, load: total / 2, first: total / 2, total, status: 200 })));
+      samples.set(
+        b,
+        totals.map((total) => ({ boot: 0, load: total / 2, first: total / 2, total, status: 200 })),
+      );
     });
     return { bundles, samples };
   }

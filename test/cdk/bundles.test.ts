@@ -27,13 +27,13 @@ describe('function bundles', () => {
           external: [...BUNDLING.externalModules],
           logLevel: 'silent',
         });
-        sizes.set(name, result.outputFiles.reduce((n, f) => n + f.contents.byteLength, 0));
+        sizes.set(
+          name,
+          result.outputFiles.reduce((n, f) => n + f.contents.byteLength, 0),
+        );
       }),
     );
-    console.log(
-      `bundle sizes (limit ${MAX_BUNDLE_BYTES / 1024} KB):\n` +
-        NAMES.map((n) => `  ${n.padEnd(14)} ${(sizes.get(n)! / 1024).toFixed(1).padStart(7)} KB`).join('\n'),
-    );
+    console.log(`bundle sizes (limit ${MAX_BUNDLE_BYTES / 1024} KB):\n` + NAMES.map((n) => `  ${n.padEnd(14)} ${(sizes.get(n)! / 1024).toFixed(1).padStart(7)} KB`).join('\n'));
   }, 120_000);
 
   test.each(NAMES)('%s is at most 300 KB', (name) => {

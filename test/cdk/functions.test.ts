@@ -66,16 +66,21 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
       const { roleId } = fnJson(name);
       const actions = dynamoActions(s, roleId);
       expect(actions).toEqual(
-        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:BatchWriteItem']),
+        expect.arrayContaining([
+          'dynamodb:GetItem',
+          'dynamodb:Query',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:ConditionCheckItem',
+          'dynamodb:BatchWriteItem',
+        ]),
       );
       expect(actions).not.toContain('dynamodb:Scan');
       expect(actions.some((a) => a.includes('*'))).toBe(false);
       const tableStatement = statementsOfRole(s, roleId).find((st) => asArray(st.Action).includes('dynamodb:Query'))!;
       const tableId = s.logicalId(s.stack.table);
-      expect(tableStatement.Resource).toEqual([
-        { 'Fn::GetAtt': [tableId, 'Arn'] },
-        { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] },
-      ]);
+      expect(tableStatement.Resource).toEqual([{ 'Fn::GetAtt': [tableId, 'Arn'] }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] }]);
     }
   });
 

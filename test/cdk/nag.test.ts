@@ -73,7 +73,9 @@ describe.each(['dev', 'prod'] as const)('cdk-nag AwsSolutions (%s)', (stage) => 
     expect(annotations.findError('*', Match.anyValue())).toEqual([]);
     // The synth's validation report (cdk-nag and, on prod, CloudFormation validation): no violation at all.
     const report = JSON.parse(fs.readFileSync(path.join(app.outdir, 'validation-report.json'), 'utf8'));
-    const violations = (report.pluginReports ?? []).flatMap((r: any) => (r.violations ?? []).map((v: any) => `${r.pluginName ?? r.summary?.pluginName}: ${v.ruleName} ${v.description}`));
+    const violations = (report.pluginReports ?? []).flatMap((r: any) =>
+      (r.violations ?? []).map((v: any) => `${r.pluginName ?? r.summary?.pluginName}: ${v.ruleName} ${v.description}`),
+    );
     expect(violations).toEqual([]);
   }, 180_000);
 

@@ -56,7 +56,11 @@ describe.each(['dev', 'prod'] as const)('observability (%s)', (stage) => {
         }),
       ],
     });
-    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `time-tracking-${stage}-Api5xxRate`, Threshold: stage === 'prod' ? 0.01 : 0.05, ...metricStat('Average', '5XXError') });
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: `time-tracking-${stage}-Api5xxRate`,
+      Threshold: stage === 'prod' ? 0.01 : 0.05,
+      ...metricStat('Average', '5XXError'),
+    });
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `time-tracking-${stage}-ApiLatencyP99`, ...metricStat('p99', 'Latency') });
   });
 
@@ -73,7 +77,14 @@ describe.each(['dev', 'prod'] as const)('observability (%s)', (stage) => {
     const [[, dash]] = resourcesOfType(s, 'AWS::CloudWatch::Dashboard') as [[string, any]];
     expect(dash.Properties.DashboardName).toBe(`time-tracking-${stage}`);
     const body = JSON.stringify(dash.Properties.DashboardBody);
-    for (const title of ['API requests and errors', 'API latency', 'Lambda errors and throttles', 'DynamoDB capacity and throttles', 'Handler metrics (EMF)', 'Recent API errors']) {
+    for (const title of [
+      'API requests and errors',
+      'API latency',
+      'Lambda errors and throttles',
+      'DynamoDB capacity and throttles',
+      'Handler metrics (EMF)',
+      'Recent API errors',
+    ]) {
       expect(body).toContain(title);
     }
     for (const metric of ['Requests', 'Errors', 'RateLimited', 'AuthFailed']) expect(body).toContain(`MetricName=\\\\\\"${metric}\\\\\\"`);

@@ -47,8 +47,7 @@ export function synth(stage: StageName, overrides: Parameters<typeof stageConfig
   return s;
 }
 
-export const resourcesOfType = (s: Synth, type: string): Array<[string, CfnResourceJson]> =>
-  Object.entries(s.json.Resources).filter(([, r]) => r.Type === type);
+export const resourcesOfType = (s: Synth, type: string): Array<[string, CfnResourceJson]> => Object.entries(s.json.Resources).filter(([, r]) => r.Type === type);
 
 /** Every IAM statement attached (inline policy) to a role, by the role's logical id. */
 export function statementsOfRole(s: Synth, roleLogicalId: string): Array<Record<string, any>> {

@@ -1,5 +1,5 @@
 import { createInvoice } from '../../shared/data/repositories';
-import { ApiError } from '../../shared/api/errors';
+import { type ApiError } from '../../shared/api/errors';
 import { toApiError } from '../../shared/api/response';
 import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
 import { invariantViolations, workspaceItems } from '../faults/invariants';
@@ -69,7 +69,18 @@ describe('parallel creates of one unique name: exactly one wins', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const results = await Promise.allSettled(
         variants(`INV-${round}`).map((number) =>
-          createInvoice(ws, { number, clientId: client.id, status: 'draft', issueDate: '2026-03-01', dueDate: '2026-03-31', currency: 'USD', lineItems: [{ description: 'Work', quantity: 1, unitPrice: 10, amount: 10 }], subtotal: 10, tax: 0, total: 10 }),
+          createInvoice(ws, {
+            number,
+            clientId: client.id,
+            status: 'draft',
+            issueDate: '2026-03-01',
+            dueDate: '2026-03-31',
+            currency: 'USD',
+            lineItems: [{ description: 'Work', quantity: 1, unitPrice: 10, amount: 10 }],
+            subtotal: 10,
+            tax: 0,
+            total: 10,
+          }),
         ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
@@ -87,7 +98,9 @@ describe('parallel creates of one unique name: exactly one wins', () => {
       const target = `Target ${round}`;
       const results = await Promise.all([
         ...existing.map((t) => api.put(`/v1/tags/${t.id}`, { name: target }, { key })),
-        ...variants(target).slice(0, 4).map((n) => api.post('/v1/tags', { name: n }, { key })),
+        ...variants(target)
+          .slice(0, 4)
+          .map((n) => api.post('/v1/tags', { name: n }, { key })),
       ]);
       expect(results.filter((r) => r.status < 300)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(results.length - 1);
@@ -104,7 +117,14 @@ describe('parallel merge updates of one record: no acknowledged field is lost', 
     const { ws, key } = await workspace('merge-client');
     for (let round = 0; round < ROUNDS; round++) {
       const c = await ok(api.post('/v1/clients', { name: `Merge ${round}` }, { key }));
-      const patches = [{ email: `r${round}@example.com` }, { address: `${round} Main St` }, { notes: `note ${round}` }, { currency: 'GBP' }, { archived: true }, { name: `Merged ${round}` }];
+      const patches = [
+        { email: `r${round}@example.com` },
+        { address: `${round} Main St` },
+        { notes: `note ${round}` },
+        { currency: 'GBP' },
+        { archived: true },
+        { name: `Merged ${round}` },
+      ];
       const results = await Promise.all(patches.map((p) => api.put(`/v1/clients/${c.id}`, p, { key })));
       expect(results.map((r) => r.status)).toEqual(patches.map(() => 200));
       expect((await api.get(`/v1/clients/${c.id}`, { key })).body).toMatchObject(Object.assign({}, ...patches));
@@ -148,7 +168,10 @@ describe('parallel merge updates of one record: no acknowledged field is lost', 
       expect(move.status).toBe(200);
       const final = (await api.get(`/v1/time-entries/${e.id}`, { key, query: { sortKey: move.body.sortKey } })).body;
       expect(final.startTime).toBe(`2026-06-01T0${round % 10}:00:00.000Z`);
-      for (const [res, field, value] of [[notes, 'notes', `n${round}`], [name, 'name', `x${round}`]] as const) {
+      for (const [res, field, value] of [
+        [notes, 'notes', `n${round}`],
+        [name, 'name', `x${round}`],
+      ] as const) {
         expect([200, 404]).toContain(res.status);
         if (res.status === 200) {
           applied++;
@@ -157,7 +180,7 @@ describe('parallel merge updates of one record: no acknowledged field is lost', 
       }
       expect((await api.get(`/v1/time-entries/${e.id}`, { key, query: { sortKey: e.sortKey } })).status).toBe(404);
     }
-    // eslint-disable-next-line no-console
+
     console.log(`concurrency: ${applied} of ${ROUNDS * 4} updates racing a move were acknowledged (and kept)`);
     await consistent(ws);
   });
@@ -230,7 +253,7 @@ describe('paging while entries are created and moved', () => {
       for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
       expect(stable.filter((s) => counts.get(s.id) !== 1).map((s) => `${s.id} x${counts.get(s.id) ?? 0}`)).toEqual([]);
     }
-    // eslint-disable-next-line no-console
+
     console.log(`concurrency: ${passes.length} listings (${passes.map((p) => p.length).join(', ')} entries) during ${mutations} concurrent creates/moves`);
     await consistent(ws);
   });

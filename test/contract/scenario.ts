@@ -42,7 +42,11 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   await expectStatus(api.post('/v1/clients', { name: 'Nope' }, { key: readOnly }), 403, 'read-only key writes');
 
   // clients
-  const acme = await expectStatus(api.post('/v1/clients', { name: 'Acme', email: 'billing@acme.example', currency: 'USD', notes: 'n', address: '1 Road' }, k), 201, 'create client');
+  const acme = await expectStatus(
+    api.post('/v1/clients', { name: 'Acme', email: 'billing@acme.example', currency: 'USD', notes: 'n', address: '1 Road' }, k),
+    201,
+    'create client',
+  );
   const globex = await expectStatus(api.post('/v1/clients', { name: 'Globex' }, k), 201, 'create client 2');
   await expectStatus(api.post('/v1/clients', { name: 'Acme' }, k), 409, 'duplicate client');
   await expectStatus(api.post('/v1/clients', { name: '' }, k), 400, 'invalid client');
@@ -59,7 +63,11 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   await expectStatus(api.get('/v1/clients', k), 200, 'list clients');
 
   // projects
-  const site = await expectStatus(api.post('/v1/projects', { name: 'Site', clientId: acme.id, color: '#112233', hourlyRate: 100, currency: 'USD', billable: true }, k), 201, 'create project');
+  const site = await expectStatus(
+    api.post('/v1/projects', { name: 'Site', clientId: acme.id, color: '#112233', hourlyRate: 100, currency: 'USD', billable: true }, k),
+    201,
+    'create project',
+  );
   const app = await expectStatus(api.post('/v1/projects', { name: 'App' }, k), 201, 'create project 2');
   await expectStatus(api.post('/v1/projects', { name: 'P', clientId: 'no-such-client' }, k), 400, 'project with unknown client');
   await expectStatus(api.get(`/v1/projects/${site.id}`, k), 200, 'get project');
@@ -95,22 +103,50 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   for (let i = 0; i < 5; i++) {
     entries.push(
       await expectStatus(
-        api.post('/v1/time-entries', { userId: `user-${i % 2}`, startTime: `2026-03-0${i + 1}T09:00:00Z`, endTime: `2026-03-0${i + 1}T10:30:00Z`, taskId: design.id, tagIds: [urgent.id], notes: 'work', name: 'Entry' }, k),
+        api.post(
+          '/v1/time-entries',
+          {
+            userId: `user-${i % 2}`,
+            startTime: `2026-03-0${i + 1}T09:00:00Z`,
+            endTime: `2026-03-0${i + 1}T10:30:00Z`,
+            taskId: design.id,
+            tagIds: [urgent.id],
+            notes: 'work',
+            name: 'Entry',
+          },
+          k,
+        ),
         201,
         'create entry',
       ),
     );
   }
-  const running = await expectStatus(api.post('/v1/time-entries', { userId: 'user-0', startTime: '2026-03-09T08:00:00+01:00', projectId: app.id, billable: true }, k), 201, 'create running entry');
+  const running = await expectStatus(
+    api.post('/v1/time-entries', { userId: 'user-0', startTime: '2026-03-09T08:00:00+01:00', projectId: app.id, billable: true }, k),
+    201,
+    'create running entry',
+  );
   await expectStatus(api.post('/v1/time-entries', { userId: 'user-0', startTime: 'yesterday' }, k), 400, 'invalid entry');
-  await expectStatus(api.post('/v1/time-entries', { userId: 'user-0', startTime: '2026-03-01T09:00:00Z', taskId: build.id, projectId: site.id }, k), 400, 'task of another project');
+  await expectStatus(
+    api.post('/v1/time-entries', { userId: 'user-0', startTime: '2026-03-01T09:00:00Z', taskId: build.id, projectId: site.id }, k),
+    400,
+    'task of another project',
+  );
   const e0 = entries[0]!;
   await expectStatus(api.get(`/v1/time-entries/${e0.id}`, { ...k, query: { sortKey: e0.sortKey } }), 200, 'get entry');
   await expectStatus(api.get(`/v1/time-entries/${e0.id}`, k), 400, 'get entry without sortKey');
   await expectStatus(api.get(`/v1/time-entries/${e0.id}`, { ...k, query: { sortKey: '2026-03-01T09:00:00.000Z#nope' } }), 404, 'get entry wrong sortKey');
-  const moved = await expectStatus(api.put(`/v1/time-entries/${e0.id}`, { startTime: '2026-03-20T09:00:00Z', endTime: '2026-03-20T11:00:00Z', tagIds: null }, { ...k, query: { sortKey: e0.sortKey } }), 200, 'move entry');
+  const moved = await expectStatus(
+    api.put(`/v1/time-entries/${e0.id}`, { startTime: '2026-03-20T09:00:00Z', endTime: '2026-03-20T11:00:00Z', tagIds: null }, { ...k, query: { sortKey: e0.sortKey } }),
+    200,
+    'move entry',
+  );
   entries[0] = moved;
-  await expectStatus(api.put(`/v1/time-entries/${running.id}`, { endTime: '2026-03-09T09:00:00Z', notes: 'stopped' }, { ...k, query: { sortKey: running.sortKey } }), 200, 'stop entry');
+  await expectStatus(
+    api.put(`/v1/time-entries/${running.id}`, { endTime: '2026-03-09T09:00:00Z', notes: 'stopped' }, { ...k, query: { sortKey: running.sortKey } }),
+    200,
+    'stop entry',
+  );
   let cursor: string | undefined;
   let paged = 0;
   do {
@@ -119,7 +155,11 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);
   if (paged !== 6) throw new Error(`paged ${paged} entries, expected 6`);
-  await expectStatus(api.get('/v1/time-entries', { ...k, query: { userId: 'user-1', startDate: '2026-03-01', endDate: '2026-03-31', projectId: site.id, clientId: acme.id } }), 200, 'filtered entries');
+  await expectStatus(
+    api.get('/v1/time-entries', { ...k, query: { userId: 'user-1', startDate: '2026-03-01', endDate: '2026-03-31', projectId: site.id, clientId: acme.id } }),
+    200,
+    'filtered entries',
+  );
   await expectStatus(api.get('/v1/time-entries', { ...k, query: { limit: '0' } }), 400, 'bad limit');
   await expectStatus(api.get('/v1/time-entries', { ...k, query: { cursor: 'not-a-cursor' } }), 400, 'bad cursor');
   await expectStatus(api.del(`/v1/tags/${urgent.id}`, k), 409, 'delete tag in use');
@@ -129,7 +169,11 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   entries.pop();
 
   // favorites (addressed with userId)
-  const fav = await expectStatus(api.post('/v1/favorites', { userId: 'user-0', name: 'Daily design', taskId: design.id, tagIds: [urgent.id], billable: true, notes: 'fav' }, k), 201, 'create favorite');
+  const fav = await expectStatus(
+    api.post('/v1/favorites', { userId: 'user-0', name: 'Daily design', taskId: design.id, tagIds: [urgent.id], billable: true, notes: 'fav' }, k),
+    201,
+    'create favorite',
+  );
   const fav2 = await expectStatus(api.post('/v1/favorites', { userId: 'user-1', name: 'Build', projectId: app.id }, k), 201, 'create favorite 2');
   await expectStatus(api.get(`/v1/favorites/${fav.id}`, { ...k, query: { userId: 'user-0' } }), 200, 'get favorite');
   await expectStatus(api.get(`/v1/favorites/${fav.id}`, { ...k, query: { userId: 'user-1' } }), 404, 'favorite of another user');

@@ -119,7 +119,12 @@ test('a generated client runs a full scenario over every resource', async () => 
   const first = entries[0]!;
   expect(first).toMatchObject({ projectId: site.id, clientId: acme.id, durationMinutes: 60 });
   expect(ok(await api.GET('/v1/time-entries/{id}', { params: { path: { id: first.id }, query: { sortKey: first.sortKey } } })).id).toBe(first.id);
-  const moved = ok(await api.PUT('/v1/time-entries/{id}', { params: { path: { id: first.id }, query: { sortKey: first.sortKey } }, body: { startTime: '2026-04-09T09:00:00Z', endTime: '2026-04-09T11:00:00Z', notes: 'moved' } }));
+  const moved = ok(
+    await api.PUT('/v1/time-entries/{id}', {
+      params: { path: { id: first.id }, query: { sortKey: first.sortKey } },
+      body: { startTime: '2026-04-09T09:00:00Z', endTime: '2026-04-09T11:00:00Z', notes: 'moved' },
+    }),
+  );
   expect(moved.sortKey).not.toBe(first.sortKey);
   expect(moved.durationMinutes).toBe(120);
   const stale = await api.GET('/v1/time-entries/{id}', { params: { path: { id: first.id }, query: { sortKey: first.sortKey } } });
@@ -154,7 +159,9 @@ test('a generated client runs a full scenario over every resource', async () => 
   const invoices: Array<Schemas['Invoice']> = [];
   cursor = undefined;
   do {
-    const page: { items: Array<Schemas['Invoice']>; nextCursor?: string; hasMore: boolean } = ok(await api.GET('/v1/invoices', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } }));
+    const page: { items: Array<Schemas['Invoice']>; nextCursor?: string; hasMore: boolean } = ok(
+      await api.GET('/v1/invoices', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } }),
+    );
     invoices.push(...page.items);
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);

@@ -9,8 +9,13 @@ const v = new ContractValidator(buildOpenApi() as Record<string, unknown>);
 const JSON_CT = { 'Content-Type': 'application/json; charset=utf-8' };
 const client = { id: 'c1', name: 'Acme', archived: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
 const entry = {
-  id: 'e1', userId: 'u1', startTime: '2026-01-01T09:00:00.000Z', billable: false, sortKey: '2026-01-01T09:00:00.000Z#e1',
-  createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  id: 'e1',
+  userId: 'u1',
+  startTime: '2026-01-01T09:00:00.000Z',
+  billable: false,
+  sortKey: '2026-01-01T09:00:00.000Z#e1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const check = (method: string, path: string, status: number, body: unknown, headers: Record<string, string> = JSON_CT) =>
   v.check({ method, path, status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -42,7 +47,9 @@ test('bodies the schema refuses are violations: extra (storage) attributes, miss
   expect(check('GET', '/v1/clients/c1', 200, { ...client, createdAt: 'yesterday' })).toEqual([expect.stringMatching(/createdAt must match format "date-time"/)]);
   expect(check('GET', '/v1/clients/c1', 200, { ...client, email: null })).toEqual([expect.stringMatching(/email must be string/)]);
   // through the list wrapper and the TimeEntry $ref
-  expect(check('GET', '/v1/time-entries', 200, { items: [{ ...entry, _type: 'TIMEENTRY' }], hasMore: false })).toEqual([expect.stringMatching(/items\/0 must NOT have additional properties \(_type\)/)]);
+  expect(check('GET', '/v1/time-entries', 200, { items: [{ ...entry, _type: 'TIMEENTRY' }], hasMore: false })).toEqual([
+    expect.stringMatching(/items\/0 must NOT have additional properties \(_type\)/),
+  ]);
   expect(check('GET', '/v1/time-entries', 200, { items: [entry] })).toEqual([expect.stringContaining("must have required property 'hasMore'")]);
   expect(check('DELETE', '/v1/tags/t1', 200, { deleted: false, id: 't1' })).toEqual([expect.stringMatching(/deleted must be equal to one of the allowed values/)]);
 });
@@ -50,7 +57,9 @@ test('bodies the schema refuses are violations: extra (storage) attributes, miss
 test('error bodies are checked against the Error schema (code enum, required message, no extra fields)', () => {
   expect(check('GET', '/v1/clients/c1', 404, { error: { code: 'MISSING', message: 'x' } })).toEqual([expect.stringMatching(/code must be equal to one of the allowed values/)]);
   expect(check('GET', '/v1/clients/c1', 404, { error: { code: 'NOT_FOUND' } })).toEqual([expect.stringContaining("must have required property 'message'")]);
-  expect(check('GET', '/v1/clients/c1', 500, { error: { code: 'INTERNAL_ERROR', message: 'x', stack: 'at foo' } })).toEqual([expect.stringMatching(/additional properties \(stack\)/)]);
+  expect(check('GET', '/v1/clients/c1', 500, { error: { code: 'INTERNAL_ERROR', message: 'x', stack: 'at foo' } })).toEqual([
+    expect.stringMatching(/additional properties \(stack\)/),
+  ]);
   expect(check('GET', '/v1/clients/c1', 404, { message: 'Not Found' })).toEqual(expect.arrayContaining([expect.stringContaining("must have required property 'error'")]));
 });
 
@@ -79,7 +88,9 @@ describe('OpenAPI 3.0 -> JSON Schema', () => {
     new ContractValidator({
       openapi: '3.0.3',
       paths: { '/x': { get: { operationId: 'x', responses: { '200': { description: 'OK', content: { 'application/json': { schema } } } } } } },
-      components: { schemas: { Thing: { type: 'object', properties: { a: { type: 'integer', nullable: true } }, required: ['a'], additionalProperties: false, example: { a: 1 } } } },
+      components: {
+        schemas: { Thing: { type: 'object', properties: { a: { type: 'integer', nullable: true } }, required: ['a'], additionalProperties: false, example: { a: 1 } } },
+      },
     });
   const run = (schema: unknown, body: unknown) => doc(schema).check({ method: 'GET', path: '/x', status: 200, body: JSON.stringify(body) });
 

@@ -51,7 +51,10 @@ const isControlCall = (input: Record<string, any> | undefined) => {
 function faultError(kind: FaultKind, items: number): Error {
   switch (kind) {
     case 'throttle':
-      return new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded (injected)', $metadata: { httpStatusCode: 400 } });
+      return new ProvisionedThroughputExceededException({
+        message: 'The level of configured provisioned throughput for the table was exceeded (injected)',
+        $metadata: { httpStatusCode: 400 },
+      });
     case 'timeout':
     case 'timeout-after-apply':
       return Object.assign(new Error('Connection timed out after 3000 ms (injected)'), { name: 'TimeoutError' });
@@ -61,7 +64,9 @@ function faultError(kind: FaultKind, items: number): Error {
       return new TransactionCanceledException({
         message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError] (injected)',
         $metadata: { httpStatusCode: 400 },
-        CancellationReasons: Array.from({ length: items }, (_, i) => (i === 0 ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more global secondary indexes' } : { Code: 'None' })),
+        CancellationReasons: Array.from({ length: items }, (_, i) =>
+          i === 0 ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more global secondary indexes' } : { Code: 'None' },
+        ),
       });
   }
 }

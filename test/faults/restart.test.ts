@@ -132,8 +132,9 @@ test('every write acknowledged before, during and after a kill -9 and restart of
   stop = true;
   await load;
 
-  // eslint-disable-next-line no-console
-  console.log(`restart: statuses ${JSON.stringify(phases)}; ${ledger.created.length} acknowledged creates (${ackedBeforeKill} before the kill, ${ledger.created.length - ackedAtRestart} after the restart), ${[...ledger.versions.values()].filter((v) => v.acked > 0).length} acknowledged update chains, ${ledger.deleted.size} acknowledged deletes; ${Date.now() - restartedAfterMs} ms of load after the restart`);
+  console.log(
+    `restart: statuses ${JSON.stringify(phases)}; ${ledger.created.length} acknowledged creates (${ackedBeforeKill} before the kill, ${ledger.created.length - ackedAtRestart} after the restart), ${[...ledger.versions.values()].filter((v) => v.acked > 0).length} acknowledged update chains, ${ledger.deleted.size} acknowledged deletes; ${Date.now() - restartedAfterMs} ms of load after the restart`,
+  );
 
   // The load really spanned the outage: writes acknowledged before the kill and after the restart, and refused while down.
   expect(ackedBeforeKill).toBeGreaterThan(10);
@@ -142,7 +143,8 @@ test('every write acknowledged before, during and after a kill -9 and restart of
   expect(failures.length).toBeGreaterThan(0);
   // While DynamoDB Local was down: only the documented retryable 503 with the error body.
   expect(failures.map(([s]) => Number(s))).toEqual([503]);
-  for (const b of ledger.outageBodies) expect(JSON.parse(b.slice(4))).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), requestId: expect.any(String) } });
+  for (const b of ledger.outageBodies)
+    expect(JSON.parse(b.slice(4))).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), requestId: expect.any(String) } });
 
   const items = await workspaceItems(ws);
   const byKey = new Map(items.map((i) => [`${String(i._type)}#${String(i.id)}`, i]));
@@ -156,10 +158,11 @@ test('every write acknowledged before, during and after a kill -9 and restart of
   for (const [id, v] of ledger.versions) {
     const notes = byKey.get(`CLIENT#${id}`)?.notes;
     const allowed = [v.acked === 0 ? undefined : `v${v.acked}`, ...v.unacked.map((n) => `v${n}`)];
-    if (!allowed.includes(notes as string | undefined)) missing.push(`client ${id}: notes ${String(notes)}, acknowledged ${v.acked ? `v${v.acked}` : 'nothing'} (unacknowledged after it: ${v.unacked.join(',') || 'none'})`);
+    if (!allowed.includes(notes as string | undefined))
+      missing.push(`client ${id}: notes ${String(notes)}, acknowledged ${v.acked ? `v${v.acked}` : 'nothing'} (unacknowledged after it: ${v.unacked.join(',') || 'none'})`);
   }
   const acknowledgedChecked = ledger.created.length + [...ledger.versions.values()].filter((v) => v.acked > 0).length + ledger.deleted.size;
-  // eslint-disable-next-line no-console
+
   console.log(`restart: ${acknowledgedChecked} acknowledged writes checked after the restart`);
   expect(missing).toEqual([]);
   expect(invariantViolations(ws, items)).toEqual([]);

@@ -21,7 +21,6 @@ const api = apiClient();
 let faultsInjected = 0;
 let scenarios = 0;
 afterAll(() => {
-  // eslint-disable-next-line no-console
   console.log(`faults: ${faultsInjected} faults injected over ${scenarios} scenarios`);
 });
 afterEach(() => setDb(undefined));
@@ -47,7 +46,13 @@ async function fixture(): Promise<Ctx> {
   const project = await projects.create(ws, { name: 'Site', clientId: client.id });
   const task = await tasks.create(ws, { projectId: project.id, name: 'Build' });
   const tagList = [await tags.create(ws, { name: 'red' }), await tags.create(ws, { name: 'green' }), await tags.create(ws, { name: 'blue' })];
-  const entry = await timeEntries.create(ws, { userId: 'u1', startTime: '2026-03-02T09:00:00Z', endTime: '2026-03-02T10:00:00Z', taskId: task.id, tagIds: [tagList[0]!.id, tagList[1]!.id] });
+  const entry = await timeEntries.create(ws, {
+    userId: 'u1',
+    startTime: '2026-03-02T09:00:00Z',
+    endTime: '2026-03-02T10:00:00Z',
+    taskId: task.id,
+    tagIds: [tagList[0]!.id, tagList[1]!.id],
+  });
   const plain = await timeEntries.create(ws, { userId: 'u3', startTime: '2026-03-03T09:00:00Z', notes: 'plain' });
   const spare = await projects.create(ws, { name: 'Spare' });
   return {
@@ -83,7 +88,12 @@ const OPS: Op[] = [
   {
     name: 'create a time entry (reads task and project, then counters on project, client, task and two tags)',
     success: 201,
-    run: (c) => api.post('/v1/time-entries', { userId: 'u2', startTime: '2026-03-05T09:00:00Z', endTime: '2026-03-05T09:30:00Z', taskId: c.taskId, tagIds: [c.tagIds[1], c.tagIds[2]], notes: 'new' }, { key: c.key }),
+    run: (c) =>
+      api.post(
+        '/v1/time-entries',
+        { userId: 'u2', startTime: '2026-03-05T09:00:00Z', endTime: '2026-03-05T09:30:00Z', taskId: c.taskId, tagIds: [c.tagIds[1], c.tagIds[2]], notes: 'new' },
+        { key: c.key },
+      ),
     applied: (_c, items) => {
       const e = byType(items, 'TIMEENTRY').find((t) => t.userId === 'u2');
       if (e) expect(e).toMatchObject({ notes: 'new', durationMinutes: 30, projectId: expect.any(String), clientId: expect.any(String) });

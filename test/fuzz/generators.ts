@@ -130,7 +130,9 @@ export const junkJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 })).value;
 
 /** Deeply nested array / object text (a parser's recursion). */
-const deepNesting = fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean()).map(([n, arr]) => (arr ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n)));
+const deepNesting = fc
+  .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean())
+  .map(([n, arr]) => (arr ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n)));
 
 /** Bodies that are not valid JSON, or are JSON a naive parser gets wrong. */
 export const malformedBody: fc.Arbitrary<string> = fc.oneof(
@@ -180,7 +182,10 @@ const isoInstant = fc
   .integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) })
   .chain((t) => fc.constantFrom(new Date(t).toISOString(), new Date(t).toISOString().replace('Z', '+05:30'), new Date(t).toISOString().slice(0, 19) + 'Z'));
 const isoDate = fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }).map((t) => new Date(t).toISOString().slice(0, 10));
-const plainName = fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,20}$/), fc.constantFrom('字'.repeat(255), 'é'.repeat(255), '😀'.repeat(127), 'Name \u202eRTL', 'Zero\u200bWidth'));
+const plainName = fc.oneof(
+  fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,20}$/),
+  fc.constantFrom('字'.repeat(255), 'é'.repeat(255), '😀'.repeat(127), 'Name \u202eRTL', 'Zero\u200bWidth'),
+);
 /** A long but valid id (max 128 UTF-16 units, 3 UTF-8 bytes each): probes key-size limits. */
 const bigId = fc.constantFrom('字'.repeat(128), '%'.repeat(128), '#'.repeat(128), 'x'.repeat(128));
 
@@ -302,8 +307,17 @@ export function requestFor(route: RouteDef & { id: string }, fixture: () => Fixt
   const names = queryFields(route);
   const queryArb: fc.Arbitrary<Record<string, string | string[]>> = fc
     .tuple(
-      fc.record(Object.fromEntries(names.map((n) => [n, fc.oneof({ weight: 3, arbitrary: validQueryValue(route, n, f) }, { weight: 2, arbitrary: junkString.filter((s) => s.length < 5000) })])), { requiredKeys: [] }),
-      fc.dictionary(fc.oneof(fc.constantFrom(...PROTO_KEYS, 'projectID', 'limit ', 'LIMIT', 'sortkey'), fc.string({ maxLength: 8 })), junkString.filter((s) => s.length < 200), { maxKeys: 2 }),
+      fc.record(
+        Object.fromEntries(
+          names.map((n) => [n, fc.oneof({ weight: 3, arbitrary: validQueryValue(route, n, f) }, { weight: 2, arbitrary: junkString.filter((s) => s.length < 5000) })]),
+        ),
+        { requiredKeys: [] },
+      ),
+      fc.dictionary(
+        fc.oneof(fc.constantFrom(...PROTO_KEYS, 'projectID', 'limit ', 'LIMIT', 'sortkey'), fc.string({ maxLength: 8 })),
+        junkString.filter((s) => s.length < 200),
+        { maxKeys: 2 },
+      ),
       fc.boolean(),
       fc.nat(4).map((n) => n === 0),
     )
@@ -316,7 +330,16 @@ export function requestFor(route: RouteDef & { id: string }, fixture: () => Fixt
   // Most requests carry only the route's own parameters (so the body is what is fuzzed).
   const required = names.filter((n) => n === 'sortKey' || (n === 'userId' && route.path.endsWith('{id}')));
   const minimal = fc.record(Object.fromEntries(required.map((n) => [n, validQueryValue(route, n, f)]))) as fc.Arbitrary<Record<string, string | string[]>>;
-  const query = fc.oneof({ weight: 1, arbitrary: minimal }, { weight: 2, arbitrary: fc.record(Object.fromEntries(names.map((n) => [n, validQueryValue(route, n, f)])), { requiredKeys: names.filter((n) => n === 'sortKey' || (n === 'userId' && route.path.endsWith('{id}'))) }) as fc.Arbitrary<Record<string, string | string[]>> }, { weight: 2, arbitrary: queryArb });
+  const query = fc.oneof(
+    { weight: 1, arbitrary: minimal },
+    {
+      weight: 2,
+      arbitrary: fc.record(Object.fromEntries(names.map((n) => [n, validQueryValue(route, n, f)])), {
+        requiredKeys: names.filter((n) => n === 'sortKey' || (n === 'userId' && route.path.endsWith('{id}'))),
+      }) as fc.Arbitrary<Record<string, string | string[]>>,
+    },
+    { weight: 2, arbitrary: queryArb },
+  );
 
   let body: fc.Arbitrary<{ rawBody?: string; kind: string }>;
   if (route.body) {
@@ -326,7 +349,9 @@ export function requestFor(route: RouteDef & { id: string }, fixture: () => Fixt
       { weight: 3, arbitrary: valid.map((b) => ({ rawBody: JSON.stringify(b), kind: 'valid-looking' })) },
       {
         weight: 4,
-        arbitrary: fc.tuple(valid, fc.constantFrom(...fields), junkJson).map(([b, field, junk]) => ({ rawBody: JSON.stringify({ ...b, [field]: junk }), kind: `field ${field} broken` })),
+        arbitrary: fc
+          .tuple(valid, fc.constantFrom(...fields), junkJson)
+          .map(([b, field, junk]) => ({ rawBody: JSON.stringify({ ...b, [field]: junk }), kind: `field ${field} broken` })),
       },
       {
         weight: 2,
@@ -341,7 +366,10 @@ export function requestFor(route: RouteDef & { id: string }, fixture: () => Fixt
       { weight: 1, arbitrary: fc.constantFrom({ kind: 'no body' }, { rawBody: '', kind: 'empty body' }) },
     );
   } else {
-    body = fc.oneof({ weight: 5, arbitrary: fc.constant({ kind: 'no body' }) }, { weight: 1, arbitrary: malformedBody.map((raw) => ({ rawBody: raw, kind: 'body on a bodiless route' })) });
+    body = fc.oneof(
+      { weight: 5, arbitrary: fc.constant({ kind: 'no body' }) },
+      { weight: 1, arbitrary: malformedBody.map((raw) => ({ rawBody: raw, kind: 'body on a bodiless route' })) },
+    );
   }
   return fc.tuple(pathId, query, body).map(([id, q, b]) => ({
     method: route.method,

@@ -67,7 +67,12 @@ beforeAll(async () => {
   const userId = 'user-1';
   const entries = [];
   for (let i = 0; i < 3; i++) {
-    entries.push(await created(api.post('/v1/time-entries', { userId, startTime: `2026-03-0${i + 1}T09:00:00Z`, endTime: `2026-03-0${i + 1}T10:00:00Z`, taskId: task.id, tagIds: [tags[0].id] }, { key }), 'entry'));
+    entries.push(
+      await created(
+        api.post('/v1/time-entries', { userId, startTime: `2026-03-0${i + 1}T09:00:00Z`, endTime: `2026-03-0${i + 1}T10:00:00Z`, taskId: task.id, tagIds: [tags[0].id] }, { key }),
+        'entry',
+      ),
+    );
   }
   const favorite = await created(api.post('/v1/favorites', { userId, name: 'Fav', projectId: project.id, tagIds: [tags[1].id] }, { key }), 'favorite');
   const invoices = [];
@@ -105,7 +110,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   const total = Object.values(perRoute).reduce((a, b) => a + b, 0);
-  // eslint-disable-next-line no-console
+
   console.log(`fuzz: ${total} requests over ${Object.keys(perRoute).length} routes (base seed ${BASE_SEED}, ${RUNS_PER_ROUTE} runs per route)`);
 });
 
@@ -130,7 +135,11 @@ function violationsOf(route: RouteDef, req: FuzzRequest, res: CallResult): strin
     const errKeysOk = e && Object.keys(e).every((k) => ['code', 'message', 'details', 'requestId'].includes(k));
     if (!keysOk || !errKeysOk || typeof e.code !== 'string' || typeof e.message !== 'string' || e.message.length === 0) out.push(`error body shape: ${res.text.slice(0, 200)}`);
     else if (ERROR_STATUS[e.code as keyof typeof ERROR_STATUS] !== res.status) out.push(`code ${e.code} with status ${res.status}`);
-    if (e?.details !== undefined && (!Array.isArray(e.details) || !e.details.every((d: unknown) => d && typeof (d as { field?: unknown }).field === 'string' && typeof (d as { message?: unknown }).message === 'string'))) {
+    if (
+      e?.details !== undefined &&
+      (!Array.isArray(e.details) ||
+        !e.details.every((d: unknown) => d && typeof (d as { field?: unknown }).field === 'string' && typeof (d as { message?: unknown }).message === 'string'))
+    ) {
       out.push('details shape');
     }
   } else {
@@ -221,41 +230,46 @@ describe.each(ordered.map((r, i) => [r.id, r, BASE_SEED + i] as const))('%s', (i
     let rejected = 0;
     const violations: string[] = [];
     await fc.assert(
-      fc.asyncProperty(requestFor(route, () => fixture), async (req) => {
-        writes.clear();
-        let res: CallResult;
-        try {
-          res = await send(req);
-        } catch (err) {
-          // The harness's OpenAPI check (test/support/contract.ts) throws on an undeclared status or body.
-          if ((err as Error).name !== 'ContractViolation') throw err;
-          const r = (err as Error & { response: { status: number; headers: Record<string, string>; body: string } }).response;
-          let body: unknown;
+      fc.asyncProperty(
+        requestFor(route, () => fixture),
+        async (req) => {
+          writes.clear();
+          let res: CallResult;
           try {
-            body = JSON.parse(r.body);
-          } catch {
-            body = undefined;
+            res = await send(req);
+          } catch (err) {
+            // The harness's OpenAPI check (test/support/contract.ts) throws on an undeclared status or body.
+            if ((err as Error).name !== 'ContractViolation') throw err;
+            const r = (err as Error & { response: { status: number; headers: Record<string, string>; body: string } }).response;
+            let body: unknown;
+            try {
+              body = JSON.parse(r.body);
+            } catch {
+              body = undefined;
+            }
+            res = { status: r.status, headers: r.headers, body, text: r.body };
+            if (violations.length < 20) violations.push(`contract: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}\n  request: ${describeRequest(req)}`);
           }
-          res = { status: r.status, headers: r.headers, body, text: r.body };
-          if (violations.length < 20) violations.push(`contract: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}\n  request: ${describeRequest(req)}`);
-        }
-        requests++;
-        if (process.env.FUZZ_DEBUG) console.log(res.status, res.text.slice(0, 150), describeRequest(req).slice(0, 200));
-        perRoute[id] = (perRoute[id] ?? 0) + 1;
-        const problems = violationsOf(route, req, res);
-        if (res.status >= 400) {
-          rejected++;
-          if (writes.size > 0) problems.push(`rejected (${res.status}) but wrote ${[...writes].join(', ')}`);
-        } else if (writes.size > 0) {
-          const now = await snapshotMap();
-          const unexplained = changedKeys(base, now).filter((k) => !writes.has(k));
-          if (unexplained.length) problems.push(`items changed since the last snapshot that this request did not write (an earlier rejected request?): ${unexplained.join(', ')}`);
-          base = now;
-        }
-        track(req, res);
-        // Collected, not thrown: one run reports every violating input of the route (first 20 kept).
-        if (problems.length && violations.length < 20) violations.push(`${problems.join('; ')}\n  request: ${describeRequest(req)}\n  response: ${res.status} ${res.text.slice(0, 300)}`);
-      }),
+          requests++;
+          if (process.env.FUZZ_DEBUG) console.log(res.status, res.text.slice(0, 150), describeRequest(req).slice(0, 200));
+          perRoute[id] = (perRoute[id] ?? 0) + 1;
+          const problems = violationsOf(route, req, res);
+          if (res.status >= 400) {
+            rejected++;
+            if (writes.size > 0) problems.push(`rejected (${res.status}) but wrote ${[...writes].join(', ')}`);
+          } else if (writes.size > 0) {
+            const now = await snapshotMap();
+            const unexplained = changedKeys(base, now).filter((k) => !writes.has(k));
+            if (unexplained.length)
+              problems.push(`items changed since the last snapshot that this request did not write (an earlier rejected request?): ${unexplained.join(', ')}`);
+            base = now;
+          }
+          track(req, res);
+          // Collected, not thrown: one run reports every violating input of the route (first 20 kept).
+          if (problems.length && violations.length < 20)
+            violations.push(`${problems.join('; ')}\n  request: ${describeRequest(req)}\n  response: ${res.status} ${res.text.slice(0, 300)}`);
+        },
+      ),
       { seed, numRuns: RUNS_PER_ROUTE },
     );
     const changed = changedKeys(base, await snapshotMap());

@@ -40,7 +40,11 @@ beforeAll(() => {
   const grab = (chunk: unknown) => captured.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
   const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (grab(chunk), true));
   const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (grab(chunk), true));
-  const cons = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => jest.spyOn(console, m).mockImplementation((...args: unknown[]) => grab(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))));
+  const cons = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+    jest
+      .spyOn(console, m)
+      .mockImplementation((...args: unknown[]) => grab(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
+  );
   restore = [out, err, ...cons].map((s) => () => s.mockRestore());
 });
 afterAll(() => restore.forEach((r) => r()));
@@ -51,19 +55,26 @@ test('a whole scenario logs no key or key hash, and answers no storage attribute
   const result = await fullScenario(api, ws);
   // another workspace probing the first one's records, and authentication failures
   const otherKey = await makeKey(other, { perMinute: 100_000, perHour: 1_000_000 });
-  for (const [resource, ids] of Object.entries(result.ids)) for (const id of ids) await api.get(`/v1/${resource}/${id}`, { key: otherKey, query: resource === 'time-entries' ? { sortKey: `2026-03-01T09:00:00.000Z#${id}` } : {} });
+  for (const [resource, ids] of Object.entries(result.ids))
+    for (const id of ids) await api.get(`/v1/${resource}/${id}`, { key: otherKey, query: resource === 'time-entries' ? { sortKey: `2026-03-01T09:00:00.000Z#${id}` } : {} });
   await api.get('/v1/time-entries', { key: otherKey, query: { limit: '1' } });
   const unknownKey = generateApiKey();
   expect((await api.get('/v1/clients', { key: unknownKey })).status).toBe(401);
   const keys = [...result.keys, otherKey, unknownKey];
 
   // the capture worked: the handlers and the authorizer logged (about one line per request)
-  const lines = captured.join('').split('\n').filter((l) => l.trim());
+  const lines = captured
+    .join('')
+    .split('\n')
+    .filter((l) => l.trim());
   expect(lines.length).toBeGreaterThan(responses.length * 0.8);
   expect(lines.some((l) => l.includes('Request served') && l.includes(ws))).toBe(true);
   const logText = lines.join('\n');
   const leakedKeys = keys.filter((k) => logText.includes(k)).map((k) => `key ${k.slice(0, 14)}...`);
-  const leakedHashes = keys.flatMap(sha).filter((h) => logText.includes(h)).map((h) => `hash ${h.slice(0, 12)}...`);
+  const leakedHashes = keys
+    .flatMap(sha)
+    .filter((h) => logText.includes(h))
+    .map((h) => `hash ${h.slice(0, 12)}...`);
   const keyShaped = lines.filter((l) => KEY_SHAPE.test(l)).map((l) => l.slice(0, 200));
   expect({ leakedKeys, leakedHashes, keyShaped }).toEqual({ leakedKeys: [], leakedHashes: [], keyShaped: [] });
 

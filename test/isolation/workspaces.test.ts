@@ -45,7 +45,17 @@ async function createWorkspace(label: string): Promise<Workspace> {
   const tag = await created('/v1/tags', { name: `tag-${label}` });
   const favorite = await created('/v1/favorites', { userId, name: `Favorite ${label}`, taskId: task.id, tagIds: [tag.id] });
   const entries = [];
-  for (let i = 1; i <= 4; i++) entries.push(await created('/v1/time-entries', { userId, startTime: `2026-05-0${i}T09:00:00Z`, endTime: `2026-05-0${i}T10:00:00Z`, taskId: task.id, tagIds: [tag.id], notes: `notes ${label}` }));
+  for (let i = 1; i <= 4; i++)
+    entries.push(
+      await created('/v1/time-entries', {
+        userId,
+        startTime: `2026-05-0${i}T09:00:00Z`,
+        endTime: `2026-05-0${i}T10:00:00Z`,
+        taskId: task.id,
+        tagIds: [tag.id],
+        notes: `notes ${label}`,
+      }),
+    );
   const invoices = await seedInvoices(ws, 4);
   const page = async (path: string) => {
     const res = await api.get(path, { ...k, query: { limit: '2' } });
@@ -107,17 +117,26 @@ function ownBody(resource: ResourceName, w: Workspace): Record<string, unknown> 
 /** The victim's id for a reference field of a body or a filter of a list. */
 function victimRef(field: string, v: Workspace): unknown {
   switch (field) {
-    case 'clientId': return v.rec.clients.id;
-    case 'projectId': return v.rec.projects.id;
-    case 'taskId': return v.rec.tasks.id;
-    case 'tagIds': return [v.rec.tags.id];
-    case 'userId': return v.userId;
-    default: return undefined;
+    case 'clientId':
+      return v.rec.clients.id;
+    case 'projectId':
+      return v.rec.projects.id;
+    case 'taskId':
+      return v.rec.tasks.id;
+    case 'tagIds':
+      return [v.rec.tags.id];
+    case 'userId':
+      return v.userId;
+    default:
+      return undefined;
   }
 }
 const REFERENCE_FIELDS = ['clientId', 'projectId', 'taskId', 'tagIds'];
 
-interface Tally { routes: Set<RouteId>; requests: number }
+interface Tally {
+  routes: Set<RouteId>;
+  requests: number;
+}
 
 async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
   /** Calls the API with the attacker's key; the response may echo what the attacker sent, nothing else of the victim's. */
@@ -204,7 +223,7 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
   }
 }
 
-test('every route, both directions: the other workspace\'s ids, sortKeys, userIds, filters, cursors and names get 404/400, and change nothing', async () => {
+test("every route, both directions: the other workspace's ids, sortKeys, userIds, filters, cursors and names get 404/400, and change nothing", async () => {
   const alpha = await createWorkspace('alpha');
   const bravo = await createWorkspace('bravo');
   // the targets are real: the owner's key reads each of them
@@ -216,7 +235,10 @@ test('every route, both directions: the other workspace\'s ids, sortKeys, userId
   }
 
   const checked: Array<[string, number]> = [];
-  for (const [attacker, victim] of [[bravo, alpha], [alpha, bravo]] as const) {
+  for (const [attacker, victim] of [
+    [bravo, alpha],
+    [alpha, bravo],
+  ] as const) {
     const before = await itemsOf(victim.ws);
     expect(before.length).toBeGreaterThan(20);
     const tally: Tally = { routes: new Set(), requests: 0 };
@@ -232,5 +254,7 @@ test('every route, both directions: the other workspace\'s ids, sortKeys, userId
     expect(fav.body.name).toBe(w.rec.favorites.name);
   }
   const requests = checked.reduce((n, [, r]) => n + r, 0);
-  console.log(`isolation: ${routeList.length} routes x ${checked.length} workspaces = ${routeList.length * checked.length} route checks, ${requests} cross-workspace requests, 0 leaks`);
+  console.log(
+    `isolation: ${routeList.length} routes x ${checked.length} workspaces = ${routeList.length * checked.length} route checks, ${requests} cross-workspace requests, 0 leaks`,
+  );
 }, 180_000);

@@ -13,8 +13,7 @@ import { at, fakeClock } from './support';
 useTestTable();
 afterEach(() => setRateLimitClock());
 
-const newKey = (perMinute: number, perHour: number) =>
-  createApiKey({ workspaceId: newWorkspace(), name: 'rl', scopes: [...SCOPES] as Scope[], perMinute, perHour });
+const newKey = (perMinute: number, perHour: number) => createApiKey({ workspaceId: newWorkspace(), name: 'rl', scopes: [...SCOPES] as Scope[], perMinute, perHour });
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
   const code = await run(argv, (s) => out.push(s));

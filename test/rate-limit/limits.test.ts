@@ -9,8 +9,7 @@ const api = apiClient();
 afterEach(() => setRateLimitClock());
 
 const ALL = [...SCOPES] as Scope[];
-const newKey = async (ws: string, perMinute: number, perHour = 1000, scopes: Scope[] = ALL) =>
-  createApiKey({ workspaceId: ws, name: 'rl', scopes, perMinute, perHour });
+const newKey = async (ws: string, perMinute: number, perHour = 1000, scopes: Scope[] = ALL) => createApiKey({ workspaceId: ws, name: 'rl', scopes, perMinute, perHour });
 
 test('a key limited to 5 a minute: 5 pass, the 6th is 403 with Retry-After 1..60; another key of the workspace is unaffected', async () => {
   const ws = newWorkspace();
@@ -51,7 +50,10 @@ test('25 concurrent requests against a limit of 10: exactly 10 pass and 15 get 4
     expect(r.headers['Retry-After']).toBe('37');
   }
   // The remaining counts handed out are exactly 9..0, once each: every accepted request was counted once.
-  const remaining = results.filter((x) => x.status === 200).map((r) => parseRateLimit(r.headers.RateLimit).minute!.r).sort((a, b) => a! - b!);
+  const remaining = results
+    .filter((x) => x.status === 200)
+    .map((r) => parseRateLimit(r.headers.RateLimit).minute!.r)
+    .sort((a, b) => a! - b!);
   expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   // Rejected requests are not counted.
   const item = await counterItem(record.id, windowAt(clock.now()).hourStart);
@@ -127,7 +129,11 @@ test('every other response of an authenticated request carries the quota too (40
   const notFound = await api.get('/v1/clients/nope', { key });
   const invalid = await api.post('/v1/clients', { name: '' }, { key });
   const noScope = await api.post('/v1/clients', { name: 'X' }, { key: readOnly.key });
-  for (const [res, status] of [[notFound, 404], [invalid, 400], [noScope, 403]] as const) {
+  for (const [res, status] of [
+    [notFound, 404],
+    [invalid, 400],
+    [noScope, 403],
+  ] as const) {
     expect(res.status).toBe(status);
     expect(res.headers['RateLimit-Policy']).toBe('"minute";q=50;w=60, "hour";q=1000;w=3600');
     expect(res.headers.RateLimit).toMatch(/^"minute";r=\d+;t=37, "hour";r=\d+;t=3577$/);

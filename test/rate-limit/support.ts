@@ -16,10 +16,12 @@ type Middleware = (next: InitializeHandler<object, MetadataBearer>, context: Han
 /** Adds an initialize-step middleware to the shared document client; returns its remover. */
 export function addClientMiddleware(fn: (input: AnyInput, context: HandlerExecutionContext) => void): () => void {
   const name = `rate-limit-test-${++seq}`;
-  const mw: Middleware = (next, context) => async (args: InitializeHandlerArguments<object>): Promise<InitializeHandlerOutput<MetadataBearer>> => {
-    fn(args.input as AnyInput, context);
-    return next(args);
-  };
+  const mw: Middleware =
+    (next, context) =>
+    async (args: InitializeHandlerArguments<object>): Promise<InitializeHandlerOutput<MetadataBearer>> => {
+      fn(args.input as AnyInput, context);
+      return next(args);
+    };
   (db().middlewareStack as unknown as { add(m: Middleware, o: { step: 'initialize'; name: string }): void }).add(mw, { step: 'initialize', name });
   return () => {
     (db().middlewareStack as unknown as { remove(n: string): boolean }).remove(name);
@@ -64,9 +66,17 @@ export async function awayFromMinuteEnd(seconds = 5): Promise<void> {
 /** Parses `"minute";r=4;t=37, "hour";r=999;t=3577` into { minute: { r: 4, t: 37 }, hour: {...} }. */
 export function parseRateLimit(v: string | undefined): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const item of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, ...params] = item.split(';');
-    out[JSON.parse(name!) as string] = Object.fromEntries(params.map((p) => { const [k, val] = p.split('='); return [k!, Number(val)]; }));
+    out[JSON.parse(name!) as string] = Object.fromEntries(
+      params.map((p) => {
+        const [k, val] = p.split('=');
+        return [k!, Number(val)];
+      }),
+    );
   }
   return out;
 }

@@ -8,8 +8,7 @@ useTestTable();
 const api = apiClient();
 afterEach(() => setRateLimitClock());
 
-const newKey = (perMinute: number, perHour: number) =>
-  createApiKey({ workspaceId: newWorkspace(), name: 'rl', scopes: [...SCOPES] as Scope[], perMinute, perHour });
+const newKey = (perMinute: number, perHour: number) => createApiKey({ workspaceId: newWorkspace(), name: 'rl', scopes: [...SCOPES] as Scope[], perMinute, perHour });
 const statusesOf = async (key: string, n: number) => {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push((await api.get('/v1/clients', { key })).status);

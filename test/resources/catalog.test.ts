@@ -373,7 +373,11 @@ describe('records time entries use', () => {
     const project = (await api.post('/v1/projects', { name: 'P', clientId: client.id }, { key })).body;
     const task = (await api.post('/v1/tasks', { projectId: project.id, name: 'T' }, { key })).body;
     const tag = (await api.post('/v1/tags', { name: 'billable-work' }, { key })).body;
-    const entry = await api.post('/v1/time-entries', { userId: 'u1', startTime: '2026-03-02T09:00:00Z', endTime: '2026-03-02T10:00:00Z', taskId: task.id, tagIds: [tag.id] }, { key });
+    const entry = await api.post(
+      '/v1/time-entries',
+      { userId: 'u1', startTime: '2026-03-02T09:00:00Z', endTime: '2026-03-02T10:00:00Z', taskId: task.id, tagIds: [tag.id] },
+      { key },
+    );
     expect(entry.status).toBe(201);
     expect(entry.body).toMatchObject({ projectId: project.id, clientId: client.id });
     const before = await dataSnapshot();
@@ -434,10 +438,7 @@ describe('concurrency', () => {
     let referenceWins = 0;
     for (let round = 0; round < 12; round++) {
       const c = (await api.post('/v1/clients', { name: `C${round}` }, { key })).body;
-      const [del, create] = await Promise.all([
-        api.del(`/v1/clients/${c.id}`, { key }),
-        api.post('/v1/projects', { name: `P${round}`, clientId: c.id }, { key }),
-      ]);
+      const [del, create] = await Promise.all([api.del(`/v1/clients/${c.id}`, { key }), api.post('/v1/projects', { name: `P${round}`, clientId: c.id }, { key })]);
       const clientExists = (await api.get(`/v1/clients/${c.id}`, { key })).status === 200;
       if (create.status === 201) {
         expect(del.status).toBe(409);

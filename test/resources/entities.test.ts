@@ -33,7 +33,22 @@ describe('declarations', () => {
     [projects, { ...base, name: 'Site', clientId: 'C1', color: '#123456', billable: true, hourlyRate: 90, currency: 'EUR', archived: false, notes: 'n' }],
     [tasks, { ...base, projectId: 'P1', name: 'Build', status: 'active', estimateMinutes: 60, billable: true }],
     [tags, { ...base, name: 'red', archived: false }],
-    [timeEntries, { ...base, userId: 'u1', name: 'Work', projectId: 'P1', clientId: 'C1', taskId: 'T1', startTime: '2026-03-02T09:00:00.000Z', endTime: '2026-03-02T10:00:00.000Z', notes: 'n', billable: false, tagIds: ['G1'] }],
+    [
+      timeEntries,
+      {
+        ...base,
+        userId: 'u1',
+        name: 'Work',
+        projectId: 'P1',
+        clientId: 'C1',
+        taskId: 'T1',
+        startTime: '2026-03-02T09:00:00.000Z',
+        endTime: '2026-03-02T10:00:00.000Z',
+        notes: 'n',
+        billable: false,
+        tagIds: ['G1'],
+      },
+    ],
     [favorites, { ...base, userId: 'u1', name: 'Fav', projectId: 'P1', clientId: 'C1', taskId: 'T1', tagIds: ['G1'], billable: true, notes: 'n' }],
     [
       invoices,
@@ -55,37 +70,40 @@ describe('declarations', () => {
   ];
   const other = (v: unknown): unknown => (typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : Array.isArray(v) ? [...v, v[0]] : `${String(v)}-changed`);
 
-  test.each(SAMPLES.map(([e, rec]) => [e.entity.type, e, rec] as const))('%s: a field outside `coupled` moves no key, index key, lock or derived value', async (_type, entity, rec) => {
-    expect(Object.keys(entity.entity.fields).every((f) => f in rec)).toBe(true); // the sample sets every field
-    const plain = Object.keys(entity.entity.fields).filter((f) => !entity.coupled.has(f));
-    const ws = 'ws-1';
-    const facts = (r: Record<string, unknown>, skip: string) => {
-      const derived = entity.derive(r);
-      const { [skip]: _changed, ...rest } = derived;
-      void _changed;
-      return { key: entity.key(ws, r), index: indexKeys(entity.entity, ws, r), lock: entity.entity.unique && uniqueValue(entity.entity.unique, r), derived: rest };
-    };
-    for (const field of plain) {
-      for (const value of [other(rec[field]), undefined]) {
-        const changed = { ...rec, [field]: value };
-        if (value === undefined) delete changed[field];
-        expect({ field, ...facts(changed, field) }).toEqual({ field, ...facts(rec, field) });
-        // The record's own rules accept it (no rule reads the field; the references are not re-checked).
-        await expect(entity.check(ws, changed, rec, { [field]: value })).resolves.toBeUndefined();
+  test.each(SAMPLES.map(([e, rec]) => [e.entity.type, e, rec] as const))(
+    '%s: a field outside `coupled` moves no key, index key, lock or derived value',
+    async (_type, entity, rec) => {
+      expect(Object.keys(entity.entity.fields).every((f) => f in rec)).toBe(true); // the sample sets every field
+      const plain = Object.keys(entity.entity.fields).filter((f) => !entity.coupled.has(f));
+      const ws = 'ws-1';
+      const facts = (r: Record<string, unknown>, skip: string) => {
+        const derived = entity.derive(r);
+        const { [skip]: _changed, ...rest } = derived;
+        void _changed;
+        return { key: entity.key(ws, r), index: indexKeys(entity.entity, ws, r), lock: entity.entity.unique && uniqueValue(entity.entity.unique, r), derived: rest };
+      };
+      for (const field of plain) {
+        for (const value of [other(rec[field]), undefined]) {
+          const changed = { ...rec, [field]: value };
+          if (value === undefined) delete changed[field];
+          expect({ field, ...facts(changed, field) }).toEqual({ field, ...facts(rec, field) });
+          // The record's own rules accept it (no rule reads the field; the references are not re-checked).
+          await expect(entity.check(ws, changed, rec, { [field]: value })).resolves.toBeUndefined();
+        }
       }
-    }
-    // Every field a key, index key, lock or rule reads is coupled (spot checks of the declarations).
-    const expected: Record<string, string[]> = {
-      CLIENT: ['name'],
-      PROJECT: ['clientId'],
-      TASK: ['projectId', 'name'],
-      TAG: ['name'],
-      TIMEENTRY: ['userId', 'startTime', 'endTime', 'projectId', 'clientId', 'taskId', 'tagIds'],
-      FAVORITE: ['userId', 'projectId', 'clientId', 'taskId', 'tagIds'],
-      INVOICE: ['number', 'clientId', 'issueDate', 'dueDate', 'lineItems', 'subtotal', 'tax', 'total'],
-    };
-    expect([...entity.coupled].sort()).toEqual(expected[entity.entity.type]!.sort());
-  });
+      // Every field a key, index key, lock or rule reads is coupled (spot checks of the declarations).
+      const expected: Record<string, string[]> = {
+        CLIENT: ['name'],
+        PROJECT: ['clientId'],
+        TASK: ['projectId', 'name'],
+        TAG: ['name'],
+        TIMEENTRY: ['userId', 'startTime', 'endTime', 'projectId', 'clientId', 'taskId', 'tagIds'],
+        FAVORITE: ['userId', 'projectId', 'clientId', 'taskId', 'tagIds'],
+        INVOICE: ['number', 'clientId', 'issueDate', 'dueDate', 'lineItems', 'subtotal', 'tax', 'total'],
+      };
+      expect([...entity.coupled].sort()).toEqual(expected[entity.entity.type]!.sort());
+    },
+  );
 });
 
 describe('data calls of updates and deletes (DynamoDB Local)', () => {
@@ -210,7 +228,7 @@ describe('data calls of updates and deletes (DynamoDB Local)', () => {
     expect((await api.del(`/v1/clients/${client.id}`, { key })).status).toBe(200);
   });
 
-  test('delete of a record with a uniqueness lock reads first (the lock key is the record\'s own value)', async () => {
+  test("delete of a record with a uniqueness lock reads first (the lock key is the record's own value)", async () => {
     const { key } = await setup();
     const tag = (await api.post('/v1/tags', { name: 'red' }, { key })).body;
     const { res, calls } = await counted(() => api.del(`/v1/tags/${tag.id}`, { key }));

@@ -31,11 +31,20 @@ describe('favorites: create', () => {
     const s = await setup();
     const res = await fav(s, { name: 'Daily design', projectId: s.project.id, taskId: s.task.id, tagIds: [s.tag.id, s.tag2.id], billable: true, notes: 'n' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ userId: 'u1', name: 'Daily design', projectId: s.project.id, clientId: s.client.id, taskId: s.task.id, tagIds: [s.tag.id, s.tag2.id], billable: true, notes: 'n' });
+    expect(res.body).toMatchObject({
+      userId: 'u1',
+      name: 'Daily design',
+      projectId: s.project.id,
+      clientId: s.client.id,
+      taskId: s.task.id,
+      tagIds: [s.tag.id, s.tag2.id],
+      billable: true,
+      notes: 'n',
+    });
     for (const k of Object.keys(res.body)) expect(k.startsWith('_') || ['PK', 'SK'].includes(k)).toBe(false);
   });
 
-  test('a task alone sets its project and that project\'s client', async () => {
+  test("a task alone sets its project and that project's client", async () => {
     const s = await setup();
     const res = await fav(s, { taskId: s.task2.id });
     expect(res.status).toBe(201);
@@ -116,7 +125,7 @@ describe('favorites: get, put, delete by id with userId', () => {
     expect(err(await api.get('/v1/favorites/01NOPE', { key: s.key, query: { userId: 'u1' } }))).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Favorite not found' });
   });
 
-  test('userIds that share a prefix or contain # never reach each other\'s favorites', async () => {
+  test("userIds that share a prefix or contain # never reach each other's favorites", async () => {
     const s = await setup();
     const a = (await fav(s, { userId: 'a', name: 'A' })).body;
     const ab = (await fav(s, { userId: 'a#b', name: 'AB' })).body;
@@ -138,7 +147,11 @@ describe('favorites: get, put, delete by id with userId', () => {
     expect(err(noUser)).toMatchObject({ status: 400 });
     expect(fields(noUser)).toEqual(['userId']);
     const before = await dataSnapshot();
-    expect(err(await api.put(`/v1/favorites/${f.id}`, { name: 'New' }, { key: s.key, query: { userId: 'u2' } }))).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Favorite not found' });
+    expect(err(await api.put(`/v1/favorites/${f.id}`, { name: 'New' }, { key: s.key, query: { userId: 'u2' } }))).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'Favorite not found',
+    });
     const change = await api.put(`/v1/favorites/${f.id}`, { userId: 'u2' }, { key: s.key, query: q });
     expect(err(change)).toMatchObject({ status: 400 });
     expect(fields(change)).toEqual(['userId']);
@@ -161,7 +174,7 @@ describe('favorites: get, put, delete by id with userId', () => {
     expect((await api.get(`/v1/favorites/${f.id}`, { key: s.key, query: q })).body).toEqual(cleared.body);
   });
 
-  test('changing the project takes the new project\'s client; changing the task takes its project', async () => {
+  test("changing the project takes the new project's client; changing the task takes its project", async () => {
     const s = await setup();
     const q = { userId: 'u1' };
     const f = (await fav(s, { projectId: s.project.id })).body;
@@ -242,7 +255,13 @@ describe('favorites: list', () => {
     const s = await setup();
     const other = await setup();
     await fav(other, { name: 'not mine' });
-    for (const [userId, name] of [['u1', 'beta'], ['u2', 'Alpha'], ['u1', 'alpha2'], ['u3', 'Gamma']]) await fav(s, { userId, name });
+    for (const [userId, name] of [
+      ['u1', 'beta'],
+      ['u2', 'Alpha'],
+      ['u1', 'alpha2'],
+      ['u3', 'Gamma'],
+    ])
+      await fav(s, { userId, name });
     const all = await api.get('/v1/favorites', { key: s.key });
     expect(all.status).toBe(200);
     expect(Object.keys(all.body)).toEqual(['items']);

@@ -15,7 +15,20 @@ import { dataSnapshot, err, fields, HIGH_LIMITS, workspaceWithKey } from './supp
 useTestTable();
 const api = apiClient();
 
-type Invoice = { id: string; number: string; clientId: string; status: string; issueDate: string; dueDate: string; currency: string; lineItems: Array<{ quantity: number; unitPrice: number; amount: number; description: string }>; subtotal: number; tax: number; total: number; notes?: string };
+type Invoice = {
+  id: string;
+  number: string;
+  clientId: string;
+  status: string;
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  lineItems: Array<{ quantity: number; unitPrice: number; amount: number; description: string }>;
+  subtotal: number;
+  tax: number;
+  total: number;
+  notes?: string;
+};
 
 async function pageAll(key: string, query: Record<string, string> = {}) {
   const pages: Array<{ items: Invoice[]; hasMore: boolean; nextCursor?: string }> = [];
@@ -127,7 +140,11 @@ describe('120 seeded invoices', () => {
     for (const inv of all) {
       expect(clientIds.has(inv.clientId)).toBe(true);
       expect(invoiceSchema.safeParse(inv).success).toBe(true);
-      expect(Object.keys(inv).filter((k) => k !== 'notes').sort()).toEqual(shape.filter((k) => k !== 'notes'));
+      expect(
+        Object.keys(inv)
+          .filter((k) => k !== 'notes')
+          .sort(),
+      ).toEqual(shape.filter((k) => k !== 'notes'));
       expect(inv.lineItems.length).toBeGreaterThan(0);
       for (const li of inv.lineItems) expect(cents(li.amount)).toBe(Math.round(li.quantity * li.unitPrice * 100));
       expect(cents(inv.subtotal)).toBe(inv.lineItems.reduce((s, li) => s + cents(li.amount), 0));
@@ -201,7 +218,7 @@ describe('120 seeded invoices', () => {
   });
 });
 
-describe('the invoice store (the application\'s path)', () => {
+describe("the invoice store (the application's path)", () => {
   test('validates fields and arithmetic; numbers are unique in any case; the client must exist', async () => {
     const { ws } = await workspaceWithKey('inv-store');
     const client = await clients.create(ws, { name: 'Acme' });
@@ -266,7 +283,12 @@ describe('the invoice store (the application\'s path)', () => {
     expect(JSON.parse(lines.join('\n'))).toMatchObject({ workspaceId: ws, invoices: 4 });
     const items = (await api.get('/v1/invoices', { key })).body.items as Invoice[];
     expect(items.map((i) => i.number).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map(invoiceNumber));
-    expect(items.filter((i) => i.number >= invoiceNumber(6)).map((i) => i.status).sort()).toEqual(['draft', 'paid', 'sent', 'void']);
+    expect(
+      items
+        .filter((i) => i.number >= invoiceNumber(6))
+        .map((i) => i.status)
+        .sort(),
+    ).toEqual(['draft', 'paid', 'sent', 'void']);
     expect(await seedInvoices(ws, 0)).toEqual([]);
   });
 });

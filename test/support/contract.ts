@@ -105,7 +105,14 @@ export class ContractValidator {
     this.templates = Object.entries(paths).map(([template, ops]) => ({
       template,
       ops,
-      regex: new RegExp('^' + template.split('/').map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '$'),
+      regex: new RegExp(
+        '^' +
+          template
+            .split('/')
+            .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            .join('/') +
+          '$',
+      ),
     }));
     // literal segments win over parameters (/v1/openapi.json before a hypothetical /v1/{x})
     this.templates.sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));

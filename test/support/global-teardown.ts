@@ -11,8 +11,13 @@ export default async function globalTeardown() {
 function printContractReport() {
   const file = process.env.CONTRACT_REPORT_FILE;
   if (!file || !existsSync(file)) return;
-  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { validated: number; unmatched: number; violations: number });
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { validated: number; unmatched: number; violations: number });
   const sum = (k: 'validated' | 'unmatched' | 'violations') => rows.reduce((n, r) => n + r[k], 0);
-  console.log(`\ncontract: ${sum('validated')} responses validated against the OpenAPI document in ${rows.length} test files, ${sum('violations')} violations (${sum('unmatched')} responses to undeclared paths/methods)`);
+  console.log(
+    `\ncontract: ${sum('validated')} responses validated against the OpenAPI document in ${rows.length} test files, ${sum('violations')} violations (${sum('unmatched')} responses to undeclared paths/methods)`,
+  );
   rmSync(dirname(file), { recursive: true, force: true });
 }

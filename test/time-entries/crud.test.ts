@@ -54,7 +54,9 @@ describe('create', () => {
     const t = await created<Entry>(create({ userId: 'u1', startTime: '2026-02-02T10:00:00Z', taskId: cat.t2.id }));
     expect(t.projectId).toBe(cat.p2.id);
     expect(t.clientId).toBe(cat.c2.id);
-    const agree = await created<Entry>(create({ userId: 'u1', startTime: '2026-02-02T11:00:00Z', projectId: cat.p1.id, clientId: cat.c1.id, taskId: cat.t1.id, tagIds: [cat.tag1.id, cat.tag2.id] }));
+    const agree = await created<Entry>(
+      create({ userId: 'u1', startTime: '2026-02-02T11:00:00Z', projectId: cat.p1.id, clientId: cat.c1.id, taskId: cat.t1.id, tagIds: [cat.tag1.id, cat.tag2.id] }),
+    );
     expect(agree).toMatchObject({ projectId: cat.p1.id, clientId: cat.c1.id, taskId: cat.t1.id, tagIds: [cat.tag1.id, cat.tag2.id] });
     // a project without a client accepts any existing client
     const internal = await created<Entry>(create({ userId: 'u1', startTime: '2026-02-02T12:00:00Z', projectId: cat.p3.id, clientId: cat.c2.id }));
@@ -165,7 +167,9 @@ describe('get', () => {
 
 describe('update (merge)', () => {
   test('fields not sent keep their value; null clears an optional field; sortKey unchanged without a startTime change', async () => {
-    const e = await created<Entry>(create({ userId: 'u3', startTime: '2026-04-01T09:00:00Z', endTime: '2026-04-01T09:45:00Z', notes: 'a', projectId: cat.p1.id, tagIds: [cat.tag1.id] }));
+    const e = await created<Entry>(
+      create({ userId: 'u3', startTime: '2026-04-01T09:00:00Z', endTime: '2026-04-01T09:45:00Z', notes: 'a', projectId: cat.p1.id, tagIds: [cat.tag1.id] }),
+    );
     const upd = await api.put(entryPath(e), { notes: 'b' }, { key, query: { sortKey: e.sortKey } });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ ...e, notes: 'b', updatedAt: expect.any(String) });

@@ -11,7 +11,10 @@ const key = { PK: 'WS#w1#TE', SK: '2026-01-01T00:00:00.000Z#A', GSI1PK: 'WS#w1#T
 
 const rejects = async (p: Promise<unknown>) => {
   // the data layer refuses with a domain error; the API answers it as this ApiError
-  const err = await p.then(() => undefined, (e: unknown) => toApiError(e));
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => toApiError(e),
+  );
   expect(err).toBeInstanceOf(ApiError);
   expect((err as ApiError).status).toBe(400);
   expect((err as ApiError).details?.[0]?.field).toBe('cursor');

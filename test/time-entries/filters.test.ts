@@ -171,7 +171,15 @@ test('a selective filter with a tiny call budget: partial pages, but nothing ski
   let pages = 0;
   let exhausted = 0;
   do {
-    const page = await queryPage({ workspaceId: ws, ...(plan.index ? { index: plan.index } : {}), keyCondition: plan.keyCondition, ...(plan.filter ? { filter: plan.filter } : {}), limit: 5, maxCalls: 1, ...(cursor ? { cursor } : {}) });
+    const page = await queryPage({
+      workspaceId: ws,
+      ...(plan.index ? { index: plan.index } : {}),
+      keyCondition: plan.keyCondition,
+      ...(plan.filter ? { filter: plan.filter } : {}),
+      limit: 5,
+      maxCalls: 1,
+      ...(cursor ? { cursor } : {}),
+    });
     got.push(...page.items.map((i) => timeEntries.present(i).id));
     if (page.stats.budgetExhausted) exhausted++;
     expect(page.items.length).toBeLessThanOrEqual(5);

@@ -1,4 +1,4 @@
-import { apiClient, makeKey, tableSnapshot } from '../support/harness';
+import { type apiClient, makeKey, tableSnapshot } from '../support/harness';
 
 export type Api = ReturnType<typeof apiClient>;
 export interface Entry {
@@ -58,8 +58,7 @@ export async function makeCatalog(api: Api, key: string) {
 }
 
 /** A key whose rate limits never get in the way of tests that make hundreds of requests. */
-export const testKey = (workspaceId: string, opts: Parameters<typeof makeKey>[1] = {}) =>
-  makeKey(workspaceId, { perMinute: 1_000_000, perHour: 10_000_000, ...opts });
+export const testKey = (workspaceId: string, opts: Parameters<typeof makeKey>[1] = {}) => makeKey(workspaceId, { perMinute: 1_000_000, perHour: 10_000_000, ...opts });
 
 /** The table's data (rate-limit counters, which every request updates, left out). */
 export async function snapshot(): Promise<string[]> {

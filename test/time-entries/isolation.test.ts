@@ -53,7 +53,13 @@ describe('cursors', () => {
     const p = await page1(keyA);
     const next = await api.get('/v1/time-entries', { key: keyA, query: { limit: '5', cursor: p.nextCursor } });
     expect(next.status).toBe(200);
-    expect(next.body.items.map((i: Entry) => i.id)).toEqual(entriesA.slice().reverse().slice(5, 10).map((e) => e.id));
+    expect(next.body.items.map((i: Entry) => i.id)).toEqual(
+      entriesA
+        .slice()
+        .reverse()
+        .slice(5, 10)
+        .map((e) => e.id),
+    );
   });
 
   test('tampered cursors (payload or signature changed, truncated, re-encoded position): 400 on cursor, no data', async () => {
@@ -151,7 +157,11 @@ describe('cross-workspace isolation', () => {
       const res = await api.post('/v1/time-entries', body, { key: keyA });
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].field).toBe(field);
-      const upd = await api.put(`/v1/time-entries/${entriesA[0]!.id}`, { [field]: (body as Record<string, unknown>)[field] }, { key: keyA, query: { sortKey: entriesA[0]!.sortKey } });
+      const upd = await api.put(
+        `/v1/time-entries/${entriesA[0]!.id}`,
+        { [field]: (body as Record<string, unknown>)[field] },
+        { key: keyA, query: { sortKey: entriesA[0]!.sortKey } },
+      );
       expect(upd.status).toBe(400);
     }
     expect(await snapshot()).toEqual(before);
@@ -161,7 +171,12 @@ describe('cross-workspace isolation', () => {
     expect((await pageAll(api, keyA, { projectId: catB.p1.id })).items).toEqual([]);
     expect((await pageAll(api, keyA, { clientId: catB.c2.id })).items).toEqual([]);
     const mine = await pageAll(api, keyA, { userId: 'user-0', limit: '3' });
-    expect(mine.items.map((i) => i.id).sort()).toEqual(entriesA.filter((e) => e.userId === 'user-0').map((e) => e.id).sort());
+    expect(mine.items.map((i) => i.id).sort()).toEqual(
+      entriesA
+        .filter((e) => e.userId === 'user-0')
+        .map((e) => e.id)
+        .sort(),
+    );
     const everything = await pageAll(api, keyA, { limit: '200' });
     expect(everything.items.map((i) => i.id).sort()).toEqual(entriesA.map((e) => e.id).sort());
   });
