@@ -1,3 +1,3 @@
-import { resourceHandler } from '../../shared/api/handler';
+import { entityHandler } from '../../shared/api/crud';
 
-export const handler = resourceHandler('invoices');
+export const handler = entityHandler('invoices');

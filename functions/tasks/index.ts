@@ -1,3 +1,3 @@
-import { resourceHandler } from '../../shared/api/handler';
+import { entityHandler } from '../../shared/api/crud';
 
-export const handler = resourceHandler('tasks');
+export const handler = entityHandler('tasks');

@@ -1,6 +1,7 @@
 import type { Locator } from '../data/repository';
 import { repository } from '../data/repository';
-import type { RouteDef } from './routes';
+import { resourceHandler, type RouteImpl, type RouteImpls } from './handler';
+import { routeList, type ResourceName, type RouteDef } from './routes';
 
 /**
  * The one implementation of each entity operation of the route table (list, create, get, update,
@@ -48,4 +49,18 @@ export function entityOperation(route: RouteDef): Operation | undefined {
     case 'delete':
       return async (input) => repo.delete(input.workspaceId, locator(input));
   }
+}
+
+/**
+ * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to
+ * its entity operation. A resource's function file is `export const handler = entityHandler('<resource>')`.
+ * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)
+ */
+export function entityHandler(resource: ResourceName) {
+  const impls: Record<string, RouteImpl<RouteDef>> = {};
+  for (const route of routeList.filter((r) => r.resource === resource)) {
+    const operation = entityOperation(route);
+    if (operation) impls[route.id] = ({ auth, params, query, body }) => operation({ workspaceId: auth.workspaceId, params, query, body });
+  }
+  return resourceHandler(resource, impls as RouteImpls);
 }

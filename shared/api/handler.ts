@@ -4,9 +4,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
-import { entityOperation } from './crud';
 import { GATEWAY_ANSWERS } from './gateway-edge';
-import { findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
+import { findRoute, matchPath, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
 import { enforceRateLimit } from './rate-limit';
@@ -178,37 +177,26 @@ const handleErrors = (metrics: ReturnType<typeof createMetrics>): ApiMiddleware 
 });
 
 /**
- * The one middleware stack of every resource Lambda. Each route of `fn` runs its entity operation
- * (shared/api/crud.ts); `impls` binds the routes that are not entity operations (the OpenAPI document).
- * A declared route with neither answers 501 NOT_IMPLEMENTED.
+ * The one middleware stack of every Lambda of the API. `impls` maps route ids of this function to their
+ * implementation: entity routes get theirs from `entityHandler` (shared/api/crud.ts), the OpenAPI
+ * document binds its own. A declared route without one answers 501 NOT_IMPLEMENTED.
  */
 export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
   const metrics = createMetrics(fn);
-  const operations = new Map(routeList.filter((r) => r.resource === fn).map((r) => [r.id, entityOperation(r)]));
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const s = stateOf(event);
     const route = s.route!;
-    const input = s.input!;
     const impl = impls[route.id] as RouteImpl<RouteDef> | undefined;
-    const operation = operations.get(route.id);
-    let result: unknown;
-    if (impl) {
-      result = await impl({
-        params: input.params,
-        query: input.query,
-        body: input.body,
-        auth: s.auth!,
-        requestId: event.requestContext?.requestId ?? context.awsRequestId,
-        baseUrl: baseUrlOf(event),
-      } as RouteRequest<RouteDef>);
-    } else if (operation) {
-      result = await operation({
-        workspaceId: s.auth!.workspaceId,
-        params: input.params as Record<string, unknown>,
-        query: input.query as Record<string, unknown>,
-        body: input.body,
-      });
-    } else throw notImplemented(`${route.method} ${route.path} is not implemented yet`);
+    if (!impl) throw notImplemented(`${route.method} ${route.path} is not implemented yet`);
+    const input = s.input!;
+    const result = await impl({
+      params: input.params,
+      query: input.query,
+      body: input.body,
+      auth: s.auth!,
+      requestId: event.requestContext?.requestId ?? context.awsRequestId,
+      baseUrl: baseUrlOf(event),
+    } as RouteRequest<RouteDef>);
     logger.info('Request served', { status: route.successStatus });
     recordOutcome(metrics, { status: route.successStatus });
     return json(route.successStatus, result, s.headers);

@@ -41,7 +41,7 @@ function sandbox(): Sandbox {
     // 3. The function file: one line binding the resource.
     jest.doMock(
       '../../functions/users/index',
-      () => ({ handler: jest.requireActual<typeof import('../../shared/api/handler')>('../../shared/api/handler').resourceHandler('users' as never) }),
+      () => ({ handler: jest.requireActual<typeof import('../../shared/api/crud')>('../../shared/api/crud').entityHandler('users' as never) }),
       { virtual: true },
     );
     const { createGateway } = jest.requireActual<typeof import('../../local/gateway')>('../../local/gateway');
