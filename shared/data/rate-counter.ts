@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
-import { TABLE_TTL_ATTRIBUTE } from './table';
+import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
 
 /**
  * The rate-counter store: per-key rate limits of N requests per clock minute and M per clock hour (fixed
@@ -98,7 +98,7 @@ export async function consume(keyId: string, limits: Limits, now = rateLimitNow(
         Key: counterKey(keyId, window.hourStart),
         UpdateExpression: 'SET #ttl = :ttl, #type = :type ADD #h :one, #m :one',
         ConditionExpression: '(attribute_not_exists(#h) OR #h < :perHour) AND (attribute_not_exists(#m) OR #m < :perMinute)',
-        ExpressionAttributeNames: { '#ttl': TABLE_TTL_ATTRIBUTE, '#type': '_type', '#h': 'h', '#m': m },
+        ExpressionAttributeNames: { '#ttl': TABLE_TTL_ATTRIBUTE, '#type': TYPE_ATTRIBUTE, '#h': 'h', '#m': m },
         ExpressionAttributeValues: {
           ':ttl': Math.floor((window.hourStart + HOUR) / 1000) + TTL_AFTER_HOUR_END_SECONDS,
           ':type': COUNTER_TYPE,

@@ -1,16 +1,17 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { coupledFields, uniqueValue, type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
+import { coupledFields, type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { conflict, invalid, invalidField, notFound, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
 import { db, tableName, type StoredItem } from './db';
-import { entityKey, indexKeys, keys, locateKey, type Key } from './keys';
+import { entityKey, indexKeys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, type Where } from './query-plan';
-import { KEY_ATTRIBUTES } from './table';
+import { KEY_ATTRIBUTES, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
+import { counterAttr, lockOps, referenceOps } from './record-writes';
 import { StaleRead, writeAll, type WriteOp } from './write';
 
 /**
@@ -62,10 +63,6 @@ class AlreadyWritten extends Error {
   }
 }
 
-const VERSION = '_v';
-const TYPE = '_type';
-/** Attribute of a referenced item counting the records of `referencingType` that name it. */
-export const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
 const MAX_STALE_RETRIES = 6;
 const NOT_READ = Symbol('not read yet');
 const DELETED = Symbol('deleted');
@@ -161,8 +158,8 @@ export class Repository<E extends AnyEntity> {
         // when the SDK re-sent a write whose answer was lost (timeout after DynamoDB applied it): done.
         onConditionFail: () => new AlreadyWritten(),
       },
-      ...this.lockOps(workspaceId, undefined, rec, item.SK),
-      ...this.referenceOps(workspaceId, undefined, rec),
+      ...lockOps(this.entity, workspaceId, undefined, rec, item.SK),
+      ...referenceOps(this.entity, workspaceId, undefined, rec),
     ];
     try {
       await writeAll(ops);
@@ -207,7 +204,7 @@ export class Repository<E extends AnyEntity> {
             },
           ]
         : [{ item: { Put: { TableName: tableName(), Item: item, ...guard } }, onConditionFail: () => new StaleRead() }];
-      ops.push(...this.lockOps(workspaceId, current, rec, item.SK), ...this.referenceOps(workspaceId, current, rec));
+      ops.push(...lockOps(this.entity, workspaceId, current, rec, item.SK), ...referenceOps(this.entity, workspaceId, current, rec));
       if (ops.length > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length, current, rec);
       try {
         await writeAll(ops);
@@ -294,8 +291,8 @@ export class Repository<E extends AnyEntity> {
           },
           onConditionFail: () => new StaleRead(),
         },
-        ...this.lockOps(workspaceId, current, undefined, String(before.SK)),
-        ...this.referenceOps(workspaceId, current, undefined),
+        ...lockOps(this.entity, workspaceId, current, undefined, String(before.SK)),
+        ...referenceOps(this.entity, workspaceId, current, undefined),
       ];
       try {
         await writeAll(ops);
@@ -424,63 +421,6 @@ export class Repository<E extends AnyEntity> {
     const rec: Record<string, unknown> = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
     for (const name of Object.keys(this.entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
     return rec;
-  }
-
-  private lockOps(workspaceId: string, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined, ownerSK: unknown): WriteOp[] {
-    const rule = this.entity.unique;
-    if (!rule) return [];
-    const oldValue = before ? uniqueValue(rule, before) : undefined;
-    const newValue = after ? uniqueValue(rule, after) : undefined;
-    if (oldValue === newValue) return [];
-    const ops: WriteOp[] = [];
-    if (oldValue !== undefined) {
-      ops.push({ item: { Delete: { TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, oldValue) } }, onConditionFail: () => new StaleRead() });
-    }
-    if (newValue !== undefined && after) {
-      ops.push({
-        item: {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.uniqueLock(workspaceId, rule.name, newValue), [TYPE]: 'UNIQUE', owner: ownerSK },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        onConditionFail: () => conflict(rule.message(String(after[rule.field]))),
-      });
-    }
-    return ops;
-  }
-
-  /** Usage-counter changes on referenced records for a create (before undefined), update or delete. */
-  private referenceOps(workspaceId: string, before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): WriteOp[] {
-    const ops: WriteOp[] = [];
-    for (const ref of this.entity.references ?? []) {
-      const target = ref.target();
-      const ids = (rec: Readonly<Record<string, unknown>> | undefined): string[] => {
-        const v = rec?.[ref.field];
-        if (v === undefined || v === null) return [];
-        return ref.many ? (v as string[]) : [String(v)];
-      };
-      const oldIds = new Set(ids(before));
-      const newIds = new Set(ids(after));
-      const counter = counterAttr(this.entity.type);
-      const change = (id: string, delta: 1 | -1): WriteOp => ({
-        item: {
-          Update: {
-            TableName: tableName(),
-            Key: entityKey(target, workspaceId, { id }),
-            UpdateExpression: 'ADD #c :d, #v :one',
-            ConditionExpression: 'attribute_exists(PK) AND #t = :type',
-            ExpressionAttributeNames: { '#c': counter, '#v': VERSION, '#t': TYPE },
-            ExpressionAttributeValues: { ':d': delta, ':one': 1, ':type': target.type },
-          },
-        },
-        onConditionFail: () => (delta === 1 ? invalidField(ref.field, `${target.kind} ${id} does not exist in this workspace`) : new StaleRead()),
-      });
-      for (const id of newIds) if (!oldIds.has(id)) ops.push(change(id, 1));
-      for (const id of oldIds) if (!newIds.has(id)) ops.push(change(id, -1));
-    }
-    return ops;
   }
 }
 

@@ -8,6 +8,10 @@ import { API_KEY_INDEXES } from './keys';
  */
 export const TABLE_TTL_ATTRIBUTE = 'ttl';
 
+/** Internal attributes of every item: its type tag and its version (bumped by every write of the item). */
+export const TYPE_ATTRIBUTE = '_type';
+export const VERSION_ATTRIBUTE = '_v';
+
 export type IndexName = EntityIndexName | (typeof API_KEY_INDEXES)[number];
 const INDEX_NAMES: IndexName[] = [...new Set<IndexName>([...ENTITIES.flatMap((e) => Object.keys(e.indexes ?? {}) as IndexName[]), ...API_KEY_INDEXES])].sort(
   (a, b) => Number(a.slice(3)) - Number(b.slice(3)),

@@ -2,7 +2,9 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../data/db';
 import { entityKey } from '../data/keys';
 import { clients, projects, tags, tasks, timeEntries } from '../data/repositories';
-import { counterAttr, type FieldValues, type Repository, type StoredItem } from '../data/repository';
+import { counterAttr } from '../data/record-writes';
+import type { FieldValues, Repository, StoredItem } from '../data/repository';
+import { TYPE_ATTRIBUTE, VERSION_ATTRIBUTE } from '../data/table';
 import type { AnyEntity, EntityRecord } from '../domain/entity';
 import type { Client } from '../domain/entities/clients';
 import type { Project } from '../domain/entities/projects';
@@ -201,7 +203,7 @@ async function addCounters(workspaceId: string, records: readonly TimeEntry[]): 
         Key: entityKey(target, workspaceId, { id }),
         UpdateExpression: 'ADD #c :n, #v :one',
         ConditionExpression: 'attribute_exists(PK) AND #t = :type',
-        ExpressionAttributeNames: { '#c': counterAttr(timeEntries.entity.type), '#v': '_v', '#t': '_type' },
+        ExpressionAttributeNames: { '#c': counterAttr(timeEntries.entity.type), '#v': VERSION_ATTRIBUTE, '#t': TYPE_ATTRIBUTE },
         ExpressionAttributeValues: { ':n': count, ':one': 1, ':type': target.type },
       }),
     );
@@ -211,7 +213,7 @@ async function addCounters(workspaceId: string, records: readonly TimeEntry[]): 
 /** Writes already generated records (counters first, then the items in parallel batches of 25). */
 export async function writeTimeEntries(workspaceId: string, records: readonly TimeEntry[], opts: TimeEntrySeedOptions = {}): Promise<void> {
   await addCounters(workspaceId, records);
-  const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { _v: 1 }));
+  const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { [VERSION_ATTRIBUTE]: 1 }));
   const batches: StoredItem[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let done = 0;

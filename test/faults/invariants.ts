@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
 import { entityKey, indexKeys, keys } from '../../shared/data/keys';
-import { counterAttr } from '../../shared/data/repository';
+import { counterAttr } from '../../shared/data/record-writes';
 import { uniqueValue, type AnyEntity } from '../../shared/domain/entity';
 import { ENTITIES as REGISTRY } from '../../shared/domain/registry';
 
