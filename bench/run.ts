@@ -18,7 +18,7 @@ import { buildAll, FUNCTIONS, SIZE_TARGET_BYTES, STACK_SDK_MODE, type BundleInfo
 import type { ColdResult, SdkComparison } from './cold-start';
 import type { WorkRow } from './dynamo-work';
 import { muteStdout, out, startBench } from './lib/env';
-import { markdownTable, metText, table, type Target } from './lib/report';
+import { markdownTable, metText, table, WARM_COLUMNS, warmRow, type Target } from './lib/report';
 import { fmt, kb, ratio } from './lib/stats';
 import { summarizeThroughput, type ThroughputRun } from './throughput';
 import type { WarmResult } from './warm';
@@ -138,19 +138,7 @@ function coldSection(results: ColdResult[], kept: SdkMode, decision: string, tar
 }
 
 function warmSection(results: WarmResult[], targets: Target[]): Section {
-  const header = [
-    'route',
-    'DynamoDB',
-    'iterations',
-    'full p50',
-    'bare p50',
-    'overhead p50',
-    'full p99',
-    'bare p99',
-    'overhead p99',
-    'paired median',
-    `p50 <= ${WARM_P50_TARGET_MS} ms`,
-  ];
+  const header = [...WARM_COLUMNS, `p50 <= ${WARM_P50_TARGET_MS} ms`];
   const rows = results.map((r) => {
     const ok = r.overheadP50 <= WARM_P50_TARGET_MS;
     targets.push({
@@ -160,19 +148,7 @@ function warmSection(results: WarmResult[], targets: Target[]): Section {
       target: `<= ${WARM_P50_TARGET_MS} ms`,
       met: ok,
     });
-    return [
-      r.route,
-      r.mode,
-      String(r.iterations),
-      fmt(r.full.p50, 3),
-      fmt(r.bare.p50, 3),
-      fmt(r.overheadP50, 3),
-      fmt(r.full.p99, 3),
-      fmt(r.bare.p99, 3),
-      fmt(r.overheadP99, 3),
-      fmt(r.pairedMedian, 3),
-      metText(ok),
-    ];
+    return [...warmRow(r), metText(ok)];
   });
   const note =
     'Milliseconds per invocation, in process. full = the clients function (whole middy stack: logger, route, auth context, rate limit, scope, body, zod, errors, metrics; INFO logs and EMF metrics written to /dev/null as on Lambda stdout); bare = a handler making the same DynamoDB calls with the same inputs, INCLUDING the rate-limit counter UpdateItem, so the difference is framework work only. "in-memory DynamoDB" replays recorded responses from a client middleware (no network; both handlers still build and parse every command): the framework cost without DynamoDB Local\'s latency noise. paired median = median of (full - bare) over adjacent pairs.';

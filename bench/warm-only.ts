@@ -9,8 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { out, runSectionAlone } from './lib/env';
-import { table } from './lib/report';
-import { fmt } from './lib/stats';
+import { table, WARM_COLUMNS, warmRow } from './lib/report';
 
 const { values } = parseArgs({ options: { iterations: { type: 'string', default: '1000' }, mode: { type: 'string', default: 'all' } } });
 const iterations = Number(values.iterations);
@@ -24,20 +23,7 @@ runSectionAlone(async (ws) => {
   const { measureWarm } = await import('./warm');
   const modes = mode === 'all' ? undefined : mode === 'local' ? (['DynamoDB Local'] as const) : (['in-memory DynamoDB'] as const);
   const results = await measureWarm(ws, iterations, (s) => process.stderr.write(`  ${s}\n`), modes);
-  const header = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median'];
-  const rows = results.map((r) => [
-    r.route,
-    r.mode,
-    String(r.iterations),
-    fmt(r.full.p50, 3),
-    fmt(r.bare.p50, 3),
-    fmt(r.overheadP50, 3),
-    fmt(r.full.p99, 3),
-    fmt(r.bare.p99, 3),
-    fmt(r.overheadP99, 3),
-    fmt(r.pairedMedian, 3),
-  ]);
-  out(table(header, rows, 2));
+  out(table(WARM_COLUMNS, results.map(warmRow), 2));
 }).catch((err) => {
   console.error(err);
   process.exit(1);

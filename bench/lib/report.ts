@@ -1,3 +1,5 @@
+import type { WarmResult } from '../warm';
+import { fmt } from './stats';
 /** Targets and tables of the benchmark report. */
 export interface Target {
   section: string;
@@ -25,3 +27,18 @@ export function markdownTable(header: string[], rows: string[][], leftColumns = 
 }
 
 export const metText = (met: boolean) => (met ? 'MET' : 'NOT MET');
+
+/** The columns of the warm-overhead table (bench/run.ts, bench/warm-only.ts) and one result as a row. */
+export const WARM_COLUMNS = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median'];
+export const warmRow = (r: WarmResult): string[] => [
+  r.route,
+  r.mode,
+  String(r.iterations),
+  fmt(r.full.p50, 3),
+  fmt(r.bare.p50, 3),
+  fmt(r.overheadP50, 3),
+  fmt(r.full.p99, 3),
+  fmt(r.bare.p99, 3),
+  fmt(r.overheadP99, 3),
+  fmt(r.pairedMedian, 3),
+];
