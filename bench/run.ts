@@ -382,7 +382,7 @@ const NOTES = `## What the figures mean, and what was changed
   resource is served by the same generic operations, each carries every entity declaration, the repository
   and the paging code; it was 25-38 KB when each function imported only its own entity), Powertools logger and
   metrics (~27 KB with commons), middy (~4 KB). The AWS SDK is not in the bundle (runtime-provided).
-- Fixed by this work: \`shared/entities/invoices.ts\` imported \`{ z } from 'zod'\`, which pulls in every zod
+- Fixed by earlier work: \`shared/entities/invoices.ts\` (now shared/domain/entities/invoices.ts) imported \`{ z } from 'zod'\`, which pulls in every zod
   locale: the invoices bundle was 522 KB (535,012 bytes), now ~175 KB. Every file now uses
   \`import * as z from 'zod'\` (the fix commit e44236d made for the others).
 - SDK bundled vs external: section 2 runs both in the same interleaved rounds and names the faster one

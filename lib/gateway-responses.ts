@@ -42,3 +42,9 @@ export const notOfferedIntegrationResponse = (): apigw.IntegrationResponse => ({
   responseTemplates: { 'application/json': NOT_IMPLEMENTED_TEMPLATE },
   responseParameters: Object.fromEntries(Object.entries(quotedHeaders(NOT_OFFERED)).map(([name, value]) => [`method.response.header.${name}`, value])),
 });
+
+/** The method response the ANY method declares for that 501: the same status and header names. */
+export const notOfferedMethodResponse = (): apigw.MethodResponse => ({
+  statusCode: String(NOT_OFFERED.status),
+  responseParameters: Object.fromEntries(Object.keys(NOT_OFFERED.headers).map((name) => [`method.response.header.${name}`, true])),
+});

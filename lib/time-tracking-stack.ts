@@ -9,7 +9,7 @@ import { RESOURCES, pathTemplates, routeList, type FunctionName } from '../share
 import { TABLE } from '../shared/data/table';
 import type { StageConfig } from './config';
 import { API_KEY_HEADER } from '../shared/api/gateway-edge';
-import { addGatewayErrors, notOfferedIntegrationResponse } from './gateway-responses';
+import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse } from './gateway-responses';
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 
@@ -200,7 +200,7 @@ export class TimeTrackingStack extends Stack {
       resource.addMethod('ANY', notImplemented, {
         authorizer,
         authorizationType: apigw.AuthorizationType.CUSTOM,
-        methodResponses: [{ statusCode: '501', responseParameters: { 'method.response.header.Content-Type': true } }],
+        methodResponses: [notOfferedMethodResponse()],
       });
     }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, urlChars, type GatewayAnswerId } from '../shared/api/gateway-edge';
+import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, urlChars } from '../shared/api/gateway-edge';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 
 /**
@@ -43,9 +43,6 @@ export interface GatewayOptions {
   /** Where a function's handler comes from (default: functions/<name>/index.ts, as Lambda loads it). */
   loadHandler?: (name: FunctionName | 'authorizer') => unknown;
 }
-
-/** One of the gateway's own answers (shared/api/gateway-edge.ts), with this request's id. */
-const gatewayAnswer = (id: GatewayAnswerId, requestId: string): GatewayResponse => gatewayAnswerResponse(id, requestId);
 
 /** The query string as the caller sent it (near enough: for the URL length quota). */
 function queryStringOf(query: GatewayRequest['query']): string {
@@ -109,9 +106,9 @@ export function createGateway(opts: GatewayOptions = {}) {
   async function handle(req: GatewayRequest): Promise<GatewayResponse> {
     const requestId = randomUUID();
     try {
-      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return gatewayAnswer('URI_TOO_LONG', requestId);
+      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
       const match = matchPath(req.path);
-      if (!match) return gatewayAnswer('MISSING_AUTHENTICATION_TOKEN', requestId);
+      if (!match) return gatewayAnswerResponse('MISSING_AUTHENTICATION_TOKEN', requestId);
       const method = req.method.toUpperCase();
       const route = findRoute(match.template, method);
       const headers: Record<string, string> = {};
@@ -153,16 +150,16 @@ export function createGateway(opts: GatewayOptions = {}) {
       };
       const isPublic = route?.scope === null;
       if (!isPublic) {
-        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return gatewayAnswer('URI_TOO_LONG', requestId);
+        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
         const key = apiKeyOf(headers);
-        if (!key) return gatewayAnswer('UNAUTHORIZED', requestId);
+        if (!key) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
         const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
         const result = await authorize(key, methodArn, event);
-        if (!result) return gatewayAnswer('UNAUTHORIZED', requestId);
-        if (!policyAllows(result, methodArn)) return gatewayAnswer('ACCESS_DENIED', requestId);
+        if (!result) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
+        if (!policyAllows(result, methodArn)) return gatewayAnswerResponse('ACCESS_DENIED', requestId);
         event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
       }
-      if (!route) return gatewayAnswer('METHOD_NOT_OFFERED', requestId);
+      if (!route) return gatewayAnswerResponse('METHOD_NOT_OFFERED', requestId);
       const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
       const outHeaders: Record<string, string> = {};
@@ -172,10 +169,10 @@ export function createGateway(opts: GatewayOptions = {}) {
       // What API Gateway does when the authorizer or a function fails: a 5xx in the error body.
       if (err instanceof AuthorizerFailure) {
         console.error('local gateway: authorizer failed', err.failure);
-        return gatewayAnswer('AUTHORIZER_FAILURE', requestId);
+        return gatewayAnswerResponse('AUTHORIZER_FAILURE', requestId);
       }
       console.error('local gateway: handler failed', err);
-      return gatewayAnswer('DEFAULT_5XX', requestId);
+      return gatewayAnswerResponse('DEFAULT_5XX', requestId);
     }
   }
 

@@ -3,9 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { gatewayAnswerResponse, MAX_GATEWAY_BODY_BYTES } from '../shared/api/gateway-edge';
 import { createGateway, type GatewayOptions } from './gateway';
 
-/** API Gateway REST refuses payloads over 10 MB before anything runs; so does the local server. */
-export { MAX_GATEWAY_BODY_BYTES };
-
 function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

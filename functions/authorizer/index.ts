@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { hashApiKey, isWellFormedApiKey, keyState } from '../../shared/domain/apikeys';
 import { encodeAuthContext } from '../../shared/api/auth';
-import { API_KEY_HEADER } from '../../shared/api/gateway-edge';
+import { apiKeyOf } from '../../shared/api/gateway-edge';
 import { findApiKeyByHash, touchLastUsed } from '../../shared/data/apikey-store';
 import { logger } from '../../shared/api/logger';
 import { createMetrics, recordOutcome } from '../../shared/api/metrics';
@@ -13,15 +13,8 @@ const metrics = createMetrics('authorizer');
  * answer for 5 minutes keyed on the header, so the policy allows every method of the stage (the
  * same cached answer serves all routes) and scopes are enforced by the resource Lambdas.
  * Any failure throws 'Unauthorized', which API Gateway answers with 401 (Gateway Response).
- */
-export function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return v;
-  return undefined;
-}
-
-/** arn:aws:execute-api:region:account:apiId/stage/METHOD/path → arn:...:apiId/stage/*\/* */
+ *
+ * arn:aws:execute-api:region:account:apiId/stage/METHOD/path → arn:...:apiId/stage/*\/* */
 export function stageWildcardArn(methodArn: string): string {
   const [prefix, stage] = methodArn.split('/');
   return `${prefix}/${stage}/*/*`;
@@ -31,7 +24,7 @@ export type AuthorizerResult = APIGatewayAuthorizerResult;
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   logger.setCorrelationId(event.requestContext?.requestId);
-  const key = headerValue(event.headers, API_KEY_HEADER);
+  const key = apiKeyOf(event.headers);
   if (!isWellFormedApiKey(key)) {
     logger.info('Authorization failed', { reason: key ? 'malformed' : 'missing' });
     recordOutcome(metrics, { status: 401 });

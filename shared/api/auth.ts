@@ -1,4 +1,4 @@
-import { isScope, type Scope } from './routes';
+import { isScope, type Scope } from '../domain/auth';
 import { ApiError, unauthorized } from './errors';
 
 /**

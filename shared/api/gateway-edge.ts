@@ -245,13 +245,16 @@ export function gatewayAnswerExample(id: GatewayAnswerId, requestId: string): { 
   return JSON.parse(gatewayAnswerBody(GATEWAY_ANSWERS[id], requestId)) as { error: { code: ErrorCode; message: string; requestId: string } };
 }
 
-/** The API key of a request's headers, whatever the case of the header name. */
-export function apiKeyOf(headers: Record<string, string | undefined> | null | undefined): string | undefined {
+/** A request header's value, whatever the case of its name (API Gateway passes names as the client sent them). */
+export function headerValue(headers: Readonly<Record<string, string | undefined>> | null | undefined, name: string): string | undefined {
   if (!headers) return undefined;
-  const wanted = API_KEY_HEADER.toLowerCase();
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === wanted) return v;
+  const wanted = name.toLowerCase();
+  for (const k in headers) if (k.toLowerCase() === wanted) return headers[k];
   return undefined;
 }
+
+/** The API key of a request's headers, whatever the case of the header name. */
+export const apiKeyOf = (headers: Readonly<Record<string, string | undefined>> | null | undefined): string | undefined => headerValue(headers, API_KEY_HEADER);
 
 /**
  * The method ARN's length as API Gateway counts it for the 414 limit, for a method of `stage`. The

@@ -4,8 +4,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
-import { GATEWAY_ANSWERS } from './gateway-edge';
-import { findRoute, matchPath, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
+import { GATEWAY_ANSWERS, headerValue } from './gateway-edge';
+import { findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
 import { enforceRateLimit } from './rate-limit';
@@ -147,16 +147,10 @@ function rejectUnknownQuery(q: Record<string, string | undefined> | null): Recor
   return {};
 }
 
-/** A header's value, whatever the case of its name (API Gateway passes names as the client sent them). */
-function headerValue(headers: APIGatewayProxyEvent['headers'] | null, lowerCaseName: string): string | undefined {
-  for (const name in headers) if (name.toLowerCase() === lowerCaseName) return headers[name];
-  return undefined;
-}
-
 /** The public base URL of the API as the caller reached it (scheme, host and stage, without /v1/...). */
 export function baseUrlOf(event: APIGatewayProxyEvent): string {
-  const host = headerValue(event.headers, 'host') ?? 'localhost';
-  const proto = headerValue(event.headers, 'x-forwarded-proto') ?? 'https';
+  const host = headerValue(event.headers, 'Host') ?? 'localhost';
+  const proto = headerValue(event.headers, 'X-Forwarded-Proto') ?? 'https';
   const fullPath = event.requestContext?.path ?? event.path;
   const prefix = fullPath && event.path && fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
   return `${proto}://${host}${prefix}`;
@@ -179,15 +173,17 @@ const handleErrors = (metrics: ReturnType<typeof createMetrics>): ApiMiddleware 
 /**
  * The one middleware stack of every Lambda of the API. `impls` maps route ids of this function to their
  * implementation: entity routes get theirs from `entityHandler` (shared/api/crud.ts), the OpenAPI
- * document binds its own. A declared route without one answers 501 NOT_IMPLEMENTED.
+ * document binds its own. Every route of the function must have one (checked when the handler is built),
+ * but the routes declared `notImplemented`, which the stack answers 501 before any implementation.
  */
 export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
+  const unbound = routeList.filter((r) => r.resource === fn && !r.notImplemented && !impls[r.id]).map((r) => r.id);
+  if (unbound.length) throw new Error(`${fn}: no implementation for ${unbound.join(', ')}`);
   const metrics = createMetrics(fn);
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const s = stateOf(event);
     const route = s.route!;
-    const impl = impls[route.id] as RouteImpl<RouteDef> | undefined;
-    if (!impl) throw notImplemented(`${route.method} ${route.path} is not implemented yet`);
+    const impl = impls[route.id] as RouteImpl<RouteDef>; // every route of fn has one (checked above)
     const input = s.input!;
     const result = await impl({
       params: input.params,

@@ -63,9 +63,13 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
     example: { message: 'A client named "Acme" already exists in this workspace' },
   },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The request body is larger than the API accepts', example: { gateway: 'REQUEST_TOO_LARGE' } },
-  URI_TOO_LONG: { name: 'UriTooLong', description: `The request URI is too long: ${GATEWAY_ANSWERS.URI_TOO_LONG.when}`, example: { gateway: 'URI_TOO_LONG' } },
+  URI_TOO_LONG: {
+    name: 'UriTooLong',
+    description: `The request URI is too long: ${GATEWAY_ANSWERS.URI_TOO_LONG.when}. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message`,
+    example: { gateway: 'URI_TOO_LONG' },
+  },
   THROTTLED: { name: 'Throttled', description: 'The API as a whole is receiving too many requests; retry with backoff', example: { gateway: 'THROTTLED' } },
-  NOT_IMPLEMENTED: { name: 'NotImplemented', description: 'The operation is not offered by this API', example: { message: 'This operation is not implemented' } },
+  NOT_IMPLEMENTED: { name: 'NotImplemented', description: 'The operation is not offered by this API', example: { gateway: 'METHOD_NOT_OFFERED' } },
   INTERNAL_ERROR: { name: 'InternalError', description: 'Unexpected failure; the body carries only a request id for support', example: { gateway: 'DEFAULT_5XX' } },
   SERVICE_UNAVAILABLE: {
     name: 'ServiceUnavailable',
@@ -174,7 +178,12 @@ const RETRY_AFTER: Json = {
 };
 
 /** How a header of the gateway's answers is documented. */
-const HEADER_DOCS: Record<string, Json> = { 'Retry-After': RETRY_AFTER };
+const HEADER_DOCS: Record<string, Json> = {
+  'Retry-After': {
+    description: "Seconds to wait before retrying: the gateway's own answers (throttled, authorizer unavailable) always say 1.",
+    schema: { type: 'integer', minimum: 1, example: 1 },
+  },
+};
 
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
 export const successHeaders: Record<string, Json> = { ...RATE_LIMIT_HEADERS };

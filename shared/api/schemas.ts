@@ -9,7 +9,6 @@ import { ERROR_STATUS, type ErrorCode } from './errors';
  * from its entity declaration (shared/domain/entities/*), so they can never drift apart; plus the
  * shapes every route shares (lists, pages, the error body, paging and addressing parameters).
  */
-export { LIMITS };
 
 /** Server-set fields: accepted in a body and ignored (product.md): the base fields and every computed one. */
 export const READ_ONLY_FIELDS: readonly string[] = [...new Set([...Object.keys(BASE_FIELDS), ...ENTITIES.flatMap((e) => Object.keys(e.computed ?? {}))])];

@@ -43,8 +43,16 @@ function keyValue(e: AnyEntity, field: string, value: unknown): string {
   const s = String(value);
   return field === 'id' || e.fields[field]?.keySafe ? s : encodeURIComponent(s);
 }
-/** Fields a too-long key is blamed on: the composites the caller chose (not keySafe ones). */
-const blamed = (e: AnyEntity, part: KeyPart) => (part.composite ?? []).filter((f) => !e.fields[f]?.keySafe);
+/**
+ * Fields a too-long key is blamed on: the caller's free-form composites among the first `count` (not
+ * keySafe ones, and not the record's id when another composite is there to blame: `FAVORITE#<userId>#<id>`
+ * blames userId).
+ */
+function blamed(e: AnyEntity, part: KeyPart, count = part.composite?.length ?? 0): string[] {
+  const free = (part.composite ?? []).slice(0, count).filter((f) => !e.fields[f]?.keySafe);
+  const others = free.filter((f) => f !== 'id');
+  return others.length ? others : free;
+}
 
 /** The values of a key part, or undefined when the record lacks one of its composites. */
 function partValues(e: AnyEntity, part: KeyPart, rec: Readonly<Record<string, unknown>>, count = part.composite?.length ?? 0): string[] | undefined {
@@ -106,7 +114,7 @@ export function locateKey(e: AnyEntity, workspaceId: string, loc: Readonly<Recor
   if (e.sortKeyField) {
     // The exposed sort key is the item's SK: it addresses this record only if it ends with its id.
     const sk = loc[e.sortKeyField];
-    if (!sk || !sk.endsWith(`#${loc.id}`)) return undefined;
+    if (!sk || loc.id.includes('#') || !sk.endsWith(`#${loc.id}`)) return undefined;
     const PK = partitionValue(e, e.key.pk as KeyPart, workspaceId, loc);
     return PK === undefined ? undefined : { PK, SK: fit(sk, MAX_SORT_KEY_BYTES, ['id']) };
   }
@@ -130,16 +138,16 @@ export function queryKeys(e: AnyEntity, pattern: AccessPattern, workspaceId: str
   }
   const values = partValues(e, sk, where, leading) ?? [];
   const prefix = values.length ? `${values.join('#')}#` : '';
-  return { pk: pkValue, skPrefix: fit(prefix, MAX_SORT_KEY_BYTES, blamed(e, sk).slice(0, leading)) };
+  return { pk: pkValue, skPrefix: fit(prefix, MAX_SORT_KEY_BYTES, blamed(e, sk, leading)) };
 }
 
 export const keys = {
   workspacePartition: ws,
 
   /** Uniqueness lock: one item per (scope, normalized value); written in the same transaction. */
-  uniqueLock: (workspaceId: string, lockName: string, value: string): Key => ({
+  uniqueLock: (workspaceId: string, lockName: string, value: string, field = 'name'): Key => ({
     PK: ws(workspaceId),
-    SK: fit(`UNIQUE#${lockName}#${value}`, MAX_SORT_KEY_BYTES, ['name']),
+    SK: fit(`UNIQUE#${lockName}#${value}`, MAX_SORT_KEY_BYTES, [field]),
   }),
 
   /** API keys are found by the SHA-256 of the key: the key itself is never stored. */

@@ -53,6 +53,7 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
     expression += ' AND begins_with(#sk, :sk)';
   }
   const rest = Object.keys(given).filter((f) => !best.covered.has(f));
+  const ref = (f: string) => placeholder(f, names);
   const index = best.pattern === 'key' ? undefined : (best.pattern as IndexName);
   const label = index ? `${index} (${e.indexes?.[index]?.access ?? index})` : 'table';
   return {
@@ -62,11 +63,22 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
     ...(rest.length
       ? {
           filter: {
-            expression: rest.map((f) => `#${f} = :${f}`).join(' AND '),
-            names: Object.fromEntries(rest.map((f) => [`#${f}`, f])),
-            values: Object.fromEntries(rest.map((f) => [`:${f}`, given[f]])),
+            expression: rest.map((f) => `#${ref(f)} = :${ref(f)}`).join(' AND '),
+            names: Object.fromEntries(rest.map((f) => [`#${ref(f)}`, f])),
+            values: Object.fromEntries(rest.map((f) => [`:${ref(f)}`, given[f]])),
           },
         }
       : {}),
   };
+}
+
+/**
+ * The placeholder of a filter field: its name without a trailing `Id` (`clientId` -> `#client`, `:client`).
+ * A cursor is signed over the query's text, so these names are those the first version used: cursors
+ * handed out before stay valid. A name the key condition already uses would change its meaning: refused.
+ */
+function placeholder(field: string, keyNames: Readonly<Record<string, string>>): string {
+  const p = field.replace(/Id$/, '') || field;
+  if (`#${p}` in keyNames || ['pk', 'sk', 'lo', 'hi'].includes(p)) throw new Error(`filter field ${field} clashes with a key placeholder`);
+  return p;
 }

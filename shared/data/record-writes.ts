@@ -29,14 +29,14 @@ export function lockOps(
   if (oldValue === newValue) return [];
   const ops: WriteOp[] = [];
   if (oldValue !== undefined) {
-    ops.push({ item: { Delete: { TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, oldValue) } }, onConditionFail: () => new StaleRead() });
+    ops.push({ item: { Delete: { TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, oldValue, rule.field) } }, onConditionFail: () => new StaleRead() });
   }
   if (newValue !== undefined && after) {
     ops.push({
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...keys.uniqueLock(workspaceId, rule.name, newValue), [TYPE]: 'UNIQUE', owner: ownerSK },
+          Item: { ...keys.uniqueLock(workspaceId, rule.name, newValue, rule.field), [TYPE]: 'UNIQUE', owner: ownerSK },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },

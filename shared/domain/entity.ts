@@ -1,5 +1,4 @@
 import type * as z from 'zod';
-import type { FieldProblem } from './errors';
 import type { FieldSpecs, RecordOf } from './fields';
 
 /**
@@ -197,5 +196,3 @@ export const pluralLabel = (e: AnyEntity) => {
   const k = e.kind.toLowerCase();
   return k.endsWith('y') ? `${k}(ies)` : `${k}(s)`;
 };
-
-export type { FieldProblem };

@@ -10,7 +10,6 @@ export const LIMITS = { name: 255, notes: 10_000, id: 128, tagIds: 50, pageDefau
 export const idString = z.string().min(1).max(LIMITS.id);
 export const nameString = z.string().trim().min(1, 'must not be empty').max(LIMITS.name);
 export const notesString = z.string().max(LIMITS.notes);
-export const shortText = z.string().trim().max(LIMITS.name);
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
 export const colorString = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a color like #1A2B3C');
 export const dateTimeString = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' });
@@ -58,11 +57,4 @@ export function inputSchema(fields: FieldSpecs) {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, f] of Object.entries(fields)) shape[name] = f.required ? f.schema : f.schema.optional();
   return z.strictObject(shape);
-}
-
-/** The zod object of a record of fields F (the response schema builds on it). */
-export function recordShape<F extends FieldSpecs>(fields: F): RecordShape<F> {
-  const shape: Record<string, z.ZodType> = { ...BASE_FIELDS };
-  for (const [name, f] of Object.entries(fields)) shape[name] = isAlwaysPresent(f) ? f.schema : f.schema.optional();
-  return shape as RecordShape<F>;
 }

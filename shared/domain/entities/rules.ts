@@ -20,10 +20,9 @@ export const projectClientTask = {
 } as const;
 
 async function resolveProjectClientTask(rec: Record<string, unknown>, { lookup, before, patch }: RuleContext): Promise<void> {
-  // An update that sends none of the three keeps the stored references, which were checked when they were
-  // written: a task's project is immutable, and usage counters keep every referenced record in existence.
-  // Re-reading the task and the project would only repeat that check (2 GetItems on every update).
-  if (before && patch && !('projectId' in patch) && !('taskId' in patch) && !('clientId' in patch)) return;
+  // (An update that sends none of the three never gets here: the repository skips a rule whose `reads` the
+  // patch does not touch. The stored references were checked when written, a task's project is immutable,
+  // and usage counters keep every referenced record in existence, so re-reading them would repeat that.)
   // "Sent by this request": the patch says so exactly; without one, a value that differs from before.
   const changed = (field: string) => !before || (patch ? field in patch : rec[field] !== before[field]);
   let projectChanged = changed('projectId');

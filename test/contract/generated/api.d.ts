@@ -639,7 +639,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes */
+        /** @description The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message */
         UriTooLong: {
             headers: {
                 [name: string]: unknown;
@@ -660,7 +660,7 @@ export interface components {
         /** @description The API as a whole is receiving too many requests; retry with backoff */
         Throttled: {
             headers: {
-                /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
+                /** @description Seconds to wait before retrying: the gateway's own answers (throttled, authorizer unavailable) always say 1. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
@@ -687,7 +687,8 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "NOT_IMPLEMENTED",
-                 *         "message": "This operation is not implemented"
+                 *         "message": "This method is not offered on this path",
+                 *         "requestId": "c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f"
                  *       }
                  *     }
                  */
