@@ -1,6 +1,6 @@
-import type { Locator } from '../data/repository';
-import { repository } from '../data/repository';
-import { resourceHandler, type RouteImpl, type RouteImpls } from './handler';
+import { repository, type IfMatch, type Locator } from '../data/repository';
+import { headerValue } from './gateway-edge';
+import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
 import { routeList, type ResourceName, type RouteDef } from './routes';
 
 /**
@@ -13,12 +13,41 @@ export interface OperationInput {
   params: Readonly<Record<string, unknown>>;
   query: Readonly<Record<string, unknown>>;
   body: unknown;
+  headers?: Readonly<Record<string, string | undefined>> | null;
 }
 export type Operation = (input: OperationInput) => Promise<unknown>;
 
 /** The record a get/update/delete addresses: the path id plus the addressing query (sortKey, userId). */
 const locator = ({ params, query }: OperationInput) => ({ ...query, ...params }) as Locator;
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/**
+ * Conditional requests (RFC 9110, section 13). If-Match: `*`, or a list of the strong ETags the request
+ * may act on (weak ones never match, as RFC 9110 compares If-Match strongly); a value that names no ETag
+ * of ours matches nothing, so the write answers 412. If-None-Match compares weakly.
+ */
+const ETAG = /^(W\/)?"(\d+)"$/;
+function ifMatchOf(headers: OperationInput['headers']): IfMatch | undefined {
+  const value = headerValue(headers, 'If-Match')?.trim();
+  if (value === undefined) return undefined;
+  if (value === '*') return '*';
+  return value.split(',').flatMap((tag) => {
+    const m = ETAG.exec(tag.trim());
+    return m && !m[1] ? [Number(m[2])] : [];
+  });
+}
+function noneMatch(headers: OperationInput['headers'], etag: string): boolean {
+  const value = headerValue(headers, 'If-None-Match')?.trim();
+  if (value === undefined) return false;
+  return value === '*' || value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+/** A single record as an answer: the record (its `etag` field included, as in list items) and its ETag header. */
+const recordReply = (record: { etag?: string }): Reply => new Reply(record, record.etag ? { ETag: record.etag } : {});
+/** The write options of a conditional write route. */
+const writeOptions = (headers: OperationInput['headers']) => {
+  const ifMatch = ifMatchOf(headers);
+  return ifMatch === undefined ? {} : { ifMatch };
+};
 
 /** The implementation of an entity route, or undefined when the route is not an entity operation. */
 export function entityOperation(route: RouteDef): Operation | undefined {
@@ -41,13 +70,18 @@ export function entityOperation(route: RouteDef): Operation | undefined {
         return { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), hasMore: page.hasMore };
       };
     case 'create':
-      return async ({ workspaceId, body }) => repo.create(workspaceId, body as Record<string, unknown>);
+      return async ({ workspaceId, body }) => recordReply(await repo.create(workspaceId, body as Record<string, unknown>));
     case 'get':
-      return async (input) => repo.get(input.workspaceId, locator(input));
+      return async (input) => {
+        const record = await repo.get(input.workspaceId, locator(input));
+        // Not modified: no body, the ETag again (the request still counted toward the rate limit).
+        if (record.etag && noneMatch(input.headers, record.etag)) return new Reply(undefined, { ETag: record.etag }, 304);
+        return recordReply(record);
+      };
     case 'update':
-      return async (input) => repo.update(input.workspaceId, locator(input), input.body as Record<string, unknown>);
+      return async (input) => recordReply(await repo.update(input.workspaceId, locator(input), input.body as Record<string, unknown>, writeOptions(input.headers)));
     case 'delete':
-      return async (input) => repo.delete(input.workspaceId, locator(input));
+      return async (input) => repo.delete(input.workspaceId, locator(input), writeOptions(input.headers));
   }
 }
 
@@ -60,7 +94,7 @@ export function entityHandler(resource: ResourceName) {
   const impls: Record<string, RouteImpl<RouteDef>> = {};
   for (const route of routeList.filter((r) => r.resource === resource)) {
     const operation = entityOperation(route);
-    if (operation) impls[route.id] = ({ auth, params, query, body }) => operation({ workspaceId: auth.workspaceId, params, query, body });
+    if (operation) impls[route.id] = ({ auth, params, query, body, headers }) => operation({ workspaceId: auth.workspaceId, params, query, body, headers });
   }
   return resourceHandler(resource, impls as RouteImpls);
 }

@@ -13,7 +13,19 @@ import { json, toErrorResponse } from './response';
 import { assertStorable, parseWith, withoutReadOnly } from './validate';
 
 /** What a route implementation receives: validated input, the caller's auth context, the request id. */
-export type RouteRequest<R extends RouteDef> = InputOf<R> & { auth: AuthContext; requestId: string; baseUrl: string };
+export type RouteRequest<R extends RouteDef> = InputOf<R> & { auth: AuthContext; requestId: string; baseUrl: string; headers: APIGatewayProxyEvent['headers'] };
+
+/**
+ * A route's answer when it is more than a body with the route's success status: extra headers (ETag) or
+ * another status (304 Not Modified, which has no body).
+ */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Readonly<Record<string, string>> = {},
+    readonly status?: number,
+  ) {}
+}
 export type RouteImpl<R extends RouteDef> = (req: RouteRequest<R>) => Promise<unknown>;
 export type RouteImpls = { [K in RouteId]?: RouteImpl<Routes[K]> };
 
@@ -192,10 +204,14 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
       auth: s.auth!,
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
       baseUrl: baseUrlOf(event),
+      headers: event.headers,
     } as RouteRequest<RouteDef>);
-    logger.info('Request served', { status: route.successStatus });
-    recordOutcome(metrics, { status: route.successStatus });
-    return json(route.successStatus, result, s.headers);
+    const reply = result instanceof Reply ? result : new Reply(result);
+    const status = reply.status ?? route.successStatus;
+    logger.info('Request served', { status });
+    recordOutcome(metrics, { status });
+    if (status === 304) return { statusCode: 304, headers: { ...s.headers, ...reply.headers }, body: '' };
+    return json(status, reply.body, { ...s.headers, ...reply.headers });
   };
   return (
     middy(core)

@@ -49,6 +49,11 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
     description: 'The request is invalid (path, query or body); nothing was changed',
     example: { message: 'Invalid request body: name: must not be empty' },
   },
+  PRECONDITION_FAILED: {
+    name: 'PreconditionFailed',
+    description: 'If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry',
+    example: { message: 'Client has changed since the ETag given in If-Match; read it again and retry with its current ETag' },
+  },
   UNAUTHORIZED: { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', example: { gateway: 'UNAUTHORIZED' } },
   FORBIDDEN: {
     name: 'Forbidden',
@@ -108,6 +113,7 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
     codes.push('VALIDATION_ERROR');
     if (r.params) codes.push('NOT_FOUND');
     if (r.conflict) codes.push('CONFLICT');
+    if (r.conditional === 'write') codes.push('PRECONDITION_FAILED');
     if (r.body) codes.push('PAYLOAD_TOO_LARGE');
   }
   codes.push('INTERNAL_ERROR');
@@ -177,6 +183,26 @@ const RETRY_AFTER: Json = {
   schema: { type: 'integer', minimum: 1, example: 37 },
 };
 
+/** The record's strong ETag (RFC 9110): the revision it is at, quoted; changes with every update. */
+const ETAG_HEADER: Json = { description: "The record's strong ETag; send it in If-Match to change the record only if unchanged since", schema: { type: 'string', example: '"3"' } };
+/** The conditional request headers of single-resource reads and writes. */
+const CONDITIONAL_HEADERS: Record<'read' | 'write', Json> = {
+  read: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'An ETag (or *): when it is the current one the answer is 304 Not Modified without a body',
+    schema: { type: 'string', maxLength: 1024, example: '"3"' },
+  },
+  write: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes',
+    schema: { type: 'string', maxLength: 1024, example: '"3"' },
+  },
+};
+
 /** How a header of the gateway's answers is documented. */
 const HEADER_DOCS: Record<string, Json> = {
   'Retry-After': {
@@ -206,16 +232,23 @@ export function buildOpenApi(serverUrl?: string): Json {
       security: r.scope ? [{ ApiKeyAuth: [] }] : [],
       ...(r.scope ? { description: `Required scope: \`${r.scope}\`.`, 'x-required-scope': r.scope } : {}),
     };
-    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query')];
+    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.conditional ? [CONDITIONAL_HEADERS[r.conditional]] : [])];
     if (params.length) op.parameters = params;
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
     const responses: Record<string, Json> = {};
     if (!r.notImplemented) {
+      const headers = { ...(r.scope ? successHeaders : {}), ...(r.etag ? { ETag: ETAG_HEADER } : {}) };
       responses[String(r.successStatus)] = {
         description: r.successStatus === 201 ? 'Created' : 'OK',
-        ...(r.scope && Object.keys(successHeaders).length ? { headers: successHeaders } : {}),
+        ...(Object.keys(headers).length ? { headers } : {}),
         content: { 'application/json': { schema: toSchema(r.response, 'output') } },
       };
+      if (r.conditional === 'read') {
+        responses['304'] = {
+          description: 'Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit)',
+          headers: { ...successHeaders, ETag: ETAG_HEADER },
+        };
+      }
     }
     op.responses = { ...responses, ...errorResponsesFor(r) };
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;

@@ -3,7 +3,12 @@ import { DomainError, type DomainErrorReason } from '../domain/errors';
 import { ApiError, errorBody, type ErrorCode } from './errors';
 
 /** How the API answers each refusal of the domain and data layers. */
-const DOMAIN_ERROR_CODES: Record<DomainErrorReason, ErrorCode> = { invalid: 'VALIDATION_ERROR', 'not-found': 'NOT_FOUND', conflict: 'CONFLICT' };
+const DOMAIN_ERROR_CODES: Record<DomainErrorReason, ErrorCode> = {
+  invalid: 'VALIDATION_ERROR',
+  'not-found': 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  'precondition-failed': 'PRECONDITION_FAILED',
+};
 
 /** A domain or data refusal as the API error it is answered with; anything else unchanged. */
 export function toApiError(err: unknown): unknown {

@@ -39,6 +39,10 @@ export interface RouteDef {
   notImplemented?: string;
   /** The kind named in NOT_FOUND messages of id routes. */
   kind?: string;
+  /** A single-resource answer carrying the record's ETag header. */
+  etag?: boolean;
+  /** Conditional requests: If-None-Match on a read (304), If-Match on a write (412). */
+  conditional?: 'read' | 'write';
   /** The entity an entity route works on, and what it does with it. */
   entity?: AnyEntity;
   operation?: Operation;
@@ -113,6 +117,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
       : {
           ...common,
           operation: 'create',
+          etag: true,
           method: 'POST',
           path: base,
           scope: write,
@@ -123,7 +128,21 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
           conflict: true,
           kind,
         },
-    [ids.get]: { ...common, operation: 'get', method: 'GET', path: `${base}/{id}`, scope: read, summary: `Get ${a}`, params, ...idq, response: item, successStatus: 200, kind },
+    [ids.get]: {
+      ...common,
+      operation: 'get',
+      etag: true,
+      conditional: 'read',
+      method: 'GET',
+      path: `${base}/{id}`,
+      scope: read,
+      summary: `Get ${a}`,
+      params,
+      ...idq,
+      response: item,
+      successStatus: 200,
+      kind,
+    },
     [ids.update]: opts.notOffered?.update
       ? {
           ...common,
@@ -139,6 +158,8 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
       : {
           ...common,
           operation: 'update',
+          etag: true,
+          conditional: 'write',
           method: 'PUT',
           path: `${base}/{id}`,
           scope: write,
@@ -154,6 +175,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
     [ids.delete]: {
       ...common,
       operation: 'delete',
+      conditional: 'write',
       method: 'DELETE',
       path: `${base}/{id}`,
       scope: write,

@@ -11,7 +11,13 @@ import { ERROR_STATUS, type ErrorCode } from './errors';
  */
 
 /** Server-set fields: accepted in a body and ignored (product.md): the base fields and every computed one. */
-export const READ_ONLY_FIELDS: readonly string[] = [...new Set([...Object.keys(BASE_FIELDS), ...ENTITIES.flatMap((e) => Object.keys(e.computed ?? {}))])];
+export const READ_ONLY_FIELDS: readonly string[] = [...new Set([...Object.keys(BASE_FIELDS), 'etag', ...ENTITIES.flatMap((e) => Object.keys(e.computed ?? {}))])];
+
+/** The record's strong ETag, in every representation (single-resource answers also send it as the ETag header). */
+export const etagField = z.string().meta({
+  description: "The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged",
+  example: '"3"',
+});
 
 /** "Time entry" -> "TimeEntry": the schema id of an entity's response object. */
 export const pascal = (words: string) =>
@@ -35,7 +41,7 @@ export function responseSchema(e: AnyEntity): z.ZodObject {
   if (!schema) {
     const shape: Record<string, z.ZodType> = { id: BASE_FIELDS.id };
     for (const [name, f] of Object.entries(e.fields)) shape[name] = isAlwaysPresent(f) ? f.schema : f.schema.optional();
-    schema = z.object({ ...shape, ...e.computed, createdAt: BASE_FIELDS.createdAt, updatedAt: BASE_FIELDS.updatedAt }).meta({ id: pascal(e.kind) });
+    schema = z.object({ ...shape, ...e.computed, createdAt: BASE_FIELDS.createdAt, updatedAt: BASE_FIELDS.updatedAt, etag: etagField }).meta({ id: pascal(e.kind) });
     responseSchemas.set(e, schema);
   }
   return schema;

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { coupledFields, type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
-import { conflict, invalid, invalidField, notFound, type DomainError } from '../domain/errors';
+import { conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
@@ -10,7 +10,7 @@ import { db, tableName, type StoredItem } from './db';
 import { entityKey, indexKeys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, type Where } from './query-plan';
-import { KEY_ATTRIBUTES, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
+import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { counterAttr, lockOps, referenceOps } from './record-writes';
 import { StaleRead, writeAll, type WriteOp } from './write';
 
@@ -55,6 +55,20 @@ export interface RecordPage<R> {
   access: string;
 }
 
+/**
+ * The precondition of a write (If-Match): '*' = the record must exist; else the revisions it may be at.
+ * The check is part of the conditional write itself, so of two writers holding the same ETag one wins.
+ */
+export type IfMatch = '*' | readonly number[];
+export interface WriteOptions {
+  ifMatch?: IfMatch;
+}
+/** The record's revision (0 for records stored before revisions existed). */
+const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
+/** The record's strong ETag: its revision, quoted. */
+export const etagOf = (item: StoredItem): string => `"${revisionOf(item)}"`;
+const matches = (ifMatch: IfMatch, item: StoredItem) => ifMatch === '*' || ifMatch.includes(revisionOf(item));
+
 /** A create found its own item already stored: an earlier attempt of the same write succeeded. */
 class AlreadyWritten extends Error {
   constructor() {
@@ -92,11 +106,12 @@ export class Repository<E extends AnyEntity> {
     return entityKey(this.entity, workspaceId, rec);
   }
 
-  /** Strips storage attributes (keys, indexes, `_` internals) and adds the exposed sort key. */
+  /** Strips storage attributes (keys, indexes, `_` internals) and adds the exposed sort key and the ETag. */
   present(item: StoredItem): EntityRecord<E> {
     const out: StoredItem = {};
     for (const [k, v] of Object.entries(item)) if (!k.startsWith('_') && !KEY_ATTRIBUTES.includes(k)) out[k] = v;
     if (this.entity.sortKeyField) out[this.entity.sortKeyField] = item.SK;
+    out.etag = etagOf(item);
     return out as EntityRecord<E>;
   }
 
@@ -104,6 +119,7 @@ export class Repository<E extends AnyEntity> {
   toItem(workspaceId: string, rec: Readonly<Record<string, unknown>>, internals: StoredItem): StoredItem {
     const stored = { ...rec };
     if (this.entity.sortKeyField) delete stored[this.entity.sortKeyField];
+    delete stored.etag;
     return { ...stored, ...internals, ...this.key(workspaceId, rec), ...indexKeys(this.entity, workspaceId, rec), [TYPE]: this.entity.type };
   }
 
@@ -150,7 +166,7 @@ export class Repository<E extends AnyEntity> {
     }
     rec = this.derive({ ...rec, id: ulid(), createdAt: now, updatedAt: now });
     await this.check(workspaceId, rec);
-    const item = this.toItem(workspaceId, rec, { [VERSION]: 1 });
+    const item = this.toItem(workspaceId, rec, { [VERSION]: 1, [REVISION]: 1 });
     const ops: WriteOp[] = [
       {
         item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -170,13 +186,16 @@ export class Repository<E extends AnyEntity> {
   }
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
-  async update(workspaceId: string, loc: Locator, input: FieldValues<E>): Promise<EntityRecord<E>> {
+  async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions = {}): Promise<EntityRecord<E>> {
     const patch = input as Readonly<Record<string, unknown>>;
     const sent = Object.keys(this.entity.fields).filter((name) => name in patch);
-    if (!sent.some((name) => this.coupled.has(name))) return this.updateInPlace(workspaceId, loc, patch, sent);
+    if (!sent.some((name) => this.coupled.has(name))) return this.updateInPlace(workspaceId, loc, patch, sent, opts.ifMatch);
     for (let attempt = 0; ; attempt++) {
       const before = await this.getItem(workspaceId, loc);
       if (!before) throw notFound(this.entity.kind);
+      // Checked on what was read; the write below is guarded by the version read, so a change in between
+      // (which bumps it) sends this loop round again, to this check.
+      if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current: Readonly<Record<string, unknown>> = this.present(before);
       let rec = this.stored(before);
       for (const [name, spec] of Object.entries(this.entity.fields)) {
@@ -191,7 +210,7 @@ export class Repository<E extends AnyEntity> {
       await this.check(workspaceId, rec, current, patch);
       const internals = Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith('_') && k !== TYPE));
       const version = Number(before[VERSION] ?? 0);
-      const item = this.toItem(workspaceId, rec, { ...internals, [VERSION]: version + 1 });
+      const item = this.toItem(workspaceId, rec, { ...internals, [VERSION]: version + 1, [REVISION]: revisionOf(before) + 1 });
       const oldKey = this.key(workspaceId, current);
       const moved = oldKey.PK !== item.PK || oldKey.SK !== item.SK;
       const guard = { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': VERSION }, ExpressionAttributeValues: { ':v': version } };
@@ -222,11 +241,12 @@ export class Repository<E extends AnyEntity> {
    * index key, a lock, a counter, a derived value or a rule, so the stored record stays valid; the
    * version bump makes a concurrent read-merge-write (which may have read the old values) retry.
    */
-  private async updateInPlace(workspaceId: string, loc: Locator, patch: Readonly<Record<string, unknown>>, sent: string[]): Promise<EntityRecord<E>> {
+  private async updateInPlace(workspaceId: string, loc: Locator, patch: Readonly<Record<string, unknown>>, sent: string[], ifMatch?: IfMatch): Promise<EntityRecord<E>> {
     const key = locateKey(this.entity, workspaceId, loc);
     if (!key) throw notFound(this.entity.kind);
-    const names: Record<string, string> = { '#t': TYPE, '#id': 'id', '#v': VERSION, '#u': 'updatedAt' };
+    const names: Record<string, string> = { '#t': TYPE, '#id': 'id', '#v': VERSION, '#rv': REVISION, '#u': 'updatedAt' };
     const values: StoredItem = { ':type': this.entity.type, ':id': loc.id, ':one': 1, ':u': new Date().toISOString() };
+    const revisionCondition = ifMatch && ifMatch !== '*' ? revisionIn(ifMatch, values) : undefined;
     const set = ['#u = :u'];
     const remove: string[] = [];
     sent.forEach((name, i) => {
@@ -243,27 +263,31 @@ export class Repository<E extends AnyEntity> {
         new UpdateCommand({
           TableName: tableName(),
           Key: key,
-          UpdateExpression: `SET ${set.join(', ')} ADD #v :one${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(PK) AND #t = :type AND #id = :id',
+          UpdateExpression: `SET ${set.join(', ')} ADD #v :one, #rv :one${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ConditionExpression: `attribute_exists(PK) AND #t = :type AND #id = :id${revisionCondition ? ` AND ${revisionCondition}` : ''}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return this.present(res.Attributes ?? {});
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) throw notFound(this.entity.kind);
-      throw err;
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      // The record is there (its own type and id) but at another revision: 412; else it does not exist: 404.
+      const old = err.Item ? (unmarshall(err.Item) as StoredItem) : undefined;
+      if (ifMatch && old && old[TYPE] === this.entity.type && old.id === loc.id) throw preconditionFailed(this.entity.kind);
+      throw notFound(this.entity.kind);
     }
   }
 
-  async delete(workspaceId: string, loc: Locator): Promise<{ deleted: true; id: string }> {
+  async delete(workspaceId: string, loc: Locator, opts: WriteOptions = {}): Promise<{ deleted: true; id: string }> {
     // The stored item when a failed one-call delete already returned it (else read below).
     let known: StoredItem | undefined | typeof NOT_READ = NOT_READ;
     if (this.deletesInOneCall()) {
       const key = locateKey(this.entity, workspaceId, loc);
       if (!key) throw notFound(this.entity.kind);
-      const outcome = await this.deleteIfUnattached(key, loc);
+      const outcome = await this.deleteIfUnattached(key, loc, opts.ifMatch);
       if (outcome === DELETED) return { deleted: true, id: loc.id };
       known = outcome;
     }
@@ -271,6 +295,7 @@ export class Repository<E extends AnyEntity> {
       const before = known !== NOT_READ ? known : await this.getItem(workspaceId, loc);
       known = NOT_READ;
       if (!before) throw notFound(this.entity.kind);
+      if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current = this.present(before);
       this.entity.assertDeletable?.(current);
       const users = this.usedBy.filter((u) => Number(before[counterAttr(u.type)] ?? 0) > 0).map((u) => `${Number(before[counterAttr(u.type)])} ${u.label}`);
@@ -319,9 +344,14 @@ export class Repository<E extends AnyEntity> {
    * reports (ReturnValuesOnConditionCheckFailure), so the transactional path starts without a read, or
    * undefined when there is no such record.
    */
-  private async deleteIfUnattached(key: Key, loc: Locator): Promise<StoredItem | undefined | typeof DELETED> {
+  private async deleteIfUnattached(key: Key, loc: Locator, ifMatch?: IfMatch): Promise<StoredItem | undefined | typeof DELETED> {
     const names: Record<string, string> = { '#t': TYPE, '#id': 'id' };
+    const values: StoredItem = { ':type': this.entity.type, ':id': loc.id, ...(this.usedBy.length ? { ':zero': 0 } : {}) };
     const conditions = ['attribute_exists(PK)', '#t = :type', '#id = :id'];
+    if (ifMatch && ifMatch !== '*') {
+      names['#rv'] = REVISION;
+      conditions.push(revisionIn(ifMatch, values));
+    }
     (this.entity.references ?? []).forEach((ref, i) => {
       names[`#r${i}`] = ref.field;
       conditions.push(`attribute_not_exists(#r${i})`);
@@ -337,7 +367,7 @@ export class Repository<E extends AnyEntity> {
           Key: key,
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':type': this.entity.type, ':id': loc.id, ...(this.usedBy.length ? { ':zero': 0 } : {}) },
+          ExpressionAttributeValues: values,
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
@@ -422,6 +452,17 @@ export class Repository<E extends AnyEntity> {
     for (const name of Object.keys(this.entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
     return rec;
   }
+}
+
+/** `#rv IN (...)` for the accepted revisions (revision 0: the attribute may be absent); adds the values. */
+function revisionIn(revisions: readonly number[], values: StoredItem): string {
+  if (revisions.length === 0) return 'attribute_not_exists(PK)'; // no ETag the caller sent can match
+  const refs = revisions.map((r, i) => {
+    values[`:rv${i}`] = r;
+    return `:rv${i}`;
+  });
+  const within = `#rv IN (${refs.join(', ')})`;
+  return revisions.includes(0) ? `(attribute_not_exists(#rv) OR ${within})` : within;
 }
 
 const repositories = new Map<AnyEntity, Repository<AnyEntity>>();

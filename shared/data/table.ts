@@ -11,6 +11,11 @@ export const TABLE_TTL_ATTRIBUTE = 'ttl';
 /** Internal attributes of every item: its type tag and its version (bumped by every write of the item). */
 export const TYPE_ATTRIBUTE = '_type';
 export const VERSION_ATTRIBUTE = '_v';
+/**
+ * The version of the record's representation: 1 on create, +1 on every update, untouched by usage-counter
+ * changes (which bump `_v`). The record's ETag is built from it (shared/data/repository.ts, etagOf).
+ */
+export const REVISION_ATTRIBUTE = '_rv';
 
 export type IndexName = EntityIndexName | (typeof API_KEY_INDEXES)[number];
 const INDEX_NAMES: IndexName[] = [...new Set<IndexName>([...ENTITIES.flatMap((e) => Object.keys(e.indexes ?? {}) as IndexName[]), ...API_KEY_INDEXES])].sort(

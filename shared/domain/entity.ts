@@ -144,7 +144,8 @@ export interface AnyEntity {
   list: ListDecl;
 }
 
-export type EntityRecordOf<F extends FieldSpecs, C extends z.ZodRawShape> = RecordOf<F> & { [P in keyof C]?: z.output<C[P]> };
+/** A record as the API shows it: its fields, computed fields and its ETag (the revision it is at). */
+export type EntityRecordOf<F extends FieldSpecs, C extends z.ZodRawShape> = RecordOf<F> & { [P in keyof C]?: z.output<C[P]> } & { etag?: string };
 /** The record of an entity as the API shows it. */
 export type EntityRecord<E extends AnyEntity> = EntityRecordOf<E['fields'], NonNullable<E['computed']>>;
 /** The index names an entity declares. */

@@ -3,7 +3,7 @@
  * `toApiError`) maps each reason to its status and error code. Messages are written for the API's
  * caller, so they pass through unchanged.
  */
-export type DomainErrorReason = 'invalid' | 'not-found' | 'conflict';
+export type DomainErrorReason = 'invalid' | 'not-found' | 'conflict' | 'precondition-failed';
 
 export interface FieldProblem {
   field: string;
@@ -29,3 +29,6 @@ export const invalidField = (field: string, message: string) => new DomainError(
 export const notFound = (kind: string) => new DomainError('not-found', `${kind} not found`);
 /** The change conflicts with stored state (a taken name, a record still in use, a state rule). */
 export const conflict = (message: string) => new DomainError('conflict', message);
+/** The record is not the version the caller named (If-Match): nothing was changed. */
+export const preconditionFailed = (kind: string) =>
+  new DomainError('precondition-failed', `${kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);

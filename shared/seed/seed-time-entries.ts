@@ -4,7 +4,7 @@ import { entityKey } from '../data/keys';
 import { clients, projects, tags, tasks, timeEntries } from '../data/repositories';
 import { counterAttr } from '../data/record-writes';
 import type { FieldValues, Repository, StoredItem } from '../data/repository';
-import { TYPE_ATTRIBUTE, VERSION_ATTRIBUTE } from '../data/table';
+import { REVISION_ATTRIBUTE, TYPE_ATTRIBUTE, VERSION_ATTRIBUTE } from '../data/table';
 import type { AnyEntity, EntityRecord } from '../domain/entity';
 import type { Client } from '../domain/entities/clients';
 import type { Project } from '../domain/entities/projects';
@@ -213,7 +213,7 @@ async function addCounters(workspaceId: string, records: readonly TimeEntry[]): 
 /** Writes already generated records (counters first, then the items in parallel batches of 25). */
 export async function writeTimeEntries(workspaceId: string, records: readonly TimeEntry[], opts: TimeEntrySeedOptions = {}): Promise<void> {
   await addCounters(workspaceId, records);
-  const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { [VERSION_ATTRIBUTE]: 1 }));
+  const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { [VERSION_ATTRIBUTE]: 1, [REVISION_ATTRIBUTE]: 1 }));
   const batches: StoredItem[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let done = 0;

@@ -77,6 +77,11 @@ test('a generated client runs a full scenario over every resource', async () => 
   const acme2 = ok(await api.PUT('/v1/clients/{id}', { params: { path: { id: acme.id } }, body: { email: null, notes: 'key account' } }));
   expect(acme2.email).toBeUndefined();
   expect(acme2.notes).toBe('key account');
+  // conditional requests, typed: the record's etag in If-None-Match (304) and a stale one in If-Match (412)
+  const notModified = await api.GET('/v1/clients/{id}', { params: { path: { id: acme.id }, header: { 'If-None-Match': acme2.etag } } });
+  expect([notModified.response.status, notModified.response.headers.get('ETag')]).toEqual([304, acme2.etag]);
+  const staleWrite = await api.PUT('/v1/clients/{id}', { params: { path: { id: acme.id }, header: { 'If-Match': acme.etag } }, body: { notes: 'lost update' } });
+  expect([staleWrite.response.status, staleWrite.error?.error.code]).toEqual([412, 'PRECONDITION_FAILED']);
   const dup = await api.POST('/v1/clients', { body: { name: 'Acme' } });
   expect(dup.response.status).toBe(409);
   expect(dup.error?.error.code).toBe('CONFLICT');

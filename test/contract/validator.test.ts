@@ -7,7 +7,7 @@ import { ContractValidator, ContractViolation, toJsonSchema } from '../support/c
  */
 const v = new ContractValidator(buildOpenApi() as Record<string, unknown>);
 const JSON_CT = { 'Content-Type': 'application/json; charset=utf-8' };
-const client = { id: 'c1', name: 'Acme', archived: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+const client = { id: 'c1', name: 'Acme', archived: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', etag: '"1"' };
 const entry = {
   id: 'e1',
   userId: 'u1',
@@ -16,6 +16,7 @@ const entry = {
   sortKey: '2026-01-01T09:00:00.000Z#e1',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  etag: '"1"',
 };
 const check = (method: string, path: string, status: number, body: unknown, headers: Record<string, string> = JSON_CT) =>
   v.check({ method, path, status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });

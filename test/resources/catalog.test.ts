@@ -117,7 +117,7 @@ describe('projects', () => {
 
     const archived = await api.put(`/v1/projects/${project.id}`, { archived: true }, { key });
     expect(archived.status).toBe(200);
-    expect(archived.body).toEqual({ ...project, archived: true, updatedAt: archived.body.updatedAt });
+    expect(archived.body).toEqual({ ...project, archived: true, updatedAt: archived.body.updatedAt, etag: archived.body.etag });
     // archiving does not release the client: the project still names it
     expect((await api.del(`/v1/clients/${client.id}`, { key })).status).toBe(409);
     // unarchiving works too
@@ -153,7 +153,7 @@ describe('projects', () => {
     const p = (await api.post('/v1/projects', { name: 'Merge', color: '#000000', hourlyRate: 50, currency: 'USD', notes: 'a', billable: false }, { key })).body;
     const upd = await api.put(`/v1/projects/${p.id}`, { notes: 'b' }, { key });
     expect(upd.status).toBe(200);
-    expect(upd.body).toEqual({ ...p, notes: 'b', updatedAt: upd.body.updatedAt });
+    expect(upd.body).toEqual({ ...p, notes: 'b', updatedAt: upd.body.updatedAt, etag: upd.body.etag });
     expect(upd.body.updatedAt >= p.updatedAt).toBe(true);
     const cleared = await api.put(`/v1/projects/${p.id}`, { color: null, hourlyRate: null, currency: null, notes: null }, { key });
     expect(cleared.status).toBe(200);
@@ -331,7 +331,7 @@ describe('tags', () => {
     await api.post('/v1/tags', { name: 'Billing' }, { key });
     expect((await api.get('/v1/tags', { key })).body.items.map((t: { name: string }) => t.name)).toEqual(['Billing', 'urgent']);
     const archived = await api.put(`/v1/tags/${urgent.body.id}`, { archived: true }, { key });
-    expect(archived.body).toEqual({ ...urgent.body, archived: true, updatedAt: archived.body.updatedAt });
+    expect(archived.body).toEqual({ ...urgent.body, archived: true, updatedAt: archived.body.updatedAt, etag: archived.body.etag });
     expect(await api.del(`/v1/tags/${urgent.body.id}`, { key })).toMatchObject({ status: 200, body: { deleted: true, id: urgent.body.id } });
     expect(err(await api.get(`/v1/tags/${urgent.body.id}`, { key }))).toEqual({ status: 404, code: 'NOT_FOUND', message: 'Tag not found' });
   });

@@ -135,13 +135,13 @@ describe('data calls of updates and deletes (DynamoDB Local)', () => {
     expect(res.status).toBe(200);
     const { email: _gone, ...kept } = client;
     void _gone;
-    expect(res.body).toEqual({ ...kept, notes: 'VIP', updatedAt: res.body.updatedAt });
+    expect(res.body).toEqual({ ...kept, notes: 'VIP', updatedAt: res.body.updatedAt, etag: res.body.etag });
     expect(res.body.updatedAt > client.updatedAt).toBe(true);
     expect((await api.get(`/v1/clients/${client.id}`, { key })).body).toEqual(res.body);
     // An empty body is an update of nothing: one UpdateItem touching only updatedAt.
     const empty = await counted(() => api.put(`/v1/clients/${client.id}`, {}, { key }));
     expect(empty.calls).toEqual(['UpdateItemCommand']);
-    expect(empty.res.body).toEqual({ ...res.body, updatedAt: empty.res.body.updatedAt });
+    expect(empty.res.body).toEqual({ ...res.body, updatedAt: empty.res.body.updatedAt, etag: empty.res.body.etag });
   });
 
   test('an update sending a coupled field reads first: unchanged name = GetItem + PutItem, rename = GetItem + transaction', async () => {
@@ -170,7 +170,7 @@ describe('data calls of updates and deletes (DynamoDB Local)', () => {
     const entry = (await api.post('/v1/time-entries', { userId: 'u1', startTime: '2026-03-02T09:00:00Z', endTime: '2026-03-02T10:00:00Z', notes: 'a' }, { key })).body;
     const { res, calls } = await counted(() => api.put(`/v1/time-entries/${entry.id}`, { notes: 'b', billable: true }, { key, query: { sortKey: entry.sortKey } }));
     expect(calls).toEqual(['UpdateItemCommand']);
-    expect(res.body).toEqual({ ...entry, notes: 'b', billable: true, updatedAt: res.body.updatedAt });
+    expect(res.body).toEqual({ ...entry, notes: 'b', billable: true, updatedAt: res.body.updatedAt, etag: res.body.etag });
     const listed = await api.get('/v1/time-entries', { key, query: { userId: 'u1' } });
     expect(listed.body.items).toEqual([res.body]);
     const before = await dataSnapshot();

@@ -53,7 +53,7 @@ describe('favorites: create', () => {
 
   test('minimal: only userId and name; a client without a project is fine', async () => {
     const s = await setup();
-    expect((await fav(s, {})).body).toEqual({ id: expect.any(String), userId: 'u1', name: 'Fav', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect((await fav(s, {})).body).toEqual({ id: expect.any(String), userId: 'u1', name: 'Fav', createdAt: expect.any(String), updatedAt: expect.any(String), etag: '"1"' });
     expect((await fav(s, { clientId: s.client.id, projectId: s.loose.id })).status).toBe(201);
   });
 
@@ -162,7 +162,7 @@ describe('favorites: get, put, delete by id with userId', () => {
 
     const renamed = await api.put(`/v1/favorites/${f.id}`, { name: 'New', userId: 'u1' }, { key: s.key, query: q });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual({ ...f, name: 'New', updatedAt: renamed.body.updatedAt });
+    expect(renamed.body).toEqual({ ...f, name: 'New', updatedAt: renamed.body.updatedAt, etag: '"2"' });
 
     const cleared = await api.put(`/v1/favorites/${f.id}`, { tagIds: null, notes: null, billable: null, taskId: null }, { key: s.key, query: q });
     expect(cleared.status).toBe(200);

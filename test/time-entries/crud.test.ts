@@ -172,7 +172,7 @@ describe('update (merge)', () => {
     );
     const upd = await api.put(entryPath(e), { notes: 'b' }, { key, query: { sortKey: e.sortKey } });
     expect(upd.status).toBe(200);
-    expect(upd.body).toMatchObject({ ...e, notes: 'b', updatedAt: expect.any(String) });
+    expect(upd.body).toMatchObject({ ...e, notes: 'b', updatedAt: expect.any(String), etag: expect.any(String) });
     expect(upd.body.sortKey).toBe(e.sortKey);
     const cleared = await api.put(entryPath(e), { endTime: null, tagIds: null }, { key, query: { sortKey: e.sortKey } });
     expect(cleared.status).toBe(200);

@@ -402,6 +402,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         /**
          * @example {
@@ -428,6 +433,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         Task: {
             id: string;
@@ -441,6 +451,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         Tag: {
             id: string;
@@ -450,6 +465,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         TimeEntry: {
             id: string;
@@ -473,6 +493,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         Favorite: {
             id: string;
@@ -488,6 +513,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         Invoice: {
             id: string;
@@ -514,11 +544,16 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
         };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -540,6 +575,23 @@ export interface components {
                  *       "error": {
                  *         "code": "VALIDATION_ERROR",
                  *         "message": "Invalid request body: name: must not be empty"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "PRECONDITION_FAILED",
+                 *         "message": "Client has changed since the ETag given in If-Match; read it again and retry with its current ETag"
                  *       }
                  *     }
                  */
@@ -849,6 +901,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -870,7 +924,10 @@ export interface operations {
     getClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -885,11 +942,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Client"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -906,7 +978,10 @@ export interface operations {
     updateClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -933,6 +1008,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -944,6 +1021,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -955,7 +1033,10 @@ export interface operations {
     deleteClient: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -981,6 +1062,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1053,6 +1135,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1074,7 +1158,10 @@ export interface operations {
     getProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1089,11 +1176,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1110,7 +1212,10 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1138,6 +1243,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1256,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1160,7 +1268,10 @@ export interface operations {
     deleteProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1186,6 +1297,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1258,6 +1370,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1279,7 +1393,10 @@ export interface operations {
     getTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1294,11 +1411,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1315,7 +1447,10 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1341,6 +1476,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1352,6 +1489,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1363,7 +1501,10 @@ export interface operations {
     deleteTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1389,6 +1530,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1455,6 +1597,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1476,7 +1620,10 @@ export interface operations {
     getTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1491,11 +1638,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Tag"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1512,7 +1674,10 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1534,6 +1699,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1545,6 +1712,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1556,7 +1724,10 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1582,6 +1753,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1673,6 +1845,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,7 +1871,10 @@ export interface operations {
                 /** @description The entry's sortKey, as returned with it (URL-encode # as %23) */
                 sortKey: string;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1712,11 +1889,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TimeEntry"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1736,7 +1928,10 @@ export interface operations {
                 /** @description The entry's sortKey, as returned with it (URL-encode # as %23) */
                 sortKey: string;
             };
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1768,6 +1963,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1779,6 +1976,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1793,7 +1991,10 @@ export interface operations {
                 /** @description The entry's sortKey, as returned with it (URL-encode # as %23) */
                 sortKey: string;
             };
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1819,6 +2020,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1893,6 +2095,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,7 +2121,10 @@ export interface operations {
                 /** @description The user the favorite belongs to (required with API key authentication) */
                 userId: string;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1932,11 +2139,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Favorite"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1956,7 +2178,10 @@ export interface operations {
                 /** @description The user the favorite belongs to (required with API key authentication) */
                 userId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1984,6 +2209,8 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1995,6 +2222,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -2009,7 +2237,10 @@ export interface operations {
                 /** @description The user the favorite belongs to (required with API key authentication) */
                 userId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2035,6 +2266,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -2109,7 +2341,10 @@ export interface operations {
     getInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2124,11 +2359,26 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
                     RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Invoice"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2167,7 +2417,10 @@ export interface operations {
     deleteInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2193,6 +2446,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
