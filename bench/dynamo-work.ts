@@ -30,7 +30,13 @@ interface Req {
   query?: Record<string, string>;
   body?: unknown;
   why?: string;
+  /** Extra request headers (an Idempotency-Key: those rows show what the key costs, without a target). */
+  headers?: Record<string, string>;
 }
+
+/** What an Idempotency-Key adds to a write (shared/api/idempotency.ts). */
+const WITH_KEY = 'Idempotency-Key: + PutItem of the in-progress record and UpdateItem of the kept answer';
+const REPLAY = 'Idempotency-Key repeated: the kept answer is read back (one conditional PutItem that fails and returns it); the write does not run';
 
 /** Why some updates and deletes read the stored record first (shared/data/repository.ts). */
 export const NEEDS_READ = {
@@ -140,14 +146,26 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       }
       return reqs;
     }
-    case 'create':
-      return [{ path: base, body: createBodies[r] }];
+    case 'create': {
+      const reqs: Req[] = [{ path: base, body: createBodies[r] }];
+      if (r === 'clients') {
+        const key = { 'Idempotency-Key': unique('bench-create').replace(/\s/g, '-') };
+        const body = { name: unique('Client'), currency: 'EUR' };
+        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, path: base, body, headers: key });
+        reqs.push({ label: 'same Idempotency-Key again (replay)', why: REPLAY, path: base, body, headers: key });
+      }
+      return reqs;
+    }
     case 'get':
       return [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!) }];
     case 'update': {
       const reqs: Req[] = [{ path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r] }];
       if (r === 'clients' || r === 'tags')
         reqs.push({ label: 'rename', why: NEEDS_READ.lock, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
+      if (r === 'clients') {
+        const key = { 'Idempotency-Key': unique('bench-update').replace(/\s/g, '-') };
+        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r], headers: key });
+      }
       if (r === 'time-entries') {
         reqs.push({
           label: 'move startTime',
@@ -186,7 +204,7 @@ export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter
         method: route.method,
         path: req.path,
         ...(req.query ? { query: req.query } : {}),
-        headers,
+        headers: { ...headers, ...req.headers },
         ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
       });
       counter.enabled = false;
@@ -204,7 +222,7 @@ export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter
         summary: s,
         ...(req.why ? { why: req.why } : {}),
       };
-      if (!route.notImplemented && kind !== 'other' && kind !== 'create') {
+      if (!route.notImplemented && kind !== 'other' && kind !== 'create' && !req.headers) {
         const dataOk = kind === 'list' ? s.dataCalls === 1 && s.commands[0] === 'Query' : s.dataCalls === 1;
         row.target = kind === 'list' ? '1 Query + RL write' : '1 data call + RL write';
         row.met = dataOk && s.rateCalls === 1;

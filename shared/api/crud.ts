@@ -1,6 +1,8 @@
 import { repository, type IfMatch, type Locator } from '../data/repository';
 import { headerValue } from './gateway-edge';
 import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
+import { REPLAYED_HEADER } from './headers';
+import { isReplayed, runIdempotent } from './idempotency';
 import { routeList, type ResourceName, type RouteDef } from './routes';
 
 /**
@@ -94,7 +96,22 @@ export function entityHandler(resource: ResourceName) {
   const impls: Record<string, RouteImpl<RouteDef>> = {};
   for (const route of routeList.filter((r) => r.resource === resource)) {
     const operation = entityOperation(route);
-    if (operation) impls[route.id] = ({ auth, params, query, body, headers }) => operation({ workspaceId: auth.workspaceId, params, query, body, headers });
+    if (!operation) continue;
+    impls[route.id] = async (req) => {
+      const run = () => operation({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers });
+      if (!req.idempotencyKey) return run();
+      // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer.
+      const answer = await runIdempotent(
+        { workspaceId: req.auth.workspaceId, key: req.idempotencyKey, method: route.method, path: req.path, query: req.rawQuery, body: req.rawBody },
+        req.context,
+        async () => {
+          const result = await run();
+          const reply = result instanceof Reply ? result : new Reply(result);
+          return { status: reply.status ?? route.successStatus, body: reply.body, headers: { ...reply.headers } };
+        },
+      );
+      return new Reply(answer.body, { ...answer.headers, ...(isReplayed(answer) ? { [REPLAYED_HEADER]: 'true' } : {}) }, answer.status);
+    };
   }
   return resourceHandler(resource, impls as RouteImpls);
 }

@@ -5,6 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
 import { GATEWAY_ANSWERS, headerValue } from './gateway-edge';
+import { idempotencyKeyOf } from './headers';
 import { findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
@@ -13,7 +14,19 @@ import { json, toErrorResponse } from './response';
 import { assertStorable, parseWith, withoutReadOnly } from './validate';
 
 /** What a route implementation receives: validated input, the caller's auth context, the request id. */
-export type RouteRequest<R extends RouteDef> = InputOf<R> & { auth: AuthContext; requestId: string; baseUrl: string; headers: APIGatewayProxyEvent['headers'] };
+export type RouteRequest<R extends RouteDef> = InputOf<R> & {
+  auth: AuthContext;
+  requestId: string;
+  baseUrl: string;
+  headers: APIGatewayProxyEvent['headers'];
+  /** The concrete path, the query as sent and the parsed JSON body (what an Idempotency-Key is bound to). */
+  path: string;
+  rawQuery: APIGatewayProxyEvent['queryStringParameters'];
+  rawBody: unknown;
+  /** The request's Idempotency-Key (checked by the stack), on an authenticated write that sent one. */
+  idempotencyKey?: string;
+  context: Context;
+};
 
 /**
  * A route's answer when it is more than a body with the route's success status: extra headers (ETag) or
@@ -34,6 +47,8 @@ export interface ApiState {
   route?: RouteDef & { id: RouteId };
   auth?: AuthContext;
   input?: { params: unknown; query: unknown; body: unknown };
+  /** The request's Idempotency-Key (checked), on an authenticated write that sent one. */
+  idempotencyKey?: string;
   /** Headers every response of this request carries (request id, quota headers). */
   headers: Record<string, string>;
 }
@@ -146,6 +161,10 @@ const validateInput: ApiMiddleware = {
     assertStorable(query, 'query');
     if (route.body) assertStorable(body, 'body');
     s.input = { params, query, body };
+    if (route.scope !== null) {
+      const key = idempotencyKeyOf(ev.httpMethod, ev.headers);
+      if (key !== undefined) s.idempotencyKey = key;
+    }
   },
 };
 
@@ -205,13 +224,19 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
       requestId: event.requestContext?.requestId ?? context.awsRequestId,
       baseUrl: baseUrlOf(event),
       headers: event.headers,
+      path: event.path,
+      rawQuery: event.queryStringParameters,
+      rawBody: event.body ?? undefined,
+      ...(s.idempotencyKey ? { idempotencyKey: s.idempotencyKey } : {}),
+      context,
     } as RouteRequest<RouteDef>);
     const reply = result instanceof Reply ? result : new Reply(result);
     const status = reply.status ?? route.successStatus;
+    const headers = { ...s.headers, ...reply.headers };
     logger.info('Request served', { status });
     recordOutcome(metrics, { status });
-    if (status === 304) return { statusCode: 304, headers: { ...s.headers, ...reply.headers }, body: '' };
-    return json(status, reply.body, { ...s.headers, ...reply.headers });
+    if (status === 304) return { statusCode: 304, headers, body: '' };
+    return json(status, reply.body, headers);
   };
   return (
     middy(core)

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
 import { routeList, SCOPES, type RouteDef } from './routes';
 
@@ -53,6 +54,11 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
     name: 'PreconditionFailed',
     description: 'If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry',
     example: { message: 'Client has changed since the ETag given in If-Match; read it again and retry with its current ETag' },
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    name: 'IdempotencyKeyReused',
+    description: 'The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed',
+    example: { message: 'This Idempotency-Key was used with another method, path or body; use a new key for a new request' },
   },
   UNAUTHORIZED: { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', example: { gateway: 'UNAUTHORIZED' } },
   FORBIDDEN: {
@@ -114,6 +120,7 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
     if (r.params) codes.push('NOT_FOUND');
     if (r.conflict) codes.push('CONFLICT');
     if (r.conditional === 'write') codes.push('PRECONDITION_FAILED');
+    if (idempotent(r)) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
     if (r.body) codes.push('PAYLOAD_TOO_LARGE');
   }
   codes.push('INTERNAL_ERROR');
@@ -203,6 +210,21 @@ const CONDITIONAL_HEADERS: Record<'read' | 'write', Json> = {
   },
 };
 
+/** Writes take an Idempotency-Key (shared/api/idempotency.ts). */
+const idempotent = (r: RouteDef) => r.scope !== null && r.method !== 'GET' && !r.notImplemented;
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$', example: '5f0c6a2e-0b6b-4a4e-9d3c-2f8f7d1f6a01' },
+};
+const REPLAYED_HEADER_DOC: Json = {
+  description: 'true when this is the kept answer of an earlier request with the same Idempotency-Key',
+  schema: { type: 'string', enum: ['true'] },
+};
+
 /** How a header of the gateway's answers is documented. */
 const HEADER_DOCS: Record<string, Json> = {
   'Retry-After': {
@@ -232,12 +254,17 @@ export function buildOpenApi(serverUrl?: string): Json {
       security: r.scope ? [{ ApiKeyAuth: [] }] : [],
       ...(r.scope ? { description: `Required scope: \`${r.scope}\`.`, 'x-required-scope': r.scope } : {}),
     };
-    const params = [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.conditional ? [CONDITIONAL_HEADERS[r.conditional]] : [])];
+    const params = [
+      ...parameters(r.params, 'path'),
+      ...parameters(r.query, 'query'),
+      ...(r.conditional ? [CONDITIONAL_HEADERS[r.conditional]] : []),
+      ...(idempotent(r) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ];
     if (params.length) op.parameters = params;
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
     const responses: Record<string, Json> = {};
     if (!r.notImplemented) {
-      const headers = { ...(r.scope ? successHeaders : {}), ...(r.etag ? { ETag: ETAG_HEADER } : {}) };
+      const headers = { ...(r.scope ? successHeaders : {}), ...(r.etag ? { ETag: ETAG_HEADER } : {}), ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}) };
       responses[String(r.successStatus)] = {
         description: r.successStatus === 201 ? 'Created' : 'OK',
         ...(Object.keys(headers).length ? { headers } : {}),

@@ -111,7 +111,11 @@ test('a generated client runs a full scenario over every resource', async () => 
   const tag: Schemas['Tag'] = ok(await api.POST('/v1/tags', { body: { name: 'deep work' } }));
   expect(ok(await api.GET('/v1/tags/{id}', { params: { path: { id: tag.id } } })).name).toBe('deep work');
   expect(ok(await api.PUT('/v1/tags/{id}', { params: { path: { id: tag.id } }, body: { name: 'focus' } })).name).toBe('focus');
-  const tmpTag = ok(await api.POST('/v1/tags', { body: { name: 'temp' } }));
+  // a retried create with an Idempotency-Key, typed: the kept answer, marked as replayed
+  const idem = { params: { header: { 'Idempotency-Key': 'typed-tag-temp' } }, body: { name: 'temp' } };
+  const tmpTag = ok(await api.POST('/v1/tags', idem));
+  const retried = await api.POST('/v1/tags', idem);
+  expect([retried.data?.id, retried.response.headers.get('Idempotent-Replayed')]).toEqual([tmpTag.id, 'true']);
   expect(ok(await api.GET('/v1/tags')).items).toHaveLength(2);
   ok(await api.DELETE('/v1/tags/{id}', { params: { path: { id: tmpTag.id } } }));
 

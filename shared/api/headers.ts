@@ -1,0 +1,23 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { validationError } from './errors';
+import { headerValue } from './gateway-edge';
+
+/** Names of the API's own request and response headers (the API key header is in gateway-edge.ts). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** 1-255 printable ASCII characters. */
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/** The request's Idempotency-Key, checked (400 naming the header when malformed), or undefined. */
+export function idempotencyKeyOf(method: string, headers: APIGatewayProxyEvent['headers'] | null): string | undefined {
+  if (method === 'GET') return undefined;
+  const key = headerValue(headers, IDEMPOTENCY_KEY_HEADER);
+  if (key === undefined) return undefined;
+  if (!KEY_PATTERN.test(key)) {
+    throw validationError(`${IDEMPOTENCY_KEY_HEADER}: must be 1-255 printable ASCII characters`, [
+      { field: IDEMPOTENCY_KEY_HEADER, message: 'must be 1-255 printable ASCII characters' },
+    ]);
+  }
+  return key;
+}
