@@ -96,7 +96,7 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       {
         why: `${NEEDS_READ.lock} (number); ${NEEDS_READ.counters}; only draft and void invoices may be deleted`,
         make: async () => {
-          const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...inv } = ws.invoices[0]!;
+          const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, etag: _etag, ...inv } = ws.invoices[0]!;
           return createInvoice(ws.id, { ...inv, number: unique('INV').replace(/\s/g, '-'), status: 'draft' });
         },
       },

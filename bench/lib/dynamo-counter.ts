@@ -38,7 +38,9 @@ type Key = { PK: unknown; SK: unknown };
 type Args = { input: Record<string, unknown> };
 type Next = (a: Args) => Promise<{ output: Record<string, unknown> }>;
 
-const keyOf = (k: Item | undefined): Key | undefined => (k && k.PK !== undefined ? { PK: k.PK, SK: k.SK } : undefined);
+/** A key attribute as a plain value: commands of the low-level client (Powertools idempotency) carry { S: '...' }. */
+const plain = (v: unknown): unknown => (v && typeof v === 'object' && 'S' in v ? (v as { S: unknown }).S : v);
+const keyOf = (k: Item | undefined): Key | undefined => (k && k.PK !== undefined ? ({ PK: plain(k.PK), SK: plain(k.SK) } as Key) : undefined);
 const isRateKey = (k: Key | undefined) => typeof k?.PK === 'string' && k.PK.startsWith('RATE#');
 
 export class DynamoCounter {
