@@ -380,8 +380,9 @@ const NOTES = `## What the figures mean, and what was changed
 - What dominates a resource bundle (metafile): zod's classic API (~95 KB; the route table's schemas are
   zod, used for validation and the OpenAPI document), our own code (~49 KB in a resource function: since every
   resource is served by the same generic operations, each carries every entity declaration, the repository
-  and the paging code; it was 25-38 KB when each function imported only its own entity), Powertools logger and
-  metrics (~27 KB with commons), middy (~4 KB). The AWS SDK is not in the bundle (runtime-provided).
+  and the paging code; it was 25-38 KB when each function imported only its own entity), Powertools idempotency (~42 KB with
+  its jmespath; Idempotency-Key, docs/decisions.md), Powertools logger and metrics (~27 KB with commons),
+  middy (~4 KB). The AWS SDK is not in the bundle (runtime-provided).
 - Fixed by earlier work: \`shared/entities/invoices.ts\` (now shared/domain/entities/invoices.ts) imported \`{ z } from 'zod'\`, which pulls in every zod
   locale: the invoices bundle was 522 KB (535,012 bytes), now ~175 KB. Every file now uses
   \`import * as z from 'zod'\` (the fix commit e44236d made for the others).
@@ -404,7 +405,7 @@ const NOTES = `## What the figures mean, and what was changed
   bundle, rounds alternate direction, so load on the machine hits all bundles alike.
 - The empty baseline loads the DynamoDB client and makes one GetItem: most of its time is loading the SDK
   and the first signed HTTP call, which every function pays too. The rest of a resource function's start is
-  loading its ~175-190 KB bundle (zod schemas of the whole route table are built at import, Powertools
+  loading its ~235 KB bundle (zod schemas of the whole route table are built at import, Powertools
   logger and metrics are created) and the first request (rate-limit UpdateItem + the route's Query).
 
 ### 3. Warm overhead

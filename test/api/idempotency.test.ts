@@ -1,5 +1,4 @@
-import { setDb } from '../../shared/data/db';
-import { faultClient, type FaultPlan } from '../faults/inject';
+import { withFaultClient, type FaultPlan } from '../faults/inject';
 import { apiClient, useTestTable } from '../support/harness';
 import { workspaceWithKey } from '../resources/support';
 
@@ -106,17 +105,7 @@ test('keys expire after 24 hours (injected clock): the same key then runs again'
 });
 
 describe('faults', () => {
-  async function withFault<T>(plan: FaultPlan, fn: () => Promise<T>): Promise<{ res: T; calls: string[]; injected: number }> {
-    const fc = faultClient(plan);
-    setDb(fc.doc);
-    try {
-      const res = await fn();
-      return { res, calls: fc.calls, injected: fc.injected };
-    } finally {
-      setDb(undefined);
-      fc.destroy();
-    }
-  }
+  const withFault = <T>(plan: FaultPlan, fn: () => Promise<T>) => withFaultClient(plan, fn);
 
   test("a write applied but answered with a timeout, then the client's retry with the same key: one record, the original answer", async () => {
     const { key } = await workspaceWithKey('idem-fault');

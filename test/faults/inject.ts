@@ -2,7 +2,7 @@ import { DynamoDBClient, ProvisionedThroughputExceededException, TransactionCanc
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 // The SDK's own standard retry strategy (installed with @aws-sdk/client-dynamodb), with short waits.
 import { ConfiguredRetryStrategy } from '@smithy/core/retry';
-import { dynamoConfig } from '../../shared/data/db';
+import { dynamoConfig, setDb } from '../../shared/data/db';
 
 /**
  * Fault injection on the REAL DynamoDB client: a client whose middleware stack fails chosen calls, while
@@ -117,4 +117,20 @@ export function faultClient(plan?: FaultPlan): FaultClient {
   );
   state.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   return state;
+}
+
+/**
+ * Runs `fn` with the API's document client replaced by a fault client (no fault without a plan: it only
+ * counts), and returns what `fn` answered with the data calls, their outcomes and the faults injected.
+ */
+export async function withFaultClient<T>(plan: FaultPlan | undefined, fn: () => Promise<T>): Promise<{ res: T; calls: string[]; outcomes: string[]; injected: number }> {
+  const fc = faultClient(plan);
+  setDb(fc.doc);
+  try {
+    const res = await fn();
+    return { res, calls: fc.calls, outcomes: fc.outcomes, injected: fc.injected };
+  } finally {
+    setDb(undefined);
+    fc.destroy();
+  }
 }

@@ -1,7 +1,7 @@
 import { setDb } from '../../shared/data/db';
 import { clients, projects, tags, tasks, timeEntries } from '../../shared/data/repositories';
 import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
-import { faultClient, type FaultKind, type FaultPlan } from './inject';
+import { withFaultClient, type FaultKind, type FaultPlan } from './inject';
 import { invariantViolations, workspaceItems } from './invariants';
 
 /**
@@ -174,14 +174,10 @@ const WRITE = /^(TransactWriteItems|PutItem|UpdateItem|DeleteItem)Command$/;
 beforeAll(async () => {
   for (const op of OPS) {
     const c = await fixture();
-    const fc = faultClient();
-    setDb(fc.doc);
-    const res = await op.run(c);
-    setDb(undefined);
-    fc.destroy();
+    const { res, calls, outcomes } = await withFaultClient(undefined, () => op.run(c));
     expect(res.status).toBe(op.success);
-    callsOf.set(op.name, fc.calls);
-    outcomesOf.set(op.name, fc.outcomes);
+    callsOf.set(op.name, calls);
+    outcomesOf.set(op.name, outcomes);
   }
 });
 
@@ -228,19 +224,11 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
         c ??= await fixture();
         const t1 = Date.now();
         const before = snapshot(await workspaceItems(c.ws));
-        const fc = faultClient({ call, kind, times });
-        setDb(fc.doc);
-        let res: CallResult;
-        try {
-          res = await op.run(c);
-        } finally {
-          setDb(undefined);
-          fc.destroy();
-        }
-        faultsInjected += fc.injected;
+        const { res, injected } = await withFaultClient({ call, kind, times }, () => op.run(c!));
+        faultsInjected += injected;
         if (process.env.FAULT_DEBUG) console.log(label, 'fixture', t1 - t0, 'op', Date.now() - t1);
         scenarios++;
-        if (fc.injected === 0) problems.push(`${label}: no fault was injected`);
+        if (injected === 0) problems.push(`${label}: no fault was injected`);
         const items = await workspaceItems(c.ws);
         const applied = op.applied(c, items);
         const broken = invariantViolations(c.ws, items);

@@ -1,10 +1,9 @@
-import { setDb } from '../../shared/data/db';
 import { indexKeys } from '../../shared/data/keys';
 import { clients, favorites, invoices, projects, tags, tasks, timeEntries } from '../../shared/data/repositories';
 import type { Repository } from '../../shared/data/repository';
 import { uniqueValue, type AnyEntity } from '../../shared/domain/entity';
 import { apiClient, useTestTable } from '../support/harness';
-import { faultClient } from '../faults/inject';
+import { withFaultClient } from '../faults/inject';
 import { dataSnapshot, err, workspaceWithKey } from './support';
 
 /**
@@ -110,17 +109,7 @@ describe('data calls of updates and deletes (DynamoDB Local)', () => {
   useTestTable();
   const api = apiClient();
   /** Runs one request with a counting client and returns its data calls (rate-limit and key lookups left out). */
-  async function counted<T>(fn: () => Promise<T>): Promise<{ res: T; calls: string[]; outcomes: string[] }> {
-    const fc = faultClient();
-    setDb(fc.doc);
-    try {
-      const res = await fn();
-      return { res, calls: fc.calls, outcomes: fc.outcomes };
-    } finally {
-      setDb(undefined);
-      fc.destroy();
-    }
-  }
+  const counted = <T>(fn: () => Promise<T>) => withFaultClient(undefined, fn);
 
   async function setup() {
     const { ws, key } = await workspaceWithKey('calls');
