@@ -17,7 +17,7 @@ export interface OperationInput {
   body: unknown;
   headers?: Readonly<Record<string, string | undefined>> | null;
 }
-export type Operation = (input: OperationInput) => Promise<unknown>;
+type OperationImpl = (input: OperationInput) => Promise<unknown>;
 
 /** The record a get/update/delete addresses: the path id plus the addressing query (sortKey, userId). */
 const locator = ({ params, query }: OperationInput) => ({ ...query, ...params }) as Locator;
@@ -52,7 +52,7 @@ const writeOptions = (headers: OperationInput['headers']) => {
 };
 
 /** The implementation of an entity route, or undefined when the route is not an entity operation. */
-export function entityOperation(route: RouteDef): Operation | undefined {
+export function entityOperation(route: RouteDef): OperationImpl | undefined {
   const entity = route.entity;
   if (!entity || !route.operation) return undefined;
   const repo = repository(entity);
