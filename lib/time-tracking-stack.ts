@@ -109,6 +109,21 @@ export class TimeTrackingStack extends Stack {
       timeout: Duration.seconds(5),
       description: `time-tracking ${config.stage}: GET /v1/openapi.json (public)`,
     });
+    // The change feed reads the feed's items (Query) and voids dead positions (conditional PutItem); with the
+    // rate counter (UpdateItem), that is all it touches: only items whose PK starts with those prefixes.
+    fns.changes = new ServiceFunction(this, 'Fn-changes', {
+      name: 'changes',
+      config,
+      tableName,
+      description: `time-tracking ${config.stage}: GET /v1/changes (the change feed)`,
+      environment: { CURSOR_SECRET_ARN: this.cursorSecret.secretArn },
+    });
+    fns.changes.bindTable(this.table, {
+      kind: 'items',
+      actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      leadingKeys: [`${keys.changeLogPartition('*')}`, `${keys.rateCounter('*', '').PK}`],
+    });
+    this.cursorSecret.grantRead(fns.changes.role);
     this.functions = fns;
 
     this.authorizerFunction = new ServiceFunction(this, 'Fn-authorizer', {

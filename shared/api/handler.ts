@@ -6,7 +6,7 @@ import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
 import { GATEWAY_ANSWERS, headerValue } from './gateway-edge';
 import { idempotencyKeyOf } from './headers';
-import { findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
+import { ANY_KEY, findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
 import { enforceRateLimit } from './rate-limit';
@@ -115,7 +115,7 @@ const rateLimit: ApiMiddleware = {
 const authorize: ApiMiddleware = {
   before: (request) => {
     const s = state(request);
-    if (s.route?.scope && s.auth) requireScope(s.auth, s.route.scope);
+    if (s.route?.scope && s.route.scope !== ANY_KEY && s.auth) requireScope(s.auth, s.route.scope);
   },
 };
 

@@ -4,7 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
-import { routeList, SCOPES, type RouteDef } from './routes';
+import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 
 /**
  * The OpenAPI 3.0 document, generated from the route table and its zod schemas. Nothing here is
@@ -54,6 +54,12 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
     name: 'PreconditionFailed',
     description: 'If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry',
     example: { message: 'Client has changed since the ETag given in If-Match; read it again and retry with its current ETag' },
+  },
+  CURSOR_EXPIRED: {
+    name: 'CursorExpired',
+    description:
+      'The cursor or since is older than the change feed keeps events (30 days): events after it may be gone. Resynchronise from the lists, then follow the feed from a new cursor',
+    example: { message: 'This cursor is older than the 30 days the change feed keeps events; resynchronise from the lists, then follow the feed from a new cursor' },
   },
   IDEMPOTENCY_KEY_REUSED: {
     name: 'IdempotencyKeyReused',
@@ -120,6 +126,7 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
     if (r.params) codes.push('NOT_FOUND');
     if (r.conflict) codes.push('CONFLICT');
     if (r.conditional === 'write') codes.push('PRECONDITION_FAILED');
+    if (r.expiringCursor) codes.push('CURSOR_EXPIRED');
     if (idempotent(r)) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
     if (r.body) codes.push('PAYLOAD_TOO_LARGE');
   }
@@ -252,7 +259,13 @@ export function buildOpenApi(serverUrl?: string): Json {
       summary: r.summary,
       tags: [r.resource === 'openapi' ? 'meta' : r.resource],
       security: r.scope ? [{ ApiKeyAuth: [] }] : [],
-      ...(r.scope ? { description: `Required scope: \`${r.scope}\`.`, 'x-required-scope': r.scope } : {}),
+      ...(r.scope === ANY_KEY
+        ? { description: `Any valid API key.${r.description ? ` ${r.description}` : ''}` }
+        : r.scope
+          ? { description: `Required scope: \`${r.scope}\`.${r.description ? ` ${r.description}` : ''}`, 'x-required-scope': r.scope }
+          : r.description
+            ? { description: r.description }
+            : {}),
     };
     const params = [
       ...parameters(r.params, 'path'),

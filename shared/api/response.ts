@@ -8,6 +8,7 @@ const DOMAIN_ERROR_CODES: Record<DomainErrorReason, ErrorCode> = {
   'not-found': 'NOT_FOUND',
   conflict: 'CONFLICT',
   'precondition-failed': 'PRECONDITION_FAILED',
+  'cursor-expired': 'CURSOR_EXPIRED',
 };
 
 /** A domain or data refusal as the API error it is answered with; anything else unchanged. */

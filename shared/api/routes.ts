@@ -13,7 +13,13 @@ import * as s from './schemas';
  * differs per resource. docs/architecture.md walks through adding one.
  */
 export { RESOURCES, SCOPES, isScope, type ResourceName, type Scope };
-export type FunctionName = ResourceName | 'openapi';
+export type FunctionName = ResourceName | 'openapi' | 'changes';
+
+/**
+ * The "scope" of routes any valid key may call: what they answer still depends on the key's scopes
+ * (the change feed returns only events of resources the key can read).
+ */
+export const ANY_KEY = 'any-key';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What an entity route does with its entity (shared/api/crud.ts implements each once). */
@@ -25,14 +31,18 @@ export interface RouteDef {
   path: string;
   /** Which Lambda serves it. */
   resource: FunctionName;
-  /** Required scope; null for the public route. */
-  scope: Scope | null;
+  /** Required scope; ANY_KEY for routes every valid key may call; null for the public routes. */
+  scope: Scope | typeof ANY_KEY | null;
   summary: string;
+  /** More than the summary says, for the OpenAPI document (Markdown). */
+  description?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
   response: z.ZodType;
   successStatus: 200 | 201;
+  /** Its cursor expires (410 CURSOR_EXPIRED): the change feed's. */
+  expiringCursor?: boolean;
   /** May answer 409 CONFLICT (uniqueness, references, state). */
   conflict?: boolean;
   /** Declared, but permanently answered with 501 NOT_IMPLEMENTED (documented as such). */
@@ -231,12 +241,36 @@ const publicRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-export const routes: typeof publicRoutes & EntityRoutes = Object.assign({ ...publicRoutes }, ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])));
+const feedRoutes = {
+  listChanges: {
+    method: 'GET',
+    path: '/v1/changes',
+    resource: 'changes',
+    scope: ANY_KEY,
+    summary: 'The change feed: every create, update and delete in the workspace, oldest first (paginated)',
+    description: [
+      'Returns the events of resources the key can read (their `:read` scope); the others are passed over, not refused.',
+      "Follow `nextCursor`, which every page carries, the last one too: a poller that always passes the previous page's `nextCursor` sees every committed change exactly once, and the changes of one record in the order they were made.",
+      'Without `cursor` or `since` the feed starts at its oldest kept event. Events are kept at least 30 days; an older cursor or `since` is 410 `CURSOR_EXPIRED`.',
+    ].join(' '),
+    query: s.changesQuery,
+    response: s.changesPage,
+    expiringCursor: true,
+    successStatus: 200,
+  },
+} satisfies Record<string, RouteDef>;
+
+export const routes: typeof publicRoutes & typeof feedRoutes & EntityRoutes = Object.assign(
+  { ...publicRoutes, ...feedRoutes },
+  ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
+);
 
 export type RouteId = keyof typeof routes;
 export type Routes = typeof routes;
 export const ROUTE_IDS = Object.keys(routes) as RouteId[];
 export const routeList: Array<RouteDef & { id: RouteId }> = ROUTE_IDS.map((id) => ({ id, ...(routes[id] as RouteDef) }));
+/** The functions behind the API (one per resource, plus openapi and changes), in route-table order. */
+export const FUNCTION_NAMES: readonly FunctionName[] = [...new Set(routeList.map((r) => r.resource))];
 
 /** Distinct path templates, each with the methods declared on it. */
 export function pathTemplates(): Map<string, RouteDef[]> {

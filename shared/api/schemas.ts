@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
 import { BASE_FIELDS, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, type FieldSpecs } from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
@@ -101,3 +102,39 @@ export const sortKeyQuery = z.strictObject({
 export const userIdQuery = z.strictObject({ userId: idString.meta({ description: 'The user the favorite belongs to (required with API key authentication)' }) });
 export const favoriteListQuery = z.strictObject({ userId: idString.optional() });
 export const taskListQuery = z.strictObject({ projectId: idString.optional() });
+
+/** One change event (shared/domain/changes.ts): `data` is the record as its own routes return it. */
+export const changeEventSchema = z
+  .object({
+    id: z.string().meta({ description: 'The event id (evt_...), unique; webhooks deliver it as webhook-id' }),
+    type: z.enum(CHANGE_TYPES as [string, ...string[]]).meta({ description: '<resource>.created, .updated or .deleted' }),
+    resource: z.enum(ENTITIES.map(changeResource) as [string, ...string[]]),
+    resourceId: idString.meta({ description: 'The id of the record that changed' }),
+    occurredAt: dateTimeString.meta({ description: 'When the change was made (UTC)' }),
+    data: z
+      .union(ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+      .meta({ description: 'The record after the change (for a deleted event, its last state), as its GET returns it' }),
+    previousSortKey: z.string().optional().meta({ description: 'A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)' }),
+  })
+  .meta({ id: 'ChangeEvent' });
+
+export const changesQuery = z.strictObject({
+  cursor: cursorParam.meta({ description: 'The nextCursor of the previous page: the feed resumes right after the last event it covered' }),
+  limit: limitParam,
+  since: dateTimeString.optional().meta({
+    description: `Start at the first event that occurred at or after this instant (ISO 8601; at most ${CHANGE_RETENTION_DAYS} days ago). Not with cursor.`,
+  }),
+  types: z
+    .string()
+    .max(2048)
+    .optional()
+    .meta({ description: 'Comma list of change types to return, e.g. time-entry.created,client.*; * for all (default: all)', example: 'time-entry.*,project.deleted' }),
+});
+
+export const changesPage = z
+  .object({
+    items: z.array(changeEventSchema),
+    nextCursor: z.string().meta({ description: 'Always present, on the last page too: pass it as cursor to continue exactly after the events of this page' }),
+    hasMore: z.boolean().meta({ description: 'More events can be read now; when false, poll again later with nextCursor' }),
+  })
+  .meta({ id: 'ChangePage' });

@@ -165,7 +165,19 @@ export const keys = {
    * Written by shared/data/rate-counter.ts with one conditional UpdateItem per request (docs/rate-limits.md).
    */
   rateCounter: (keyId: string, hourStart: string): Key => ({ PK: `RATE#${keyId}`, SK: hourStart }),
+
+  /**
+   * The change feed (shared/data/changes.ts): the workspace's event sequence counter, and one item per
+   * position of the sequence (an event, or a void where a write failed), zero-padded so the sort key
+   * orders as the number does. Counter and events sit in separate partitions (their heat adds up otherwise).
+   */
+  changeSequence: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#CHANGESEQ`, SK: 'SEQ' }),
+  changeLogPartition: (workspaceId: string) => `${ws(workspaceId)}#CHANGES`,
+  change: (workspaceId: string, position: number): Key => ({ PK: `${ws(workspaceId)}#CHANGES`, SK: changePositionKey(position) }),
 };
+
+/** Sort key of a feed position: `EVT#` + 15 digits (positions up to 10^15 keep their order). */
+export const changePositionKey = (position: number) => `EVT#${String(position).padStart(15, '0')}`;
 
 /** The indexes the API-key items use (shared/data/apikey-store.ts), besides the entities' ones. */
 export const API_KEY_INDEXES = ['GSI1', 'GSI2'] as const satisfies readonly IndexSlot[];

@@ -1,7 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { coupledFields, type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { changeResource } from '../domain/changes';
+import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
 import { ulid } from '../domain/ids';
@@ -11,27 +10,27 @@ import { entityKey, indexKeys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, type Where } from './query-plan';
 import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
+import { writeWithChange } from './changes';
 import { counterAttr, lockOps, referenceOps } from './record-writes';
-import { StaleRead, writeAll, type WriteOp } from './write';
+import { StaleRead, type WriteOp } from './write';
 
 /**
  * The one CRUD implementation every entity uses: it turns an entity declaration (shared/domain/entity.ts)
- * into conditional writes and transactions:
+ * into conditional writes and transactions, each with its change event (shared/data/changes.ts):
  * - create: Put (attribute_not_exists) + uniqueness lock + `ADD usage counter` on every referenced
  *   item (condition attribute_exists, so a missing reference fails the whole write: 400 on the field);
- * - update of plain fields only (none that a key, index key, lock, reference, derived value or
- *   rule reads: the declaration's coupled fields): one UpdateItem (SET/REMOVE the sent fields, bump `_v`),
- *   no read;
- * - any other update: read, merge, derive, check the rules, then Put guarded by the item's version (`_v`);
- *   a changed key moves the item (Delete old + Put new in the same transaction); locks and counters follow;
+ * - update: read, merge, derive, check the rules that read a sent field, then Put guarded by the item's
+ *   version (`_v`); a changed key moves the item (Delete old + Put new in the same transaction); locks and
+ *   counters follow;
  * - delete: refused with 409 while a usage counter is above zero; the version guard makes the check
- *   and the delete atomic against a concurrent reference (every counter change bumps `_v`). A record
- *   of an entity without locks is first deleted by one conditional Delete (no references of its own,
- *   counters zero); when that condition fails, the item it returns drives the transactional path.
+ *   and the delete atomic against a concurrent reference (every counter change bumps `_v`).
+ * Every write is one transaction with its change event, and every update and delete is guarded by the
+ * version it read: so two writes of one record commit one after the other, and their events take feed
+ * positions in that order (the position is taken after the read; docs/data-model.md, "Change feed").
  * - lists: the whole collection (sorted by name) or one page (newest first, signed cursor), through the
  *   access pattern shared/data/query-plan.ts picks.
  * Refusals are domain errors (shared/domain/errors.ts); the API layer maps them to statuses.
- * The data calls per route, and why some need two, are measured in bench/dynamo-work.ts.
+ * The data calls per route are measured in bench/dynamo-work.ts.
  */
 
 export type { StoredItem };
@@ -78,8 +77,6 @@ class AlreadyWritten extends Error {
 }
 
 const MAX_STALE_RETRIES = 6;
-const NOT_READ = Symbol('not read yet');
-const DELETED = Symbol('deleted');
 /** DynamoDB's limit of actions in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
 
@@ -92,14 +89,14 @@ const lookupFor =
   };
 
 export class Repository<E extends AnyEntity> {
-  /** Fields an update cannot apply without the stored record (shared/domain/entity.ts, coupledFields). */
-  readonly coupled: ReadonlySet<string>;
   /** The entities whose references count on this one's records, with their 409 labels. */
   readonly usedBy: ReadonlyArray<{ type: string; label: string }>;
+  /** The entity's name in change types (`time-entry`). */
+  readonly changeResource: string;
 
   constructor(readonly entity: E) {
-    this.coupled = coupledFields(entity);
     this.usedBy = usedBy(entity);
+    this.changeResource = changeResource(entity);
   }
 
   key(workspaceId: string, rec: Readonly<Record<string, unknown>>): Key {
@@ -177,19 +174,18 @@ export class Repository<E extends AnyEntity> {
       ...lockOps(this.entity, workspaceId, undefined, rec, item.SK),
       ...referenceOps(this.entity, workspaceId, undefined, rec),
     ];
+    const created = this.present(item);
     try {
-      await writeAll(ops);
+      await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created });
     } catch (err) {
       if (!(err instanceof AlreadyWritten)) throw err;
     }
-    return this.present(item);
+    return created;
   }
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
   async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions = {}): Promise<EntityRecord<E>> {
     const patch = input as Readonly<Record<string, unknown>>;
-    const sent = Object.keys(this.entity.fields).filter((name) => name in patch);
-    if (!sent.some((name) => this.coupled.has(name))) return this.updateInPlace(workspaceId, loc, patch, sent, opts.ifMatch);
     for (let attempt = 0; ; attempt++) {
       const before = await this.getItem(workspaceId, loc);
       if (!before) throw notFound(this.entity.kind);
@@ -225,9 +221,11 @@ export class Repository<E extends AnyEntity> {
         : [{ item: { Put: { TableName: tableName(), Item: item, ...guard } }, onConditionFail: () => new StaleRead() }];
       ops.push(...lockOps(this.entity, workspaceId, current, rec, item.SK), ...referenceOps(this.entity, workspaceId, current, rec));
       if (ops.length > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length, current, rec);
+      const updated = this.present(item);
+      const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
       try {
-        await writeAll(ops);
-        return this.present(item);
+        await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey });
+        return updated;
       } catch (err) {
         if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
         if (err instanceof StaleRead) throw conflict(`The ${this.entity.kind.toLowerCase()} is being changed by another request; retry`);
@@ -236,64 +234,9 @@ export class Repository<E extends AnyEntity> {
     }
   }
 
-  /**
-   * Update sending only plain fields: one UpdateItem, no read. Nothing it changes is read by a key, an
-   * index key, a lock, a counter, a derived value or a rule, so the stored record stays valid; the
-   * version bump makes a concurrent read-merge-write (which may have read the old values) retry.
-   */
-  private async updateInPlace(workspaceId: string, loc: Locator, patch: Readonly<Record<string, unknown>>, sent: string[], ifMatch?: IfMatch): Promise<EntityRecord<E>> {
-    const key = locateKey(this.entity, workspaceId, loc);
-    if (!key) throw notFound(this.entity.kind);
-    const names: Record<string, string> = { '#t': TYPE, '#id': 'id', '#v': VERSION, '#rv': REVISION, '#u': 'updatedAt' };
-    const values: StoredItem = { ':type': this.entity.type, ':id': loc.id, ':one': 1, ':u': new Date().toISOString() };
-    const revisionCondition = ifMatch && ifMatch !== '*' ? revisionIn(ifMatch, values) : undefined;
-    const set = ['#u = :u'];
-    const remove: string[] = [];
-    sent.forEach((name, i) => {
-      names[`#f${i}`] = name;
-      const v = patch[name];
-      if (v === null || v === undefined) remove.push(`#f${i}`);
-      else {
-        values[`:f${i}`] = v;
-        set.push(`#f${i} = :f${i}`);
-      }
-    });
-    try {
-      const res = await db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: `SET ${set.join(', ')} ADD #v :one, #rv :one${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-          ConditionExpression: `attribute_exists(PK) AND #t = :type AND #id = :id${revisionCondition ? ` AND ${revisionCondition}` : ''}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return this.present(res.Attributes ?? {});
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      // The record is there (its own type and id) but at another revision: 412; else it does not exist: 404.
-      const old = err.Item ? (unmarshall(err.Item) as StoredItem) : undefined;
-      if (ifMatch && old && old[TYPE] === this.entity.type && old.id === loc.id) throw preconditionFailed(this.entity.kind);
-      throw notFound(this.entity.kind);
-    }
-  }
-
   async delete(workspaceId: string, loc: Locator, opts: WriteOptions = {}): Promise<{ deleted: true; id: string }> {
-    // The stored item when a failed one-call delete already returned it (else read below).
-    let known: StoredItem | undefined | typeof NOT_READ = NOT_READ;
-    if (this.deletesInOneCall()) {
-      const key = locateKey(this.entity, workspaceId, loc);
-      if (!key) throw notFound(this.entity.kind);
-      const outcome = await this.deleteIfUnattached(key, loc, opts.ifMatch);
-      if (outcome === DELETED) return { deleted: true, id: loc.id };
-      known = outcome;
-    }
     for (let attempt = 0; ; attempt++) {
-      const before = known !== NOT_READ ? known : await this.getItem(workspaceId, loc);
-      known = NOT_READ;
+      const before = await this.getItem(workspaceId, loc);
       if (!before) throw notFound(this.entity.kind);
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current = this.present(before);
@@ -320,68 +263,13 @@ export class Repository<E extends AnyEntity> {
         ...referenceOps(this.entity, workspaceId, current, undefined),
       ];
       try {
-        await writeAll(ops);
+        await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });
         return { deleted: true, id: String(before.id) };
       } catch (err) {
         if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
         if (err instanceof StaleRead) throw conflict(`The ${this.entity.kind.toLowerCase()} is being changed by another request; retry`);
         throw err;
       }
-    }
-  }
-
-  /**
-   * One conditional Delete can remove a record only when nothing else must change with it: its entity
-   * has no uniqueness lock (whose key is the record's own value) and no state rule (assertDeletable).
-   */
-  private deletesInOneCall(): boolean {
-    return !this.entity.unique && !this.entity.assertDeletable;
-  }
-
-  /**
-   * Deletes the record if it names no other record (no usage counter to decrement) and no record names
-   * it (every counter zero or absent): DELETED. Otherwise returns the stored item the failed condition
-   * reports (ReturnValuesOnConditionCheckFailure), so the transactional path starts without a read, or
-   * undefined when there is no such record.
-   */
-  private async deleteIfUnattached(key: Key, loc: Locator, ifMatch?: IfMatch): Promise<StoredItem | undefined | typeof DELETED> {
-    const names: Record<string, string> = { '#t': TYPE, '#id': 'id' };
-    const values: StoredItem = { ':type': this.entity.type, ':id': loc.id, ...(this.usedBy.length ? { ':zero': 0 } : {}) };
-    const conditions = ['attribute_exists(PK)', '#t = :type', '#id = :id'];
-    if (ifMatch && ifMatch !== '*') {
-      names['#rv'] = REVISION;
-      conditions.push(revisionIn(ifMatch, values));
-    }
-    (this.entity.references ?? []).forEach((ref, i) => {
-      names[`#r${i}`] = ref.field;
-      conditions.push(`attribute_not_exists(#r${i})`);
-    });
-    this.usedBy.forEach(({ type }, i) => {
-      names[`#c${i}`] = counterAttr(type);
-      conditions.push(`(attribute_not_exists(#c${i}) OR #c${i} = :zero)`);
-    });
-    try {
-      await db().send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: key,
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return DELETED;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      if (!err.Item) {
-        // Nothing there. When the SDK had to send the Delete again (an attempt whose answer was lost, e.g.
-        // a timeout after DynamoDB applied it), the record was most likely removed by this very request:
-        // report the delete done, as the caller asked for exactly this end state (docs/decisions.md).
-        return (err.$metadata?.attempts ?? 1) > 1 ? DELETED : undefined;
-      }
-      const item = unmarshall(err.Item) as StoredItem;
-      return item[TYPE] === this.entity.type && item.id === loc.id ? item : undefined;
     }
   }
 
@@ -452,17 +340,6 @@ export class Repository<E extends AnyEntity> {
     for (const name of Object.keys(this.entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
     return rec;
   }
-}
-
-/** `#rv IN (...)` for the accepted revisions (revision 0: the attribute may be absent); adds the values. */
-function revisionIn(revisions: readonly number[], values: StoredItem): string {
-  if (revisions.length === 0) return 'attribute_not_exists(PK)'; // no ETag the caller sent can match
-  const refs = revisions.map((r, i) => {
-    values[`:rv${i}`] = r;
-    return `:rv${i}`;
-  });
-  const within = `#rv IN (${refs.join(', ')})`;
-  return revisions.includes(0) ? `(attribute_not_exists(#rv) OR ${within})` : within;
 }
 
 const repositories = new Map<AnyEntity, Repository<AnyEntity>>();

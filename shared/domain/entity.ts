@@ -7,7 +7,7 @@ import type { FieldSpecs, RecordOf } from './fields';
  * the unique rule, references, derived values and rules. Everything else is derived from it:
  * - the record type (`EntityRecord<typeof x>`, from the zod fields);
  * - key builders and the table's indexes (shared/data/keys.ts, shared/data/table.ts);
- * - the coupled fields (`coupledFields`: what an update cannot change without reading the record);
+ * - the change types of its events (shared/domain/changes.ts: `client.created`, ...);
  * - `usedBy` (shared/domain/registry.ts inverts every entity's references);
  * - the routes, the OpenAPI tag and the NOT_FOUND kind (shared/api/routes.ts, shared/api/openapi.ts).
  * Nothing here does I/O: rules read other records through the `lookup` the data layer hands them.
@@ -166,23 +166,6 @@ export function defineEntity<const F extends FieldSpecs, const R extends string,
 export function keyFields(e: AnyEntity): string[] {
   const parts = [e.key, ...Object.values(e.indexes ?? {})].flatMap((k) => (k ? [k.pk, k.sk] : []));
   return [...parts.flatMap((p) => p.composite ?? []), ...(e.unique ? [e.unique.field, ...(e.unique.within ?? [])] : [])].filter((f) => f !== 'id');
-}
-
-/**
- * Fields an update cannot apply without the stored record: those of keys, index keys and the unique
- * rule, references (usage counters), immutable fields, and whatever derived values and rules read.
- * An update sending only other fields is one UpdateItem (shared/data/repository.ts).
- */
-export function coupledFields(e: AnyEntity): ReadonlySet<string> {
-  return new Set([
-    ...keyFields(e),
-    ...(e.references ?? []).map((r) => r.field),
-    ...Object.entries(e.fields)
-      .filter(([, spec]) => spec.immutable)
-      .map(([name]) => name),
-    ...(e.derived?.reads ?? []),
-    ...(e.rules ?? []).flatMap((r) => r.reads),
-  ]);
 }
 
 /** The normalized unique value of a record, or undefined when it takes no lock. */

@@ -3,7 +3,7 @@
  * `toApiError`) maps each reason to its status and error code. Messages are written for the API's
  * caller, so they pass through unchanged.
  */
-export type DomainErrorReason = 'invalid' | 'not-found' | 'conflict' | 'precondition-failed';
+export type DomainErrorReason = 'invalid' | 'not-found' | 'conflict' | 'precondition-failed' | 'cursor-expired';
 
 export interface FieldProblem {
   field: string;
@@ -32,3 +32,5 @@ export const conflict = (message: string) => new DomainError('conflict', message
 /** The record is not the version the caller named (If-Match): nothing was changed. */
 export const preconditionFailed = (kind: string) =>
   new DomainError('precondition-failed', `${kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
+/** A position in the change feed older than its retention: the caller resynchronises from the lists. */
+export const cursorExpired = (message: string) => new DomainError('cursor-expired', message);

@@ -109,14 +109,14 @@ describe('faults', () => {
 
   test("a write applied but answered with a timeout, then the client's retry with the same key: one record, the original answer", async () => {
     const { key } = await workspaceWithKey('idem-fault');
-    // data calls with a key: 1 the in-progress record, 2 the create's write, 3 the kept answer
+    // data calls with a key: 1 the in-progress record, 2 the change-feed position, 3 the create's write, 4 the kept answer
     const {
       res: first,
       calls,
       injected,
-    } = await withFault({ call: 2, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') }));
-    // the SDK sent the applied write again (found its own item: AlreadyWritten), then the answer was kept
-    expect({ calls, injected }).toEqual({ calls: ['PutItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand'], injected: 1 });
+    } = await withFault({ call: 3, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') }));
+    // the SDK sent the applied transaction again (same ClientRequestToken: nothing written twice), then the answer was kept
+    expect({ calls, injected }).toEqual({ calls: ['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand'], injected: 1 });
     expect(first.status).toBe(201);
     const retry = await api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') });
     expect([retry.status, retry.body, retry.headers['Idempotent-Replayed']]).toEqual([201, first.body, 'true']);
@@ -125,7 +125,7 @@ describe('faults', () => {
 
   test('a failure (5xx) is not kept: the retry with the same key runs afresh', async () => {
     const { key } = await workspaceWithKey('idem-5xx');
-    const { res: failed } = await withFault({ call: 2, kind: 'throttle', times: 'always' }, () => api.post('/v1/clients', { name: 'Later' }, { key, headers: K('later') }));
+    const { res: failed } = await withFault({ call: 3, kind: 'throttle', times: 'always' }, () => api.post('/v1/clients', { name: 'Later' }, { key, headers: K('later') }));
     expect(failed.status).toBe(503);
     expect(await names(key)).toEqual([]);
     const retry = await api.post('/v1/clients', { name: 'Later' }, { key, headers: K('later') });

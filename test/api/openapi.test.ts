@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { routeList, SCOPES } from '../../shared/api/routes';
+import { ANY_KEY, routeList, SCOPES } from '../../shared/api/routes';
 import { apiClient, useTestTable } from '../support/harness';
 
 useTestTable();
@@ -26,7 +26,13 @@ describe('GET /v1/openapi.json', () => {
       const statuses = Object.keys(op.responses);
       if (r.notImplemented) expect(statuses).toContain('501');
       else expect(statuses).toContain(String(r.successStatus));
-      if (r.scope) {
+      if (r.scope === ANY_KEY) {
+        // any valid key: no scope to name, but still 401 without one and 403 over the rate limit
+        expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
+        expect(op['x-required-scope']).toBeUndefined();
+        expect(op.description).toMatch(/^Any valid API key\./);
+        expect(statuses).toEqual(expect.arrayContaining(['401', '403']));
+      } else if (r.scope) {
         expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
         expect(op['x-required-scope']).toBe(r.scope);
         expect(statuses).toEqual(expect.arrayContaining(['401', '403']));
@@ -37,7 +43,7 @@ describe('GET /v1/openapi.json', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).toBeDefined();
     }
     const resources = new Set(routeList.map((r) => r.resource));
-    expect([...resources].sort()).toEqual(['clients', 'favorites', 'invoices', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
+    expect([...resources].sort()).toEqual(['changes', 'clients', 'favorites', 'invoices', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
   });
 
   test("declares the API key scheme, the error schema with examples, and the caller's server URL", () => {

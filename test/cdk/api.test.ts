@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/api/errors';
-import { pathTemplates, routeList } from '../../shared/api/routes';
+import { FUNCTION_NAMES, pathTemplates, routeList } from '../../shared/api/routes';
 import { ACCESS_LOG_FIELDS } from '../../lib/time-tracking-stack';
 import { type Synth, resourcesOfType, synth } from './support';
 
@@ -165,8 +165,9 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
 
   test('one invoke permission per function for the whole API (not one per method)', () => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
-    // 8 functions behind the API + the authorizer's permission.
-    expect(perms).toHaveLength(9);
+    // the functions behind the API (resources, openapi, changes) + the authorizer's permission.
+    expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
+    expect(FUNCTION_NAMES).toHaveLength(9);
   });
 
   test('ApiUrl and TableName outputs', () => {

@@ -1,10 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { keys } from '../../shared/data/keys';
-import { type FunctionName, RESOURCES } from '../../shared/api/routes';
+import { FUNCTION_NAMES, type FunctionName, RESOURCES } from '../../shared/api/routes';
 import { CURSOR_FUNCTIONS } from '../../lib/time-tracking-stack';
 import { type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
-
-const FUNCTION_NAMES: FunctionName[] = [...RESOURCES, 'openapi'];
 
 const dynamoActions = (s: Synth, roleId: string) =>
   statementsOfRole(s, roleId)
@@ -18,8 +16,8 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi, one authorizer: 9, all nodejs22.x on arm64', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 2);
+  test('one function per resource, one for openapi, one for the change feed, one authorizer: 10, all nodejs22.x on arm64', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 3);
     expect(RESOURCES.length).toBe(7);
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) expect(fnJson(name).json.Type).toBe('AWS::Lambda::Function');
@@ -88,6 +86,19 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     expect(dynamoActions(s, fnJson('openapi').roleId)).toEqual([]);
   });
 
+  test('change feed function: Query and conditional Put on feed items, UpdateItem on rate counters; base table only', () => {
+    const { roleId } = fnJson('changes');
+    const statements = statementsOfRole(s, roleId).filter((st) => asArray(st.Action).some((a: string) => a.startsWith('dynamodb:')));
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Resource: { 'Fn::GetAtt': [s.logicalId(s.stack.table), 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*#CHANGES', 'RATE#*'] } },
+      },
+    ]);
+  });
+
   test('authorizer: GetItem and UpdateItem on API key items of the base table only', () => {
     const { roleId } = fnJson('authorizer');
     const statements = statementsOfRole(s, roleId).filter((st) => asArray(st.Action).some((a: string) => a.startsWith('dynamodb:')));
@@ -118,7 +129,7 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
       }
       expect(env.CURSOR_SECRET).toBeUndefined();
     }
-    expect(CURSOR_FUNCTIONS).toEqual(['time-entries', 'invoices']);
+    expect(CURSOR_FUNCTIONS).toEqual(['changes', 'time-entries', 'invoices']);
   });
 
   test('bounded timeouts (authorizer and openapi 5 s, resources 10 s)', () => {

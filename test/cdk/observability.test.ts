@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { RESOURCES } from '../../shared/api/routes';
+import { FUNCTION_NAMES } from '../../shared/api/routes';
 import { TABLE } from '../../shared/data/table';
 import { resourcesOfType, synth } from './support';
 
@@ -7,8 +7,8 @@ const EXPECTED_ALARMS = [
   'Api5xxRate',
   'ApiLatencyP99',
   'AuthorizerErrors',
-  ...[...RESOURCES, 'openapi'].map((n) => `Fn-${n}-Errors`),
-  ...[...RESOURCES, 'openapi', 'authorizer'].map((n) => `Fn-${n}-Throttles`),
+  ...FUNCTION_NAMES.map((n) => `Fn-${n}-Errors`),
+  ...[...FUNCTION_NAMES, 'authorizer'].map((n) => `Fn-${n}-Throttles`),
   'TableThrottles',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];

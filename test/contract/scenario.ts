@@ -4,7 +4,7 @@ import { makeKey, type apiClient } from '../support/harness';
 
 /**
  * A full scenario over every route of the route table, through the harness's apiClient: each route's
- * success, and the error statuses a client meets (400, 401, 403, 404, 409, 413, 501). The contract
+ * success, and the error statuses a client meets (400, 401, 403, 404, 409, 410, 413, 501). The contract
  * suite runs it to prove every response keeps the document; the hygiene suite runs it to scan every
  * response body and log line. Every step asserts its status, so a wrong answer stops the scenario.
  */
@@ -202,6 +202,22 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   await expectStatus(api.post('/v1/invoices', { number: 'X' }, k), 501, 'create invoice');
   await expectStatus(api.put(`/v1/invoices/${sent.id}`, { status: 'paid' }, k), 501, 'update invoice');
   await expectStatus(api.get('/v1/invoices', { ...k, query: { cursor: 'junk' } }), 400, 'bad invoice cursor');
+
+  // the change feed: every write above, followed page by page; its errors
+  let feedCursor: string | undefined;
+  let feedEvents = 0;
+  for (;;) {
+    const page = await expectStatus(api.get('/v1/changes', { ...k, query: { limit: '7', ...(feedCursor ? { cursor: feedCursor } : {}) } }), 200, 'change feed');
+    feedEvents += page.items.length;
+    feedCursor = page.nextCursor;
+    if (!page.hasMore) break;
+  }
+  if (feedEvents < 10) throw new Error(`change feed: only ${feedEvents} events`);
+  await expectStatus(api.get('/v1/changes', { ...k, query: { types: 'client.*,time-entry.updated' } }), 200, 'change feed by type');
+  await expectStatus(api.get('/v1/changes', { key: readOnly }), 200, 'change feed, read-only key');
+  await expectStatus(api.get('/v1/changes', { ...k, query: { types: 'client.renamed' } }), 400, 'change feed unknown type');
+  await expectStatus(api.get('/v1/changes', { ...k, query: { cursor: 'junk' } }), 400, 'bad change cursor');
+  await expectStatus(api.get('/v1/changes', { ...k, query: { since: '2020-01-01T00:00:00Z' } }), 410, 'change feed since too old');
 
   // delete what is no longer referenced, in dependency order
   await expectStatus(api.del(`/v1/favorites/${fav.id}`, { ...k, query: { userId: 'user-0' } }), 200, 'delete favorite 2');

@@ -186,6 +186,19 @@ test('a generated client runs a full scenario over every resource', async () => 
   const notOffered2 = await api.PUT('/v1/invoices/{id}', { params: { path: { id: paid.id } } });
   expect(notOffered2.response.status).toBe(501);
 
+  // the change feed: every write above, typed (a ChangeEvent's data is the record's own schema)
+  const feed: Array<Schemas['ChangeEvent']> = [];
+  let feedCursor: string | undefined;
+  for (;;) {
+    const page: Schemas['ChangePage'] = ok(await api.GET('/v1/changes', { params: { query: { limit: 50, ...(feedCursor ? { cursor: feedCursor } : {}) } } }));
+    feed.push(...page.items);
+    feedCursor = page.nextCursor;
+    if (!page.hasMore) break;
+  }
+  expect(feed.filter((e) => e.type === 'time-entry.deleted').map((e) => e.resourceId)).toContain(last.id);
+  const expired = await api.GET('/v1/changes', { params: { query: { since: '2020-01-01T00:00:00Z' } } });
+  expect([expired.response.status, expired.error?.error.code]).toEqual([410, 'CURSOR_EXPIRED']);
+
   // auth errors are typed too
   const anon = createClient<paths>({ baseUrl, fetch: checkingFetch });
   const denied = await anon.GET('/v1/clients');

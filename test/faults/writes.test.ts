@@ -101,7 +101,7 @@ const OPS: Op[] = [
     },
   },
   {
-    name: 'create a project without a client (one conditional Put, no transaction)',
+    name: 'create a project without a client (record + event)',
     success: 201,
     run: (c) => api.post('/v1/projects', { name: 'Solo', color: '#123456' }, { key: c.key }),
     applied: (_c, items) => byType(items, 'PROJECT').some((p) => p.name === 'Solo'),
@@ -136,7 +136,7 @@ const OPS: Op[] = [
     applied: (c, items) => !byType(items, 'TIMEENTRY').some((x) => x.id === c.entry.id),
   },
   {
-    name: 'update plain fields of a time entry (one UpdateItem, no read, no transaction)',
+    name: 'update plain fields of a time entry (read, then record + event)',
     success: 200,
     run: (c) => api.put(`/v1/time-entries/${c.entry.id}`, { notes: 'edited', billable: true }, { key: c.key, query: { sortKey: c.entry.sortKey } }),
     applied: (c, items) => {
@@ -146,13 +146,13 @@ const OPS: Op[] = [
     },
   },
   {
-    name: 'delete a time entry naming nothing (one conditional Delete, no transaction)',
+    name: 'delete a time entry naming nothing (read, then delete + event)',
     success: 200,
     run: (c) => api.del(`/v1/time-entries/${c.plainEntry.id}`, { key: c.key, query: { sortKey: c.plainEntry.sortKey } }),
     applied: (c, items) => !byType(items, 'TIMEENTRY').some((x) => x.id === c.plainEntry.id),
   },
   {
-    name: 'delete an unused project without a client (one conditional Delete, no transaction)',
+    name: 'delete an unused project without a client (read, then delete + event)',
     success: 200,
     run: (c) => api.del(`/v1/projects/${c.spareProjectId}`, { key: c.key }),
     applied: (c, items) => !byType(items, 'PROJECT').some((x) => x.id === c.spareProjectId),
@@ -165,7 +165,13 @@ const OPS: Op[] = [
   },
 ];
 
-const snapshot = (items: Record<string, unknown>[]) => items.map((i) => JSON.stringify(i, Object.keys(i).sort())).sort();
+/** The workspace's items but the change feed's bookkeeping (its position counter and voids of positions not written). */
+const snapshot = (items: Record<string, unknown>[]) =>
+  items
+    .filter((i) => i._type !== 'CHANGESEQ' && i._type !== 'CHANGEVOID')
+    .map((i) => JSON.stringify(i, Object.keys(i).sort()))
+    .sort();
+const events = (items: Record<string, unknown>[]) => items.filter((i) => i._type === 'CHANGE').length;
 
 /** The data calls each operation makes, and how each ended, from a fault-free run (the same code path as the faulted runs). */
 const callsOf = new Map<string, string[]>();
@@ -195,15 +201,11 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
   test('the data calls are known (the fault matrix covers each of them)', () => {
     const calls = callsOf.get(op.name)!;
     const outcomes = outcomesOf.get(op.name)!;
-    expect(calls.length).toBeGreaterThan(0);
-    // Every change is one write, the last call of the request: a transaction when it spans several items.
-    expect(calls[calls.length - 1]).toMatch(op.name.includes('no transaction') ? /^(PutItem|UpdateItem|DeleteItem)Command$/ : /^TransactWriteItemsCommand$/);
-    const applied = calls.filter((c, i) => WRITE.test(c) && outcomes[i] === 'ok');
-    expect(applied).toHaveLength(1);
-    // The only other writes are one-call attempts whose condition failed: they changed nothing (and returned the item).
-    calls.forEach((c, i) => {
-      if (WRITE.test(c) && i < calls.length - 1) expect(outcomes[i]).toBe('ConditionalCheckFailedException');
-    });
+    // Every change is one transaction (the record, what travels with it and its change event), the last
+    // call of the request, right after the UpdateItem that takes the event's feed position; reads before.
+    expect(calls.slice(-2)).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(calls.filter((c) => WRITE.test(c))).toHaveLength(2);
+    expect(outcomes.every((o) => o === 'ok')).toBe(true);
   });
 
   test('each fault at each call: documented status, the change whole or absent, counters exact', async () => {
@@ -211,19 +213,18 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
     const problems: string[] = [];
     let c: Ctx | undefined;
     for (let call = 1; call <= calls.length; call++) {
-      const isWrite = WRITE.test(calls[call - 1]!);
-      // A write whose condition fails by design (the one-call delete of a record others depend on) applies
-      // nothing, so there is no answer to lose after it was applied.
-      const failsByDesign = outcomesOf.get(op.name)![call - 1] === 'ConditionalCheckFailedException';
+      // The change itself is the last call (the transaction); the call before takes a feed position, which
+      // changes no record (a position taken but not written is voided or passed over by readers).
+      const isWrite = call === calls.length;
       for (const { kind, times } of KINDS) {
         if (kind === 'transaction-throttled' && calls[call - 1] !== 'TransactWriteItemsCommand') continue;
-        if (kind === 'timeout-after-apply' && failsByDesign) continue;
         const label = `${kind} ${times} at call ${call}/${calls.length} (${calls[call - 1]})`;
         // A fixture is reused while scenarios leave it untouched (checked below), else a fresh one is made.
         const t0 = Date.now();
         c ??= await fixture();
         const t1 = Date.now();
-        const before = snapshot(await workspaceItems(c.ws));
+        const beforeItems = await workspaceItems(c.ws);
+        const before = snapshot(beforeItems);
         const { res, injected } = await withFaultClient({ call, kind, times }, () => op.run(c!));
         faultsInjected += injected;
         if (process.env.FAULT_DEBUG) console.log(label, 'fixture', t1 - t0, 'op', Date.now() - t1);
@@ -235,6 +236,9 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
         if (broken.length) problems.push(`${label}: half-written: ${broken.join('; ')}`);
         const unchanged = JSON.stringify(snapshot(items)) === JSON.stringify(before);
         if (!applied && !unchanged) problems.push(`${label}: not applied, yet the table changed`);
+        // No change without its event, no event without its change.
+        const newEvents = events(items) - events(beforeItems);
+        if (newEvents !== (applied ? 1 : 0)) problems.push(`${label}: ${applied ? 'applied' : 'not applied'}, with ${newEvents} new change events`);
         // Recovers: the SDK retried and the write went through, reported as a success.
         const recovers = times === 'once' && kind !== 'transaction-throttled';
         if (recovers) {

@@ -26,7 +26,7 @@ interface Workspace {
   /** Every id, sortKey, name and cursor of this workspace: none may appear in a response to the other. */
   secrets: string[];
   rec: Record<Exclude<ResourceName, 'invoices'>, { id: string; name?: string; sortKey?: string }> & { invoices: { id: string } };
-  cursors: { 'time-entries': string; invoices: string };
+  cursors: { 'time-entries': string; invoices: string; changes: string };
 }
 
 async function createWorkspace(label: string): Promise<Workspace> {
@@ -76,7 +76,7 @@ async function createWorkspace(label: string): Promise<Workspace> {
       'time-entries': entry,
       invoices: { id: String(invoices[0]!.id) },
     },
-    cursors: { 'time-entries': await page('/v1/time-entries'), invoices: await page('/v1/invoices') },
+    cursors: { 'time-entries': await page('/v1/time-entries'), invoices: await page('/v1/invoices'), changes: await page('/v1/changes') },
     secrets: [
       ws,
       userId,
@@ -189,7 +189,7 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
       expect([what, plain.status, plain.body.items.length > 0]).toEqual([what, 200, true]);
       for (const field of Object.keys(route.query?.shape ?? {})) {
         if (field === 'cursor') {
-          const cursor = v.cursors[route.resource as 'time-entries' | 'invoices'];
+          const cursor = v.cursors[route.resource as 'time-entries' | 'invoices' | 'changes'];
           expectError(await send('GET', route.path, what, { query: { cursor } }), 400, `${what} with the victim's cursor`, 'cursor');
           expectError(await send('GET', route.path, what, { query: { cursor, limit: '2' } }), 400, `${what} with the victim's cursor and its limit`, 'cursor');
           continue;

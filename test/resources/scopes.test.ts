@@ -1,5 +1,5 @@
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
-import { routeList, SCOPES, type Scope } from '../../shared/api/routes';
+import { ANY_KEY, routeList, SCOPES, type Scope } from '../../shared/api/routes';
 import { err, HIGH_LIMITS, workspaceWithKey } from './support';
 
 /**
@@ -24,12 +24,20 @@ const request = (route: (typeof routeList)[number], key?: string) =>
     ...(route.method === 'POST' || route.method === 'PUT' ? { body: {} } : {}),
   });
 
-const protectedRoutes = routeList.filter((r) => r.scope !== null);
+const protectedRoutes = routeList.filter((r) => r.scope !== null && r.scope !== ANY_KEY);
+const anyKeyRoutes = routeList.filter((r) => r.scope === ANY_KEY);
 
 test('the matrix covers every route and every scope', () => {
   expect(SCOPES).toHaveLength(14);
-  expect(protectedRoutes.length + 1).toBe(routeList.length);
+  expect(protectedRoutes.length + anyKeyRoutes.length + 1).toBe(routeList.length);
+  expect(anyKeyRoutes.map((r) => r.id)).toEqual(['listChanges']);
   expect(new Set(protectedRoutes.map((r) => r.scope))).toEqual(new Set(SCOPES));
+});
+
+test.each(anyKeyRoutes.map((r) => [r.id, r.method, r.path] as const))('%s (%s %s) takes a key with any one scope, and none without a key', async (id) => {
+  const route = anyKeyRoutes.find((r) => r.id === id)!;
+  for (const scope of SCOPES) expect({ scope, status: (await request(route, keyOf.get(scope))).status }).toEqual({ scope, status: 200 });
+  expect((await request(route)).status).toBe(401);
 });
 
 test.each(protectedRoutes.map((r) => [r.id, r.method, r.path, r.scope!] as const))('%s (%s %s) needs %s', async (_id, _method, _path, required) => {

@@ -90,8 +90,11 @@ export async function makeKey(workspaceId: string, opts: Partial<Omit<NewKey, 'w
 
 /**
  * Every item of this file's table (to prove a rejected request changed nothing). Rate-limit counter
- * items are left out unless asked for: every authenticated request, rejected or not, counts there.
+ * items are left out unless asked for: every authenticated request, rejected or not, counts there. So is
+ * the change feed's bookkeeping (its position counter and the voids of writes that did not commit): a
+ * refused write may take a feed position, but leaves no event and no record (feed tests read the feed).
  */
+const FEED_BOOKKEEPING = new Set(['CHANGESEQ', 'CHANGEVOID']);
 export async function tableSnapshot(opts: { rateCounters?: boolean } = {}): Promise<string[]> {
   const items: string[] = [];
   let start: Record<string, unknown> | undefined;
@@ -99,6 +102,7 @@ export async function tableSnapshot(opts: { rateCounters?: boolean } = {}): Prom
     const res = await db().send(new ScanCommand({ TableName: tableName(), ...(start ? { ExclusiveStartKey: start } : {}) }));
     for (const it of res.Items ?? []) {
       if (it._type === 'RATECOUNTER' && !opts.rateCounters) continue;
+      if (FEED_BOOKKEEPING.has(String(it._type))) continue;
       const { lastUsedAt: _ignored, ...rest } = it;
       void _ignored;
       items.push(JSON.stringify(rest, Object.keys(rest).sort()));

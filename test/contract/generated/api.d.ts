@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: every create, update and delete in the workspace, oldest first (paginated)
+         * @description Any valid API key. Returns the events of resources the key can read (their `:read` scope); the others are passed over, not refused. Follow `nextCursor`, which every page carries, the last one too: a poller that always passes the previous page's `nextCursor` sees every committed change exactly once, and the changes of one record in the order they were made. Without `cursor` or `since` the feed starts at its oldest kept event. Events are kept at least 30 days; an older cursor or `since` is 410 `CURSOR_EXPIRED`.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients": {
         parameters: {
             query?: never;
@@ -389,6 +409,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ChangePage: {
+            items: components["schemas"]["ChangeEvent"][];
+            /** @description Always present, on the last page too: pass it as cursor to continue exactly after the events of this page */
+            nextCursor: string;
+            /** @description More events can be read now; when false, poll again later with nextCursor */
+            hasMore: boolean;
+        };
+        ChangeEvent: {
+            /** @description The event id (evt_...), unique; webhooks deliver it as webhook-id */
+            id: string;
+            /**
+             * @description <resource>.created, .updated or .deleted
+             * @enum {string}
+             */
+            type: "client.created" | "client.updated" | "client.deleted" | "project.created" | "project.updated" | "project.deleted" | "task.created" | "task.updated" | "task.deleted" | "tag.created" | "tag.updated" | "tag.deleted" | "time-entry.created" | "time-entry.updated" | "time-entry.deleted" | "favorite.created" | "favorite.updated" | "favorite.deleted" | "invoice.created" | "invoice.updated" | "invoice.deleted";
+            /** @enum {string} */
+            resource: "client" | "project" | "task" | "tag" | "time-entry" | "favorite" | "invoice";
+            /** @description The id of the record that changed */
+            resourceId: string;
+            /**
+             * Format: date-time
+             * @description When the change was made (UTC)
+             */
+            occurredAt: string;
+            /** @description The record after the change (for a deleted event, its last state), as its GET returns it */
+            data: components["schemas"]["Client"] | components["schemas"]["Project"] | components["schemas"]["Task"] | components["schemas"]["Tag"] | components["schemas"]["TimeEntry"] | components["schemas"]["Favorite"] | components["schemas"]["Invoice"];
+            /** @description A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one) */
+            previousSortKey?: string;
+        };
         Client: {
             id: string;
             name: string;
@@ -407,17 +456,6 @@ export interface components {
              * @example "3"
              */
             etag: string;
-        };
-        /**
-         * @example {
-         *       "deleted": true,
-         *       "id": "01JB2Z3Y4X5W6V7T8S9R0Q1P2N"
-         *     }
-         */
-        Deleted: {
-            /** @enum {boolean} */
-            deleted: true;
-            id: string;
         };
         Project: {
             id: string;
@@ -550,10 +588,21 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "deleted": true,
+         *       "id": "01JB2Z3Y4X5W6V7T8S9R0Q1P2N"
+         *     }
+         */
+        Deleted: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+        };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     field: string;
@@ -592,6 +641,23 @@ export interface components {
                  *       "error": {
                  *         "code": "PRECONDITION_FAILED",
                  *         "message": "Client has changed since the ETag given in If-Match; read it again and retry with its current ETag"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The cursor or since is older than the change feed keeps events (30 days): events after it may be gone. Resynchronise from the lists, then follow the feed from a new cursor */
+        CursorExpired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CURSOR_EXPIRED",
+                 *         "message": "This cursor is older than the 30 days the change feed keeps events; resynchronise from the lists, then follow the feed from a new cursor"
                  *       }
                  *     }
                  */
@@ -852,6 +918,49 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page: the feed resumes right after the last event it covered */
+                cursor?: string;
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description Start at the first event that occurred at or after this instant (ISO 8601; at most 30 days ago). Not with cursor. */
+                since?: string;
+                /** @description Comma list of change types to return, e.g. time-entry.created,client.*; * for all (default: all) */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };

@@ -1,0 +1,59 @@
+import type { AnyEntity } from './entity';
+import { invalidField } from './errors';
+import { ENTITIES } from './registry';
+
+/**
+ * The change feed's vocabulary (docs/data-model.md, "Change feed"): every create, update and delete of a
+ * record through the API is one change event, `<resource>.created|updated|deleted`, where `<resource>` is
+ * the entity's singular name in the path's style (`time-entry`, `client`).
+ */
+export const CHANGE_ACTIONS = ['created', 'updated', 'deleted'] as const;
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
+/** The entity's name in change types: its kind in kebab case ('Time entry' -> 'time-entry'). */
+export const changeResource = (e: AnyEntity): string => e.kind.toLowerCase().replace(/ /g, '-');
+
+/** Every change type, in registry order: `client.created`, ..., `invoice.deleted`. */
+export const CHANGE_TYPES: readonly string[] = ENTITIES.flatMap((e) => CHANGE_ACTIONS.map((a) => `${changeResource(e)}.${a}`));
+/** The entity of a change resource name. */
+export const entityOfChange = (resource: string): AnyEntity | undefined => ENTITIES.find((e) => changeResource(e) === resource);
+
+/** One change event as the API shows it. `data` is the record after the change (for `deleted`, its last state). */
+export interface ChangeEvent {
+  id: string;
+  type: string;
+  resource: string;
+  resourceId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+  /** A moved time entry: the sortKey it had before this change (`data.sortKey` is the new one). */
+  previousSortKey?: string;
+}
+
+/** Events are kept at least this long; older cursors and `since` values are refused (410 CURSOR_EXPIRED). */
+export const CHANGE_RETENTION_DAYS = 30;
+export const CHANGE_RETENTION_MS = CHANGE_RETENTION_DAYS * 86_400_000;
+/** Items live one day longer than the retention promised, so a cursor still accepted never finds its next events gone. */
+export const CHANGE_ITEM_LIFETIME_MS = CHANGE_RETENTION_MS + 86_400_000;
+
+/**
+ * The `types` filter: a comma list of change types, `<resource>.*` or `*`. Returns the predicate over
+ * change types; an unknown type is a 400 naming it (a typo must not silently filter everything out).
+ */
+export function changeTypeFilter(list: string | undefined): (type: string) => boolean {
+  if (list === undefined) return () => true;
+  const wanted = new Set<string>();
+  for (const raw of list.split(',')) {
+    const t = raw.trim();
+    if (t === '*') return () => true;
+    const wildcard = /^([a-z-]+)\.\*$/.exec(t);
+    if (wildcard && entityOfChange(wildcard[1]!)) {
+      for (const a of CHANGE_ACTIONS) wanted.add(`${wildcard[1]}.${a}`);
+    } else if (CHANGE_TYPES.includes(t)) {
+      wanted.add(t);
+    } else {
+      throw invalidField('types', `unknown change type "${t.slice(0, 64)}"; use ${CHANGE_TYPES[0]}, ${changeResource(ENTITIES[0])}.* or *`);
+    }
+  }
+  return (type) => wanted.has(type);
+}
