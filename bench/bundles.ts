@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { BUNDLING, PROJECT_ROOT, entryFor } from '../lib/service-function';
-import { RESOURCES } from '../shared/api/routes';
+import { FUNCTION_NAMES } from '../shared/api/routes';
 
 /**
  * Section 1: every function bundled with the stack's esbuild options (lib/service-function.ts BUNDLING:
@@ -10,7 +10,7 @@ import { RESOURCES } from '../shared/api/routes';
  * compare both), plus the cold-start baseline (bench/cold/empty-handler.ts) built the same way.
  * Sizes and module counts come from esbuild's metafile.
  */
-export const FUNCTIONS = [...RESOURCES, 'openapi', 'authorizer'] as const;
+export const FUNCTIONS = [...FUNCTION_NAMES, 'authorizer'] as const;
 export type FunctionId = (typeof FUNCTIONS)[number] | 'empty';
 export type SdkMode = 'external' | 'bundled';
 export const OUT_DIR = join(PROJECT_ROOT, 'bench', '.out');

@@ -11,7 +11,7 @@
  */
 import { execSync } from 'node:child_process';
 import { cpus, freemem, loadavg, totalmem, type as osType, release } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAll, FUNCTIONS, SIZE_TARGET_BYTES, STACK_SDK_MODE, type BundleInfo, type SdkMode } from './bundles';
@@ -155,8 +155,45 @@ function warmSection(results: WarmResult[], targets: Target[]): Section {
   return { title: '3. Warm middleware overhead', text: `${table(header, rows, 2)}\n${note}`, markdown: `${markdownTable(header, rows, 2)}\n\n${note}` };
 }
 
+/**
+ * The data calls and WCU of each row in the previous run (docs/performance.md as it stands, section 4), so
+ * the table shows what a change of the write path did: "before" is the last committed run.
+ */
+function previousWork(): Map<string, { calls: string; wcu: string }> {
+  const out = new Map<string, { calls: string; wcu: string }>();
+  let text = '';
+  try {
+    text = readFileSync(join(__dirname, '..', 'docs', 'performance.md'), 'utf8');
+  } catch {
+    return out;
+  }
+  const start = text.indexOf('## 4. DynamoDB work per endpoint');
+  if (start < 0) return out;
+  for (const line of text.slice(start).split('\n').slice(4)) {
+    if (!line.startsWith('| ')) break;
+    const cells = line.split('|').map((c) => c.trim());
+    // | route | endpoint | status | data calls | RL calls | RCU | WCU | ...
+    out.set(`${cells[1]} ${cells[2]}`, { calls: (cells[4] ?? '').split(':')[0]!, wcu: cells[7] ?? '' });
+  }
+  return out;
+}
+
 function workSection(rows: WorkRow[], targets: Target[]): Section {
-  const header = ['route', 'endpoint', 'status', 'data calls', 'RL calls', 'RCU', 'WCU', 'DDB Local reported', 'target', 'met'];
+  const before = previousWork();
+  const header = [
+    'route',
+    'endpoint',
+    'status',
+    'data calls',
+    'RL calls',
+    'RCU',
+    'WCU',
+    'of which feed (calls / WCU)',
+    'last run (calls / WCU)',
+    'DDB Local reported',
+    'target',
+    'met',
+  ];
   const body = rows.map((r) => {
     const s = r.summary;
     const cmds = s.commands.length ? `${s.dataCalls}: ${s.commands.join(' + ')}` : '0';
@@ -170,6 +207,8 @@ function workSection(rows: WorkRow[], targets: Target[]): Section {
       String(s.rateCalls),
       fmt(s.rcu, 1),
       fmt(s.wcu, 1),
+      s.feedCalls || s.feedWcu ? `${s.feedCalls} / ${fmt(s.feedWcu, 1)}` : '-',
+      ((b) => (b ? `${b.calls} / ${b.wcu}` : 'new'))(before.get(`${r.route} ${r.label}`)),
       fmt(s.reported, 1),
       r.target ?? '-',
       r.met === undefined ? '-' : metText(r.met),
@@ -451,26 +490,22 @@ const NOTES = `## What the figures mean, and what was changed
   (\`tasks?projectId\`, \`favorites?userId\`, time-entry filters) are key conditions (sort-key prefix or a
   dedicated index), still one Query; only time entries by project AND client add a FilterExpression on
   clientId, which removes nothing in practice (an entry's client is its project's), so it reads no more.
-- update of plain fields (notes, billable, archived, status, email...: none that a key, index key, lock,
-  reference, derived value or rule reads) = 1 UpdateItem, no read: SET the sent fields, REMOVE those sent
-  as null, bump the version \`_v\`, condition "exists, this type, this id", ReturnValues ALL_NEW. Every
-  update row of the table sends such a body, and meets the target.
-- update sending a coupled field = GetItem + PutItem or TransactWriteItems: NOT the target, by design.
-  A rename must delete the old name's lock (keyed by the stored name), a moved time entry (new startTime
-  = new key) is Delete old + Put new with the whole stored item, a reference change moves usage counters
-  on the old and new records, and the project/client/task rules derive fields from the stored ones.
-- delete of a record naming nothing and named by nothing (projects, time entries, favorites: entities
-  without a lock) = 1 conditional DeleteItem (counters 0, no reference field). A record that names others
-  fails that condition, which returns the stored item (ReturnValuesOnConditionCheckFailure), and the
-  transaction that decrements the counters follows: 2 calls, no read. Clients, tags, tasks and invoices
-  read first: the uniqueness lock to release is keyed by the stored name. Rows that need the stored record
-  print why; the reasons and the rejected alternatives (lazy locks, stream-maintained counters) are in
-  docs/decisions.md ("Data calls of updates and deletes").
+- every write carries its change event (docs/data-model.md, "Change feed"): one UpdateItem takes the
+  event's feed position, and the record's ops plus the event are one TransactWriteItems. The column "of
+  which feed" is that share (the position call and the WCU of the position counter and the event item);
+  "last run" is the row as the previous run printed it (docs/performance.md as committed before this run).
+- update = GetItem + position + TransactWriteItems; delete = GetItem + position + TransactWriteItems.
+  NOT the 1-call target, by design: the event needs the record's state after the change (or its last
+  state) inside the transaction, TransactWriteItems returns no values, and the feed's per-record order
+  rests on every update and delete being guarded by the version it read. Before the feed, an update of
+  plain fields was 1 UpdateItem and a delete of an unreferenced record 1 conditional DeleteItem
+  (docs/decisions.md, "Data calls of writes").
 - create with references = GetItems to derive and check (time entries and favorites read the task and the
   project: taskId implies the project, the project implies the client) + 1 TransactWriteItems (item, lock,
-  usage counters). Create without references still uses a transaction when the name is unique (item + lock).
+  usage counters) + the position UpdateItem; the transaction always holds the event too.
 - History: an update of a time entry's notes took 4 data calls (read, task, project, write), then 2
-  (read + write, skipping the re-check of unchanged references), now 1.
+  (read + write, skipping the re-check of unchanged references), then 1 (no read), and with the change
+  feed 3 (read, position, transaction with the event).
 - Capacity: DynamoDB Local reports 1 unit per TransactWriteItems whatever its items, and ignores index
   writes; the computed figures (bench/lib/capacity.ts, unit-tested) count 2 WCU per KB per transactional
   item and the index writes: a time entry is in up to 5 indexes, so writing one costs up to 5 more WCU.

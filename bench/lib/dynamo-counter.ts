@@ -30,7 +30,13 @@ export interface Call {
   reported: number;
   /** Items read (Query: before the filter). */
   itemsRead: number;
+  /** The change feed's share: this call takes a feed position; WCU of feed items (position counter, event) written. */
+  feedPosition: boolean;
+  feedWcu: number;
 }
+
+/** Items of the change feed (shared/data/keys.ts: the position counter and the events). */
+const isFeedKey = (k: Key | undefined) => typeof k?.PK === 'string' && (k.PK.endsWith('#CHANGES') || k.PK.endsWith('#CHANGESEQ'));
 
 const INDEXES = TABLE.indexes.map((i) => i.name);
 type Item = Record<string, unknown>;
@@ -103,7 +109,8 @@ export class DynamoCounter {
     const rate = isRateKey(keyOf(input.Key as Item)) || isRateKey(keyOf(input.Item as Item));
     const befores = await Promise.all(targets.map((t) => this.getItem(t.table, t.key)));
     if (!('ReturnConsumedCapacity' in input) && command !== 'BatchGetItem') input.ReturnConsumedCapacity = 'TOTAL';
-    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0 };
+    const feedPosition = command === 'UpdateItem' && String(keyOf(input.Key as Item)?.PK).endsWith('#CHANGESEQ');
+    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, feedPosition, feedWcu: 0 };
     this.calls.push(call);
     const start = performance.now();
     let output: Record<string, unknown> | undefined;
@@ -138,6 +145,7 @@ export class DynamoCounter {
         targets.forEach((t, i) => {
           const u = itemWriteUnits(befores[i], afters[i], INDEXES, { transactional: t.tx, failed: failed?.has(i) ?? false });
           call.wcu += u.table + u.indexes;
+          if (isFeedKey(t.key)) call.feedWcu += u.table + u.indexes;
         });
       }
     }
@@ -182,5 +190,7 @@ export function summarize(calls: readonly Call[]) {
     dataWcu: sum(data, (c) => c.wcu),
     reported: sum(calls, (c) => c.reported),
     itemsRead: sum(data, (c) => c.itemsRead),
+    feedCalls: data.filter((c) => c.feedPosition).length,
+    feedWcu: sum(data, (c) => c.feedWcu),
   };
 }
