@@ -499,7 +499,7 @@ const NOTES = `## What the figures mean, and what was changed
   state) inside the transaction, TransactWriteItems returns no values, and the feed's per-record order
   rests on every update and delete being guarded by the version it read. Before the feed, an update of
   plain fields was 1 UpdateItem and a delete of an unreferenced record 1 conditional DeleteItem
-  (docs/decisions.md, "Data calls of writes").
+  (docs/decisions.md, "Data" and "Change feed").
 - create with references = GetItems to derive and check (time entries and favorites read the task and the
   project: taskId implies the project, the project implies the client) + 1 TransactWriteItems (item, lock,
   usage counters) + the position UpdateItem; the transaction always holds the event too.

@@ -1,5 +1,5 @@
-import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './db';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -22,22 +22,14 @@ const MAX_CONFLICT_RETRIES = 4;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Writes all ops atomically: one op is a plain conditional write (1 write unit), several are one
- * TransactWriteItems (2 units each). A failed condition raises that op's error; a transaction
- * conflict with another writer is retried with jittered backoff.
+ * Writes all ops atomically in one TransactWriteItems (2 write units per item and KB): a record's write
+ * always travels with its change event (shared/data/changes.ts). A failed condition raises that op's
+ * error; a transaction conflict with another writer is retried with jittered backoff. The SDK sends a
+ * retried transaction with the same ClientRequestToken, so an attempt that was applied but whose answer
+ * was lost is not applied twice.
  */
 export async function writeAll(ops: WriteOp[]): Promise<void> {
   if (ops.length === 0) return;
-  if (ops.length === 1) {
-    const op = ops[0]!;
-    try {
-      await sendSingle(op.item);
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) throw op.onConditionFail();
-      throw err;
-    }
-    return;
-  }
   for (let attempt = 0; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: ops.map((o) => o.item) }));
@@ -55,11 +47,4 @@ export async function writeAll(ops: WriteOp[]): Promise<void> {
       throw err;
     }
   }
-}
-
-function sendSingle(item: TransactItem) {
-  if (item.Put) return db().send(new PutCommand(item.Put));
-  if (item.Delete) return db().send(new DeleteCommand(item.Delete));
-  if (item.Update) return db().send(new UpdateCommand({ ...item.Update, UpdateExpression: item.Update.UpdateExpression! }));
-  throw new Error('A lone ConditionCheck writes nothing');
 }
