@@ -393,6 +393,7 @@ async function main() {
     'npm run bench              # everything (~10 min on 2 cores); prints the tables and rewrites this file',
     'npm run bench -- --quick   # smaller counts, for trying changes; does not write this file',
     'npx tsx bench/warm-only.ts [--iterations 1000] [--mode memory]  # the warm-overhead section alone',
+    'npx tsx bench/work-only.ts                                       # the DynamoDB-work section alone (calls, RCU, WCU)',
     'npx tsx bench/time-entries-paging.ts --entries 10000 --page 40   # the paging section alone',
     'npx tsx bench/rate-limit.ts                                      # rate-limit cost detail',
     '```',
