@@ -122,7 +122,7 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
       onConditionFail: () => new PositionTaken(),
     };
     if (clock() - slot.at > WRITE_DEADLINE_MS) {
-      await voidPosition(workspaceId, slot.position, slot.at, slot.prevAt);
+      await giveUp(workspaceId, slot);
       if (attempt < MAX_POSITION_RETRIES) continue;
       throw new PositionTaken();
     }
@@ -132,7 +132,7 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
       return event;
     } catch (err) {
       if (err instanceof PositionTaken && attempt < MAX_POSITION_RETRIES) continue;
-      if (!(err instanceof PositionTaken)) await voidPosition(workspaceId, slot.position, slot.at, slot.prevAt);
+      if (!(err instanceof PositionTaken)) await giveUp(workspaceId, slot);
       throw err;
     }
   }
@@ -140,7 +140,8 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
 
 /**
  * Marks an empty position as holding no event (conditional: never over an event). True when it was
- * empty; false when an event is there. A failure to write is left to the readers, who void the gap later.
+ * empty; false when an event (or another reader's void) is there. Any other failure throws: a reader must
+ * not step over a position it could not void.
  */
 async function voidPosition(workspaceId: string, position: number, at: number, prevAt: number): Promise<boolean> {
   try {
@@ -154,9 +155,12 @@ async function voidPosition(workspaceId: string, position: number, at: number, p
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
-    return true; // not written: a reader voids the position when it meets the gap
+    throw err;
   }
 }
+
+/** A writer gives its position up after a failed write; if even that fails, readers void the gap later. */
+const giveUp = (workspaceId: string, slot: Allocation) => voidPosition(workspaceId, slot.position, slot.at, slot.prevAt).catch(() => false);
 
 /** A stored position: an event, or a void. */
 interface Position {

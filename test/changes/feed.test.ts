@@ -342,6 +342,34 @@ describe('gaps', () => {
 });
 
 describe('faults', () => {
+  test('a reader that cannot void a gap (throttled) answers 503 and does not step over it', async () => {
+    const { ws, key } = await workspaceWithKey('feed-fault-void');
+    const { cursor } = await drain(api, key);
+    const [open] = await takePositions(ws, 1);
+    const after = (await api.post('/v1/tags', { name: 'after' }, { key })).body;
+    process.env.CHANGES_GAP_TIMEOUT_MS = '0';
+    try {
+      // call 1 = the feed Query, call 2 = the void of the gap
+      const { res } = await withFaultClient({ call: 2, kind: 'throttle', times: 'always' }, () => api.get('/v1/changes', { key, query: { cursor } }));
+      expect(err(res)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      // the write in flight commits after all: the feed still has it, before the later one
+      const late = {
+        id: 'evt_01JB2Z3Y4X5W6V7T8S9R0Q1P2M',
+        type: 'tag.created',
+        resource: 'tag',
+        resourceId: after.id,
+        occurredAt: new Date().toISOString(),
+        data: { ...after, name: 'late' },
+      };
+      await db().send(
+        new PutCommand({ TableName: tableName(), Item: { ...keys.change(ws, open!), _type: 'CHANGE', position: open, at: Date.now(), prevAt: Date.now(), event: late } }),
+      );
+      expect((await drain(api, key, { cursor })).events.map((e) => e.data.name)).toEqual(['late', 'after']);
+    } finally {
+      delete process.env.CHANGES_GAP_TIMEOUT_MS;
+    }
+  });
+
   test('a throttled transaction leaves no event; its position is voided, so the feed does not wait', async () => {
     const { key } = await workspaceWithKey('feed-fault-throttle');
     const { cursor } = await drain(api, key);
