@@ -2,12 +2,14 @@ import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { SCOPES, type Scope } from '../shared/api/routes';
-import { dynamoConfig } from '../shared/data/db';
+import { db, dynamoConfig } from '../shared/data/db';
 import { ensureTable } from '../shared/data/setup';
 import { createApiKey } from '../shared/data/apikey-store';
 import { seedWorkspace } from '../shared/seed/seed';
 import { createLocalServer, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, guardProcess } from './server';
 import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './supervisor';
+import { installDurableCommits } from './durable-commits';
+import { portProblems } from './ports';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
 
 /**
@@ -30,7 +32,16 @@ async function main() {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
 
   const stateFile = join(dataDir, 'npm-start.json');
+  // A DynamoDB Local left by a predecessor that was killed holds DYNAMODB_PORT: stop it first, then check.
   await takeOver(stateFile);
+  const problems = await portProblems([
+    { name: 'PORT', port },
+    { name: 'DYNAMODB_PORT', port: dynamoPort },
+  ]);
+  if (problems.length > 0) {
+    console.error(`npm start cannot start; nothing was started:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    process.exit(1);
+  }
 
   // what stop() stops, as far as it got
   const running: { server?: Server; dynamo?: SupervisedDynamo } = {};
@@ -52,6 +63,8 @@ async function main() {
   running.dynamo = supervised;
   if (stopping) return;
   process.env.DYNAMODB_ENDPOINT = supervised.endpoint;
+  // A transaction DynamoDB Local acknowledged must survive its being killed (local/durable-commits.ts).
+  installDurableCommits(db(), { endpoint: supervised.endpoint, tableName: process.env.TABLE_NAME, instance: supervised.instance });
 
   try {
     const client = new DynamoDBClient(dynamoConfig());

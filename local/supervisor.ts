@@ -27,6 +27,8 @@ export interface SupervisedDynamo {
   available(): boolean;
   /** The running DynamoDB Local's pid (undefined while down). */
   pid(): number | undefined;
+  /** How many DynamoDB Local processes were spawned so far: a change means the one that answered before is gone. */
+  instance(): number;
   /** Stops DynamoDB Local and any restart under way; removes the state file. */
   stop(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function superviseDynamoDbLocal(opts: SuperviseOptions): Promise<Su
   let failures = 0;
   let wake: (() => void) | undefined;
   let restarting: Promise<void> | undefined;
+  let spawned = 0;
 
   const record = (pid: number | undefined) => {
     if (opts.stateFile) writeState(opts.stateFile, { server: { pid: process.pid }, ...(pid ? { dynamodb: { pid, port, dbPath } } : {}), updatedAt: new Date().toISOString() });
@@ -75,6 +78,7 @@ export async function superviseDynamoDbLocal(opts: SuperviseOptions): Promise<Su
       port,
       dataDir: dbPath,
       onSpawn: (child) => {
+        spawned++;
         spawning = child;
         record(child.pid);
       },
@@ -140,6 +144,7 @@ export async function superviseDynamoDbLocal(opts: SuperviseOptions): Promise<Su
     port,
     available: () => up && !stopping,
     pid: () => (up ? current?.process.pid : undefined),
+    instance: () => spawned,
     async stop() {
       if (stopping) return;
       stopping = true;

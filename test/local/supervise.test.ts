@@ -16,8 +16,9 @@ import { admin, isAlive, portOpen, startApi, stateOf, waitFor, type RunningApi }
 jest.setTimeout(120_000);
 
 const WORKERS = 8;
-const LOAD_BEFORE_KILL_MS = 1500;
-const LOAD_AFTER_RESTART_MS = 1500;
+/** Acknowledged creates before the kill, and after the restart, whatever the machine's speed. */
+const ACKED_BEFORE_KILL = 30;
+const ACKED_AFTER_RESTART = 30;
 
 let dataDir: string;
 let env: Record<string, string>;
@@ -110,7 +111,7 @@ test('DynamoDB Local killed under a steady write load: only 2xx and 503 answers,
   }
 
   const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
-  await new Promise((r) => setTimeout(r, LOAD_BEFORE_KILL_MS));
+  await waitFor(`${ACKED_BEFORE_KILL} acknowledged creates`, () => (counts['before 201'] ?? 0) >= ACKED_BEFORE_KILL || unexpected.length > 0, 60_000);
   const before = stateOf(dataDir)!.dynamodb!;
   killedAt = Date.now();
   process.kill(before.pid, 'SIGKILL');
@@ -121,7 +122,7 @@ test('DynamoDB Local killed under a steady write load: only 2xx and 503 answers,
   });
   const backAfterMs = Date.now() - killedAt;
   phase = 'after';
-  await new Promise((r) => setTimeout(r, LOAD_AFTER_RESTART_MS));
+  await waitFor(`${ACKED_AFTER_RESTART} acknowledged creates after the restart`, () => (counts['after 201'] ?? 0) >= ACKED_AFTER_RESTART || unexpected.length > 0, 60_000);
   stop = true;
   await load;
 
@@ -135,12 +136,13 @@ test('DynamoDB Local killed under a steady write load: only 2xx and 503 answers,
 
   expect(unexpected).toEqual([]);
   expect(Object.keys(counts).every((k) => / (201|503)$/.test(k))).toBe(true);
-  expect(total('before', 201)).toBeGreaterThan(10);
+  expect(total('before', 201)).toBeGreaterThanOrEqual(ACKED_BEFORE_KILL);
   expect(total('down', 503)).toBeGreaterThan(0);
-  expect(total('after', 201)).toBeGreaterThan(10);
+  expect(total('after', 201)).toBeGreaterThanOrEqual(ACKED_AFTER_RESTART);
   for (const b of unavailableBodies) expect(b).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), requestId: expect.any(String) } });
   expect(after.port).toBe(dynamoPort);
-  expect(backAfterMs).toBeLessThan(15_000);
+  // back at the first restart attempt (no backoff delay before it); the time it took is printed above, not asserted
+  expect(first.output()).toMatch(/DynamoDB Local is back \(pid \d+, port \d+\) \d+ ms after it went down \(restart attempt 1\)/);
   expect(isAlive(before.pid)).toBe(false);
 
   const ids = await listIds();

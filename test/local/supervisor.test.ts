@@ -55,13 +55,14 @@ test('a death: unavailable at once, restarted after failed attempts, recorded in
   const stateFile = join(dir, 'npm-start.json');
   const onGiveUp = jest.fn();
   const sup = await superviseDynamoDbLocal({ port: 1, dbPath: dir, stateFile, start: s.start, backoffMs: [0, 10, 10], onGiveUp, log });
-  expect([sup.available(), sup.pid()]).toEqual([true, 101]);
+  expect([sup.available(), sup.pid(), sup.instance()]).toEqual([true, 101, 1]);
   expect(readState(stateFile)).toMatchObject({ server: { pid: process.pid }, dynamodb: { pid: 101, port: 1, dbPath: dir } });
 
   s.started[0]!.die();
   expect(sup.available()).toBe(false);
   await waitFor('the restart', () => sup.available());
   expect(sup.pid()).toBe(102);
+  expect(sup.instance()).toBe(2); // one more process spawned (the failed attempt spawned none)
   expect(readState(stateFile)?.dynamodb?.pid).toBe(102);
   expect(onGiveUp).not.toHaveBeenCalled();
   expect(lines.join('\n')).toMatch(
