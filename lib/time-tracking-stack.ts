@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -8,7 +8,7 @@ import { keys } from '../shared/data/keys';
 import { RESOURCES, pathTemplates, routeList, type FunctionName } from '../shared/api/routes';
 import { TABLE } from '../shared/data/table';
 import type { StageConfig } from './config';
-import { API_KEY_HEADER } from '../shared/api/gateway-edge';
+import { API_KEY_HEADER, MIN_COMPRESSION_BYTES } from '../shared/api/gateway-edge';
 import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse } from './gateway-responses';
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
@@ -154,6 +154,8 @@ export class TimeTrackingStack extends Stack {
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       // The account-level role API Gateway needs to write access and execution logs.
       cloudWatchRole: true,
+      // gzip for responses of at least MIN_COMPRESSION_BYTES when the client accepts it (as the local server does)
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
       deployOptions: {
         stageName: config.stage,
         accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogGroup),

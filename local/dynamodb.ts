@@ -35,7 +35,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string; quiet?: boolean } = {}): Promise<LocalDynamo> {
+export interface StartOptions {
+  port?: number;
+  dataDir?: string;
+  quiet?: boolean;
+  /** Called with the Java process as soon as it is spawned (before it answers): a supervisor records and can stop it. */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+export async function startDynamoDbLocal(opts: StartOptions = {}): Promise<LocalDynamo> {
   const port = opts.port ?? (await freePort());
   const dir = jarDirectory();
   const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xms64m', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb'];
@@ -46,6 +54,7 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string
     args.push('-inMemory');
   }
   const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  opts.onSpawn?.(child);
   let output = '';
   child.stdout?.on('data', (d) => (output += String(d)));
   child.stderr?.on('data', (d) => (output += String(d)));
@@ -59,13 +68,18 @@ export async function startDynamoDbLocal(opts: { port?: number; dataDir?: string
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (exited) throw new Error(`DynamoDB Local exited during start-up (is Java 17+ installed?):\n${output}`);
+    if (exited) {
+      client.destroy();
+      if (/BindException|Address already in use/.test(output)) throw new Error(`DynamoDB Local could not start: port ${port} is already in use`);
+      throw new Error(`DynamoDB Local exited during start-up (is Java 17+ installed?):\n${output}`);
+    }
     try {
       await client.send(new ListTablesCommand({}));
       break;
     } catch {
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
+        client.destroy();
         throw new Error(`DynamoDB Local did not answer on port ${port} within 60 s:\n${output}`);
       }
       await new Promise((r) => setTimeout(r, 150));

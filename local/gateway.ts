@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, urlChars } from '../shared/api/gateway-edge';
+import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, REQUEST_ID_HEADER, urlChars } from '../shared/api/gateway-edge';
+import { toErrorResponse } from '../shared/api/response';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 
 /**
@@ -8,8 +9,9 @@ import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
  * does, in the same order: URL over the quota → 414; unknown path → 404 without auth; on a method behind
  * the authorizer, a method ARN over 1600 bytes → 414, the API key header missing → 401 without calling
  * the authorizer; the REQUEST authorizer's answer cached per key for AUTH_CACHE_TTL_SECONDS (300 by
- * default, as deployed); a method not offered on a known path → 501; then the resource's Lambda
- * handler (the very same module that is deployed) with a REST proxy event. Every answer it makes itself
+ * default, as deployed; 503 instead while the data store is known to be down: npm start restarting
+ * DynamoDB Local); a method not offered on a known path → 501; then the resource's Lambda handler
+ * (the very same module that is deployed) with a REST proxy event. Every answer it makes itself
  * comes from the table of shared/api/gateway-edge.ts, in the very body the deployed gateway renders.
  */
 export interface GatewayRequest {
@@ -20,6 +22,8 @@ export interface GatewayRequest {
   headers?: Record<string, string | undefined>;
   body?: string;
   sourceIp?: string;
+  /** The request id (API Gateway's $context.requestId); a fresh one when absent. */
+  requestId?: string;
 }
 export interface GatewayResponse {
   status: number;
@@ -42,7 +46,23 @@ export interface GatewayOptions {
   now?: () => number;
   /** Where a function's handler comes from (default: functions/<name>/index.ts, as Lambda loads it). */
   loadHandler?: (name: FunctionName | 'authorizer') => unknown;
+  /**
+   * Whether the data store can be reached (npm start: false while DynamoDB Local is down and being
+   * restarted). When it cannot, a route that needs it (every route behind the authorizer) is answered
+   * 503 SERVICE_UNAVAILABLE with Retry-After before the authorizer runs: the very answer a handler gives
+   * when DynamoDB is unreachable (shared/api/response.ts).
+   */
+  storeAvailable?: () => boolean;
 }
+
+/** What a handler answers when DynamoDB is unreachable (connection refused): 503 with Retry-After and the request id. */
+function storeUnavailableResponse(requestId: string): GatewayResponse {
+  const unreachable = Object.assign(new Error('DynamoDB Local is not running (restarting)'), { code: 'ECONNREFUSED' });
+  const { response } = toErrorResponse(unreachable, requestId);
+  return { status: response.statusCode, headers: { ...stringHeaders(response.headers), [REQUEST_ID_HEADER]: requestId }, body: response.body };
+}
+
+const stringHeaders = (headers: APIGatewayProxyResult['headers']): Record<string, string> => Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k, String(v)]));
 
 /** The query string as the caller sent it (near enough: for the URL length quota). */
 function queryStringOf(query: GatewayRequest['query']): string {
@@ -67,6 +87,7 @@ export function createGateway(opts: GatewayOptions = {}) {
   const stage = opts.stage ?? 'local';
   const now = opts.now ?? Date.now;
   const load = opts.loadHandler ?? loadHandler;
+  const storeAvailable = opts.storeAvailable ?? (() => true);
   const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
   const handlers = new Map<string, LambdaHandler>();
   const handlerOf = (name: FunctionName) => {
@@ -104,23 +125,19 @@ export function createGateway(opts: GatewayOptions = {}) {
   }
 
   async function handle(req: GatewayRequest): Promise<GatewayResponse> {
-    const requestId = randomUUID();
+    const requestId = req.requestId ?? randomUUID();
     try {
       if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
       const match = matchPath(req.path);
       if (!match) return gatewayAnswerResponse('MISSING_AUTHENTICATION_TOKEN', requestId);
       const method = req.method.toUpperCase();
       const route = findRoute(match.template, method);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k] = v;
-      const single: Record<string, string> = {};
-      const multi: Record<string, string[]> = {};
-      for (const [k, v] of Object.entries(req.query ?? {})) {
-        if (v === undefined) continue;
-        const list = Array.isArray(v) ? v : [v];
-        multi[k] = list;
-        single[k] = list[list.length - 1]!;
-      }
+      // Own properties only, as JSON.parse builds the deployed event: a name such as __proto__ or
+      // constructor is a parameter like any other, never a built-in.
+      const headers: Record<string, string> = Object.fromEntries(Object.entries(req.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+      const queryLists = Object.entries(req.query ?? {}).flatMap(([k, v]): Array<[string, string[]]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v : [v]]]));
+      const multi: Record<string, string[]> = Object.fromEntries(queryLists);
+      const single: Record<string, string> = Object.fromEntries(queryLists.map(([k, list]) => [k, list[list.length - 1]!]));
       const event: APIGatewayProxyEvent = {
         resource: match.template,
         path: req.path,
@@ -153,6 +170,7 @@ export function createGateway(opts: GatewayOptions = {}) {
         if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
         const key = apiKeyOf(headers);
         if (!key) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
+        if (!storeAvailable()) return storeUnavailableResponse(requestId);
         const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
         const result = await authorize(key, methodArn, event);
         if (!result) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
@@ -162,12 +180,12 @@ export function createGateway(opts: GatewayOptions = {}) {
       if (!route) return gatewayAnswerResponse('METHOD_NOT_OFFERED', requestId);
       const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
-      const outHeaders: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers ?? {})) outHeaders[k] = String(v);
-      return { status: res.statusCode, headers: outHeaders, body: res.body };
+      return { status: res.statusCode, headers: stringHeaders(res.headers), body: res.body };
     } catch (err) {
       // What API Gateway does when the authorizer or a function fails: a 5xx in the error body.
       if (err instanceof AuthorizerFailure) {
+        // DynamoDB Local went down while the authorizer was reading the key: retryable, as the handlers answer it.
+        if (!storeAvailable()) return storeUnavailableResponse(requestId);
         console.error('local gateway: authorizer failed', err.failure);
         return gatewayAnswerResponse('AUTHORIZER_FAILURE', requestId);
       }

@@ -1,78 +1,112 @@
 import { join, resolve } from 'node:path';
+import type { Server } from 'node:http';
 import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { SCOPES, type Scope } from '../shared/api/routes';
-import { dynamoConfig } from '../shared/data/db';
+import { db, dynamoConfig } from '../shared/data/db';
 import { ensureTable } from '../shared/data/setup';
 import { createApiKey } from '../shared/data/apikey-store';
 import { seedWorkspace } from '../shared/seed/seed';
-import { startDynamoDbLocal } from './dynamodb';
-import { createLocalServer } from './server';
+import { createLocalServer, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, guardProcess } from './server';
+import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './supervisor';
+import { installDurableCommits } from './durable-commits';
+import { portProblems } from './ports';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
 
 /**
- * npm start: DynamoDB Local (data under DATA_DIR), the table, a demo workspace and key on first run,
- * and the API on PORT through the local gateway. Ctrl-C stops both.
+ * npm start: DynamoDB Local (data under DATA_DIR, supervised: restarted when it dies, 503 meanwhile), the
+ * table, a demo workspace and key on first run, and the API on PORT through the local gateway. Ctrl-C
+ * stops both. The pids are recorded in DATA_DIR/npm-start.json: a DynamoDB Local left by a server that
+ * was killed is stopped by the next npm start.
  */
+const seconds = (name: string, fallbackMs: number) => (process.env[name] ? Number(process.env[name]) * 1000 : fallbackMs);
+
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
   const dataDir = resolve(process.env.DATA_DIR ?? './.data');
   const authTtl = Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300);
+  const headersTimeoutMs = seconds('HEADERS_TIMEOUT_SECONDS', DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeoutMs = seconds('REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_MS);
   process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   process.env.CURSOR_SECRET ||= DEV_CURSOR_SECRET;
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
 
-  console.log(`Starting DynamoDB Local on port ${dynamoPort} (data in ${dataDir}) ...`);
-  const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  let stopping = false;
-  const stop = async (code = 0) => {
-    stopping = true;
-    server.close();
-    await dynamo.stop();
-    process.exit(code);
-  };
-
-  const client = new DynamoDBClient(dynamoConfig());
-  const table = process.env.TABLE_NAME;
-  const created = await ensureTable(client, table);
-  console.log(`Table ${table}: ${created}`);
-
-  const marker = { PK: { S: 'LOCAL#SETUP' }, SK: { S: 'DEMO' } };
-  const done = await client.send(new GetItemCommand({ TableName: table, Key: marker, ConsistentRead: true }));
-  if (!done.Item) {
-    const seeded = await seedWorkspace(DEMO_WORKSPACE);
-    const { key, record } = await createApiKey({ workspaceId: DEMO_WORKSPACE, name: 'Demo key (all scopes)', scopes: [...SCOPES] as Scope[] });
-    await client.send(new PutItemCommand({ TableName: table, Item: { ...marker, createdAt: { S: new Date().toISOString() }, keyId: { S: record.id } } }));
-    console.log(`\nSeeded workspace "${DEMO_WORKSPACE}": ${JSON.stringify(seeded)}`);
-    console.log('\n  Demo API key (shown once; create more with `npm run --silent admin -- keys create`):');
-    console.log(`\n    ${key}\n`);
-  } else {
-    console.log(
-      `Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run; \`npm run --silent admin -- keys create --workspace ${DEMO_WORKSPACE} --name me --scopes all\` makes another).`,
-    );
+  const stateFile = join(dataDir, 'npm-start.json');
+  // A DynamoDB Local left by a predecessor that was killed holds DYNAMODB_PORT: stop it first, then check.
+  await takeOver(stateFile);
+  const problems = await portProblems([
+    { name: 'PORT', port },
+    { name: 'DYNAMODB_PORT', port: dynamoPort },
+  ]);
+  if (problems.length > 0) {
+    console.error(`npm start cannot start; nothing was started:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    process.exit(1);
   }
 
-  const server = createLocalServer({ authCacheTtlSeconds: authTtl });
+  // what stop() stops, as far as it got
+  const running: { server?: Server; dynamo?: SupervisedDynamo } = {};
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    running.server?.close();
+    running.server?.closeAllConnections();
+    await running.dynamo?.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGHUP', () => void stop(0));
+
+  console.log(`Starting DynamoDB Local on port ${dynamoPort} (data in ${dataDir}) ...`);
+  const supervised = await superviseDynamoDbLocal({ port: dynamoPort, dbPath: join(dataDir, 'dynamodb'), stateFile, onGiveUp: () => void stop(1) });
+  running.dynamo = supervised;
+  if (stopping) return;
+  process.env.DYNAMODB_ENDPOINT = supervised.endpoint;
+  // A transaction DynamoDB Local acknowledged must survive its being killed (local/durable-commits.ts).
+  installDurableCommits(db(), { endpoint: supervised.endpoint, tableName: process.env.TABLE_NAME, instance: supervised.instance });
+
+  try {
+    const client = new DynamoDBClient(dynamoConfig());
+    const table = process.env.TABLE_NAME;
+    const created = await ensureTable(client, table);
+    console.log(`Table ${table}: ${created}`);
+
+    const marker = { PK: { S: 'LOCAL#SETUP' }, SK: { S: 'DEMO' } };
+    const done = await client.send(new GetItemCommand({ TableName: table, Key: marker, ConsistentRead: true }));
+    if (!done.Item) {
+      const seeded = await seedWorkspace(DEMO_WORKSPACE);
+      const { key, record } = await createApiKey({ workspaceId: DEMO_WORKSPACE, name: 'Demo key (all scopes)', scopes: [...SCOPES] as Scope[] });
+      await client.send(new PutItemCommand({ TableName: table, Item: { ...marker, createdAt: { S: new Date().toISOString() }, keyId: { S: record.id } } }));
+      console.log(`\nSeeded workspace "${DEMO_WORKSPACE}": ${JSON.stringify(seeded)}`);
+      console.log('\n  Demo API key (shown once; create more with `npm run --silent admin -- keys create`):');
+      console.log(`\n    ${key}\n`);
+    } else {
+      console.log(
+        `Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run; \`npm run --silent admin -- keys create --workspace ${DEMO_WORKSPACE} --name me --scopes all\` makes another).`,
+      );
+    }
+    client.destroy();
+  } catch (err) {
+    console.error('Setting up the table or the demo workspace failed:', err);
+    await stop(1);
+    return;
+  }
+
+  // From here on, nothing a request does ends the process: errors that escape a request are its 500.
+  guardProcess();
+  const server = (running.server = createLocalServer({ authCacheTtlSeconds: authTtl, storeAvailable: supervised.available, headersTimeoutMs, requestTimeoutMs }));
   server.on('error', (err) => {
     console.error(`Cannot listen on port ${port}: ${err.message}`);
     void stop(1);
   });
   server.listen(port, () => {
     console.log(`API listening on http://127.0.0.1:${port}  (try: curl http://127.0.0.1:${port}/v1/openapi.json)`);
-    console.log(`DynamoDB Local: ${dynamo.endpoint}   Authorizer cache: ${authTtl}s   Ctrl-C stops both.`);
-  });
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-  dynamo.process.on('exit', (code) => {
-    if (stopping) return;
-    console.error(`DynamoDB Local exited (code ${code}); stopping.`);
-    server.close();
-    process.exit(1);
+    console.log(`DynamoDB Local: ${supervised.endpoint} (pid ${supervised.pid()})   Authorizer cache: ${authTtl}s   Ctrl-C stops both.`);
   });
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });

@@ -27,6 +27,11 @@ export const MAX_URL_CHARS = 10_240;
  * longer one is answered 414 (so a long path is refused before the authorizer runs).
  */
 export const MAX_METHOD_ARN_BYTES = 1600;
+/**
+ * Responses of at least this many bytes are gzip-compressed when the client sends Accept-Encoding: gzip:
+ * deployed, the RestApi's minimumCompressionSize (lib/time-tracking-stack.ts); locally, local/server.ts.
+ */
+export const MIN_COMPRESSION_BYTES = 1024;
 
 /**
  * The ids of the gateway's own answers: API Gateway's gateway response types, plus METHOD_NOT_OFFERED
