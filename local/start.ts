@@ -9,7 +9,7 @@ import { seedWorkspace } from '../shared/seed/seed';
 import { createLocalServer, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, guardProcess } from './server';
 import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './supervisor';
 import { installDurableCommits } from './durable-commits';
-import { portProblems } from './ports';
+import { portFree, portProblems } from './ports';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
 
 /**
@@ -33,7 +33,9 @@ async function main() {
 
   const stateFile = join(dataDir, 'npm-start.json');
   // A DynamoDB Local left by a predecessor that was killed holds DYNAMODB_PORT: stop it first, then check.
-  await takeOver(stateFile);
+  const released = await takeOver(stateFile);
+  // The process is gone once its command line is; its listening socket may take a moment longer to close.
+  if (released !== undefined) for (const until = Date.now() + 5000; Date.now() < until && !(await portFree(released));) await new Promise((r) => setTimeout(r, 100));
   const problems = await portProblems([
     { name: 'PORT', port },
     { name: 'DYNAMODB_PORT', port: dynamoPort },

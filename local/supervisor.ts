@@ -223,10 +223,11 @@ async function terminate(pid: number, stillThere: () => boolean): Promise<void> 
  * Before npm start starts DynamoDB Local on a data directory: a server still running on it is an error
  * (two would share one database); a DynamoDB Local left by a server that died without stopping it is
  * stopped (its pid and command line must still match: a pid reused by another process is left alone).
+ * Returns the port the stopped one held, if any.
  */
-export async function takeOver(stateFile: string, log: (message: string) => void = (m) => console.log(m)): Promise<void> {
+export async function takeOver(stateFile: string, log: (message: string) => void = (m) => console.log(m)): Promise<number | undefined> {
   const state = readState(stateFile);
-  if (!state) return;
+  if (!state) return undefined;
   const serverPid = state.server?.pid;
   if (serverPid && serverPid !== process.pid && isStartServer(serverPid)) {
     throw new Error(`Another npm start (pid ${serverPid}) is running with this DATA_DIR (${dirname(stateFile)}): stop it first (Ctrl-C in its terminal, or kill ${serverPid}).`);
@@ -237,4 +238,5 @@ export async function takeOver(stateFile: string, log: (message: string) => void
     await terminate(dynamo.pid, () => isDynamoDbLocal(dynamo.pid, dynamo.dbPath));
   }
   rmSync(stateFile, { force: true });
+  return dynamo && Number.isInteger(dynamo.port) ? dynamo.port : undefined;
 }
