@@ -24,7 +24,8 @@ export interface ChangesPage {
 }
 
 const DEFAULT_LIMIT = 50;
-const CURSOR_FIELDS = ['position', 'issuedAt'] as const;
+/** The position to resume after, when that position was taken, and when the cursor was issued (ms). */
+const CURSOR_FIELDS = ['position', 'positionAt', 'issuedAt'] as const;
 const bindingOf = (workspaceId: string): CursorBinding => ({ workspaceId, query: { feed: 'changes' } });
 const expired = (what: string) =>
   cursorExpired(`This ${what} is older than the ${CHANGE_RETENTION_DAYS} days the change feed keeps events; resynchronise from the lists, then follow the feed from a new cursor`);
@@ -41,13 +42,15 @@ export async function listChanges(auth: AuthContext, q: ChangesQuery): Promise<C
   const typeOk = changeTypeFilter(q.types);
   const now = changesNow();
   let after = 0;
+  let afterAt: number | undefined;
   if (q.cursor !== undefined) {
     const k = await decodeCursor(q.cursor, bindingOf(workspaceId), CURSOR_FIELDS);
-    const position = Number(k.position);
-    const issuedAt = Number(k.issuedAt);
-    if (!Number.isSafeInteger(position) || position < 0 || !Number.isSafeInteger(issuedAt)) throw invalidField('cursor', 'is not a valid cursor');
+    const [position, positionAt, issuedAt] = [Number(k.position), Number(k.positionAt), Number(k.issuedAt)];
+    if (![position, positionAt, issuedAt].every((n) => Number.isSafeInteger(n) && n >= 0)) throw invalidField('cursor', 'is not a valid cursor');
     if (now - issuedAt > CHANGE_RETENTION_MS) throw expired('cursor');
     after = position;
+    // 0: not known (a cursor issued before any event was read)
+    if (positionAt > 0) afterAt = positionAt;
   } else if (q.since !== undefined) {
     const since = Date.parse(q.since);
     if (now - since > CHANGE_RETENTION_MS) throw expired('since');
@@ -56,11 +59,12 @@ export async function listChanges(auth: AuthContext, q: ChangesQuery): Promise<C
   const readable = readableBy(auth);
   const read = await readChanges(workspaceId, {
     after,
+    ...(afterAt !== undefined ? { afterAt } : {}),
     limit: q.limit ?? DEFAULT_LIMIT,
     accept: (e) => typeOk(e.type) && readable(e),
     // After a cursor or since, a gap older than the retention may be events that expired unseen.
     ...(after > 0 ? { expired: () => expired(q.cursor !== undefined ? 'cursor' : 'since') } : {}),
   });
-  const nextCursor = await encodeCursor(bindingOf(workspaceId), { position: String(read.position), issuedAt: String(now) });
+  const nextCursor = await encodeCursor(bindingOf(workspaceId), { position: String(read.position), positionAt: String(read.positionAt ?? 0), issuedAt: String(now) });
   return { items: read.events, nextCursor, hasMore: read.hasMore };
 }

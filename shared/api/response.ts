@@ -38,6 +38,8 @@ const THROTTLE_ERRORS = new Set([
   'TimeoutError',
   'RequestTimeout',
   'TransactionInProgressException',
+  // shared/data/changes.ts: every feed position a write took was voided by readers before it committed
+  'FeedContention',
 ]);
 /** DynamoDB unreachable (connection refused or reset, DNS, network): the same retryable condition as a timeout. */
 const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CHANGE_ITEM_LIFETIME_MS, CHANGE_RETENTION_MS, type ChangeEvent } from '../domain/changes';
 import { ulid } from '../domain/ids';
@@ -46,7 +46,7 @@ export const gapTimeoutMs = (): number => Number(process.env.CHANGES_GAP_TIMEOUT
  */
 export const WRITE_DEADLINE_MS = 60_000;
 export const DEAD_GAP_MS = 15 * 60_000;
-/** At most this many voids are written per read (a gap is normally one position: one dead write). */
+/** At most this many voids are written per read; more are left to the next read (a gap is normally one position). */
 const MAX_VOIDS_PER_READ = 100;
 const MAX_POSITION_RETRIES = 4;
 
@@ -55,6 +55,13 @@ class PositionTaken extends Error {
   constructor() {
     super('change position taken');
     this.name = 'PositionTaken';
+  }
+}
+/** Every position this write took was voided before it committed (extreme contention): nothing was written; retryable. */
+export class FeedContention extends Error {
+  constructor() {
+    super('the change feed is too busy to take this write; retry');
+    this.name = 'FeedContention';
   }
 }
 
@@ -124,7 +131,7 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
     if (clock() - slot.at > WRITE_DEADLINE_MS) {
       await giveUp(workspaceId, slot);
       if (attempt < MAX_POSITION_RETRIES) continue;
-      throw new PositionTaken();
+      throw new FeedContention();
     }
     try {
       // Last in the transaction, so a failed condition of the record's own ops is the one reported.
@@ -132,7 +139,8 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
       return event;
     } catch (err) {
       if (err instanceof PositionTaken && attempt < MAX_POSITION_RETRIES) continue;
-      if (!(err instanceof PositionTaken)) await giveUp(workspaceId, slot);
+      if (err instanceof PositionTaken) throw new FeedContention();
+      await giveUp(workspaceId, slot);
       throw err;
     }
   }
@@ -154,7 +162,8 @@ async function voidPosition(workspaceId: string, position: number, at: number, p
     );
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    // an event is there, or a transaction writing it is in flight: read again
+    if (err instanceof ConditionalCheckFailedException || err instanceof TransactionConflictException) return false;
     throw err;
   }
 }
@@ -183,6 +192,8 @@ export interface ChangeRead {
   events: ChangeEvent[];
   /** The last position read past: the next read starts after it. */
   position: number;
+  /** When that position was taken (ms; `afterAt` when the read passed none). */
+  positionAt: number | undefined;
   /** More positions are stored after `position` (false at the end, or before a gap still waited for). */
   hasMore: boolean;
   /** Positions examined (events, accepted or not, and voids). */
@@ -192,6 +203,8 @@ export interface ChangeRead {
 export interface ReadOptions {
   /** Start after this position (0: from the oldest kept). */
   after: number;
+  /** When the position `after` was taken (ms), if known: a gap after a position older than the retention may hide expired events. */
+  afterAt?: number;
   /** At most this many accepted events. */
   limit: number;
   /** Which events the caller gets (scopes, types); the others are passed over. */
@@ -199,8 +212,9 @@ export interface ReadOptions {
   /** At most this many positions examined per read, so a read of a filtered feed has a bounded cost. */
   maxExamined?: number;
   /**
-   * What a gap older than the retention means. Read from the start of the feed, it is where kept events
-   * begin (skip it). After a cursor, the events in it may have expired unseen: `expired` is thrown.
+   * What a gap that may hold expired events means (the gap, or the position before it, older than the
+   * retention). Read from the start of the feed, it is where kept events begin (step over it). After a
+   * cursor, events in it may have expired unseen: `expired` is thrown.
    */
   expired?: () => Error;
 }
@@ -211,47 +225,53 @@ export async function readChanges(workspaceId: string, opts: ReadOptions): Promi
   const budget = opts.maxExamined ?? 1000;
   const events: ChangeEvent[] = [];
   let position = opts.after;
+  let positionAt = opts.afterAt;
   let examined = 0;
-  for (;;) {
+  let voids = 0;
+  const done = (hasMore: boolean): ChangeRead => ({ events, position, positionAt, hasMore, examined });
+  for (let query = 0; ; query++) {
     const res = await db().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND SK > :after',
         ExpressionAttributeValues: { ':pk': keys.changeLogPartition(workspaceId), ':after': changePositionKey(position) },
         ConsistentRead: true,
-        // one more than still wanted, to know whether more follow (a filtered read may need several Queries)
-        Limit: Math.min(100, budget - examined + 1, opts.limit - events.length + 1),
+        // First as many as wanted + 1 (to know whether more follow); when `accept` passed some over, larger
+        // reads, so a selective filter costs few round trips. The position stays exact either way.
+        Limit: Math.min(100, budget - examined + 1, query === 0 ? opts.limit + 1 : 100),
       }),
     );
     const items = (res.Items ?? []).map(positionOf);
     let reread = false;
-    for (let i = 0; i < items.length; i++) {
-      const p = items[i]!;
+    for (const p of items) {
+      if (examined >= budget || events.length >= opts.limit) return done(true);
       if (p.position > position + 1) {
         const gapAge = clock() - p.prevAt;
-        if (gapAge < gapTimeoutMs()) return { events, position, hasMore: false, examined };
-        if (gapAge > CHANGE_RETENTION_MS && opts.expired) throw opts.expired();
+        const mayHoldExpired = gapAge > CHANGE_RETENTION_MS || (positionAt !== undefined && clock() - positionAt > CHANGE_RETENTION_MS);
+        if (mayHoldExpired && opts.expired) throw opts.expired();
+        if (gapAge < gapTimeoutMs()) return done(false);
         if (gapAge < DEAD_GAP_MS) {
-          const last = Math.min(p.position - 1, position + MAX_VOIDS_PER_READ);
+          if (voids >= MAX_VOIDS_PER_READ) return done(true);
+          const last = Math.min(p.position - 1, position + MAX_VOIDS_PER_READ - voids);
           const voided = await Promise.all(range(position + 1, last).map((q) => voidPosition(workspaceId, q, p.prevAt, p.prevAt)));
-          // an event landed in the gap first (the void failed), or the gap is longer than one read voids
+          voids += voided.length;
+          // an event landed in the gap first (the void failed: read again), or the gap goes on past this batch
           if (voided.includes(false) || last < p.position - 1) {
-            position = voided.includes(false) ? position : last;
+            if (!voided.includes(false)) position = last;
             reread = true;
             break;
           }
         }
-        // voided, or older than any write can be: nothing can fill it any more
+        // voided now, or taken longer ago than any write can take: nothing can fill it any more
       }
-      if (examined >= budget || events.length >= opts.limit) return { events, position, hasMore: true, examined };
       position = p.position;
+      positionAt = p.at;
       examined++;
       if (p.event && accept(p.event)) events.push(p.event);
     }
     if (reread) continue;
-    if (events.length >= opts.limit || examined >= budget || !res.LastEvaluatedKey) {
-      return { events, position, hasMore: Boolean(res.LastEvaluatedKey) && (events.length >= opts.limit || examined >= budget), examined };
-    }
+    if (!res.LastEvaluatedKey) return done(false);
+    if (events.length >= opts.limit || examined >= budget) return done(true);
   }
 }
 
@@ -276,9 +296,11 @@ async function edge(workspaceId: string, which: 'first' | 'last', from = 0): Pro
 /**
  * The position to read after so that reading starts at the first position taken at or after `since`
  * (ms): a bisection over the stored positions by the time each was taken (about log2(n) one-item
- * Queries). Positions are taken in order and stamped right after, so their times ascend. A position taken
- * before `since` whose write may still commit (an empty one among those taken in the minute before) moves
- * the start back before it: a few earlier events are returned rather than that one missed.
+ * Queries). Times ascend with positions only roughly: each writer stamps its position on its own clock
+ * just before taking it, so two writers a few milliseconds apart can stamp in the other order, and a write
+ * still in flight has no item yet. So the start then moves back over every position taken in the
+ * WRITE_DEADLINE_MS before `since` that is empty or stamped at or after `since`: a few earlier events are
+ * returned rather than one missed.
  */
 export async function positionAt(workspaceId: string, since: number): Promise<number> {
   const found = await lastTakenBefore(workspaceId, since);
@@ -307,27 +329,40 @@ async function lastTakenBefore(workspaceId: string, since: number): Promise<numb
   return lo;
 }
 
+/** At most this many positions are looked at below a `since` start (pages of 200). */
+const MAX_LOOK_BACK = 2000;
+
 /**
- * Moves a start position back below any empty position among those taken within WRITE_DEADLINE_MS before
- * `since` (at most 200 looked at): their writes may still commit, after the caller took its cursor.
+ * Moves a start position back below every position at or under it, taken within WRITE_DEADLINE_MS before
+ * `since`, that is empty (its write may still commit after the caller took its cursor) or stamped at or
+ * after `since` (its stamp is out of order with its position).
  */
 async function stillOpenBelow(workspaceId: string, position: number, since: number): Promise<number> {
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND SK <= :at',
-      ExpressionAttributeValues: { ':pk': keys.changeLogPartition(workspaceId), ':at': changePositionKey(position) },
-      ScanIndexForward: false,
-      ConsistentRead: true,
-      Limit: 200,
-    }),
-  );
   let start = position;
-  let expected = position;
-  for (const p of (res.Items ?? []).map(positionOf)) {
-    if (p.position < expected) start = p.position; // positions p+1..expected are empty
-    if (p.at < since - WRITE_DEADLINE_MS) break;
-    expected = p.position - 1;
+  let expected = position; // the next position down that should be stored
+  let upTo = position;
+  for (let looked = 0; looked < MAX_LOOK_BACK;) {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK <= :upTo',
+        ExpressionAttributeValues: { ':pk': keys.changeLogPartition(workspaceId), ':upTo': changePositionKey(upTo) },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: 200,
+      }),
+    );
+    const items = (res.Items ?? []).map(positionOf);
+    for (const p of items) {
+      looked++;
+      const emptyAbove = p.position < expected; // positions p+1..expected are empty
+      if (p.at < since - WRITE_DEADLINE_MS) return emptyAbove ? Math.min(start, p.position) : start;
+      if (p.at >= since) start = Math.min(start, p.position - 1);
+      else if (emptyAbove) start = Math.min(start, p.position);
+      expected = p.position - 1;
+    }
+    if (!res.LastEvaluatedKey || items.length === 0) return start;
+    upTo = items[items.length - 1]!.position - 1;
   }
   return start;
 }

@@ -220,7 +220,8 @@ export class Repository<E extends AnyEntity> {
           ]
         : [{ item: { Put: { TableName: tableName(), Item: item, ...guard } }, onConditionFail: () => new StaleRead() }];
       ops.push(...lockOps(this.entity, workspaceId, current, rec, item.SK), ...referenceOps(this.entity, workspaceId, current, rec));
-      if (ops.length > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length, current, rec);
+      // the change event takes one more action of the transaction
+      if (ops.length + 1 > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length + 1, current, rec);
       const updated = this.present(item);
       const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
       try {

@@ -1,3 +1,6 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/data/db';
+import { keys } from '../../shared/data/keys';
 import { workspaceWithKey } from '../resources/support';
 import { apiClient, useTestTable } from '../support/harness';
 import type { FeedEvent } from './support';
@@ -10,6 +13,9 @@ import type { FeedEvent } from './support';
  *   none extra (a refused or lost write has no event), none twice;
  * - the events of each record come in the order its writes committed: its revisions (ETags) strictly
  *   increase along the feed, created first, deleted last.
+ * Run twice: with the default gap timeout (readers wait for writes in flight) and with a 30 ms one and 3
+ * pollers (readers void positions of writes still in flight, racing their commits, and each other): the
+ * void-vs-commit race must decide each position once, and a writer whose position was voided writes again.
  */
 useTestTable();
 const api = apiClient();
@@ -20,94 +26,130 @@ const OPS_PER_WRITER = 25;
 type Live = { kind: 'clients' | 'tags' | 'time-entries'; id: string; sortKey?: string };
 const TYPE = { clients: 'client', tags: 'tag', 'time-entries': 'time-entry' } as const;
 
-test('20 concurrent writers and a poller: every acknowledged write is seen once, in commit order per record', async () => {
-  const { key } = await workspaceWithKey('feed-race');
-  const live: Live[] = [];
-  const acked: string[] = [];
-  let seq = 0;
-  const rnd = (n: number) => Math.floor(Math.random() * n);
-  const pick = () => (live.length ? live[rnd(live.length)] : undefined);
-  const startTime = () => new Date(Date.UTC(2026, 2, 1 + rnd(20), rnd(23), rnd(60))).toISOString();
+const RUNS = [
+  { name: 'default gap timeout, 1 poller', gapTimeoutMs: undefined, pollers: 1 },
+  { name: '30 ms gap timeout (voids race commits), 3 pollers', gapTimeoutMs: '30', pollers: 3 },
+];
+afterEach(() => delete process.env.CHANGES_GAP_TIMEOUT_MS);
 
-  async function writer(w: number) {
-    for (let i = 0; i < OPS_PER_WRITER; i++) {
-      const op = rnd(10);
-      const target = pick();
-      if (op < 4 || !target) {
-        const kind = (['clients', 'tags', 'time-entries'] as const)[rnd(3)]!;
-        const body =
-          kind === 'time-entries' ? { userId: `u${w % 3}`, startTime: startTime() } : { name: `${kind}-${w}-${i}-${++seq}`, ...(kind === 'clients' ? { currency: 'EUR' } : {}) };
-        const res = await api.post(`/v1/${kind}`, body, { key });
-        if (res.status !== 201) throw new Error(`create ${kind}: ${res.status} ${res.text}`);
-        live.push({ kind, id: res.body.id, ...(res.body.sortKey ? { sortKey: res.body.sortKey } : {}) });
-        acked.push(`${TYPE[kind]}.created ${res.body.id} ${res.body.etag}`);
-      } else if (op < 8) {
-        // an update; for a time entry, half of them move it (a new startTime)
-        const move = target.kind === 'time-entries' && rnd(2) === 0;
-        const body =
-          target.kind === 'time-entries'
-            ? move
-              ? { startTime: startTime() }
-              : { notes: `n${w}-${i}` }
-            : target.kind === 'clients'
-              ? { notes: `n${w}-${i}` }
-              : { archived: rnd(2) === 0 };
-        const res = await api.put(`/v1/${target.kind}/${target.id}`, body, { key, ...(target.sortKey ? { query: { sortKey: target.sortKey } } : {}) });
-        if (res.status === 200) {
-          if (res.body.sortKey) target.sortKey = res.body.sortKey;
-          acked.push(`${TYPE[target.kind]}.updated ${target.id} ${res.body.etag}`);
-        } else if (![404, 409].includes(res.status)) throw new Error(`update: ${res.status} ${res.text}`);
-      } else {
-        const res = await api.del(`/v1/${target.kind}/${target.id}`, { key, ...(target.sortKey ? { query: { sortKey: target.sortKey } } : {}) });
-        if (res.status === 200) {
-          live.splice(live.indexOf(target), 1);
-          acked.push(`${TYPE[target.kind]}.deleted ${target.id}`);
-        } else if (![404, 409].includes(res.status)) throw new Error(`delete: ${res.status} ${res.text}`);
+test.each(RUNS)(
+  '20 concurrent writers, $name: every acknowledged write is seen once by each poller, in commit order per record',
+  async ({ gapTimeoutMs, pollers }) => {
+    if (gapTimeoutMs) process.env.CHANGES_GAP_TIMEOUT_MS = gapTimeoutMs;
+    const { ws, key } = await workspaceWithKey('feed-race');
+    const live: Live[] = [];
+    const acked: string[] = [];
+    let seq = 0;
+    const rnd = (n: number) => Math.floor(Math.random() * n);
+    const pick = () => (live.length ? live[rnd(live.length)] : undefined);
+    const startTime = () => new Date(Date.UTC(2026, 2, 1 + rnd(20), rnd(23), rnd(60))).toISOString();
+
+    async function writer(w: number) {
+      for (let i = 0; i < OPS_PER_WRITER; i++) {
+        const op = rnd(10);
+        const target = pick();
+        if (op < 4 || !target) {
+          const kind = (['clients', 'tags', 'time-entries'] as const)[rnd(3)]!;
+          const body =
+            kind === 'time-entries' ? { userId: `u${w % 3}`, startTime: startTime() } : { name: `${kind}-${w}-${i}-${++seq}`, ...(kind === 'clients' ? { currency: 'EUR' } : {}) };
+          const res = await api.post(`/v1/${kind}`, body, { key });
+          if (res.status === 503) continue; // contention: retryable, and nothing was written (checked by the comparison)
+          if (res.status !== 201) throw new Error(`create ${kind}: ${res.status} ${res.text}`);
+          live.push({ kind, id: res.body.id, ...(res.body.sortKey ? { sortKey: res.body.sortKey } : {}) });
+          acked.push(`${TYPE[kind]}.created ${res.body.id} ${res.body.etag}`);
+        } else if (op < 8) {
+          // an update; for a time entry, half of them move it (a new startTime)
+          const move = target.kind === 'time-entries' && rnd(2) === 0;
+          const body =
+            target.kind === 'time-entries'
+              ? move
+                ? { startTime: startTime() }
+                : { notes: `n${w}-${i}` }
+              : target.kind === 'clients'
+                ? { notes: `n${w}-${i}` }
+                : { archived: rnd(2) === 0 };
+          const res = await api.put(`/v1/${target.kind}/${target.id}`, body, { key, ...(target.sortKey ? { query: { sortKey: target.sortKey } } : {}) });
+          if (res.status === 200) {
+            if (res.body.sortKey) target.sortKey = res.body.sortKey;
+            acked.push(`${TYPE[target.kind]}.updated ${target.id} ${res.body.etag}`);
+          } else if (![404, 409, 503].includes(res.status)) throw new Error(`update: ${res.status} ${res.text}`);
+        } else {
+          const res = await api.del(`/v1/${target.kind}/${target.id}`, { key, ...(target.sortKey ? { query: { sortKey: target.sortKey } } : {}) });
+          if (res.status === 200) {
+            live.splice(live.indexOf(target), 1);
+            acked.push(`${TYPE[target.kind]}.deleted ${target.id}`);
+          } else if (![404, 409, 503].includes(res.status)) throw new Error(`delete: ${res.status} ${res.text}`);
+        }
       }
     }
-  }
 
-  const seen: FeedEvent[] = [];
-  let writing = true;
-  let cursor: string | undefined;
-  async function poll() {
-    const res = await api.get('/v1/changes', { key, query: { limit: '20', ...(cursor ? { cursor } : {}) } });
-    if (res.status !== 200) throw new Error(`poll: ${res.status} ${res.text}`);
-    seen.push(...(res.body.items as FeedEvent[]));
-    cursor = res.body.nextCursor;
-    return res.body.hasMore as boolean;
-  }
-  const poller = (async () => {
-    while (writing) if (!(await poll())) await new Promise((r) => setTimeout(r, 20));
-  })();
-  await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
-  writing = false;
-  await poller;
-  // Catch up: keep following the cursor until the feed has given as many events as were acknowledged
-  // (or 30 s passed; a missing event then shows in the comparison below).
-  const until = Date.now() + 30_000;
-  while (seen.length < acked.length && Date.now() < until) if (!(await poll())) await new Promise((r) => setTimeout(r, 50));
-  await poll();
+    /** A poller: follows the feed with its own cursor, small pages. */
+    const makePoller = () => {
+      const p = { seen: [] as FeedEvent[], cursor: undefined as string | undefined };
+      const poll = async () => {
+        const res = await api.get('/v1/changes', { key, query: { limit: '20', ...(p.cursor ? { cursor: p.cursor } : {}) } });
+        if (res.status !== 200) throw new Error(`poll: ${res.status} ${res.text}`);
+        p.seen.push(...(res.body.items as FeedEvent[]));
+        p.cursor = res.body.nextCursor;
+        return res.body.hasMore as boolean;
+      };
+      return {
+        ...p,
+        get seen() {
+          return p.seen;
+        },
+        poll,
+      };
+    };
+    const all = Array.from({ length: pollers }, makePoller);
+    let writing = true;
+    const polling = all.map(async (p) => {
+      while (writing) if (!(await p.poll())) await new Promise((r) => setTimeout(r, 20));
+    });
+    await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+    writing = false;
+    await Promise.all(polling);
+    // Catch up: keep following the cursor until the feed has given as many events as were acknowledged
+    // (or 30 s passed; a missing event then shows in the comparison below).
+    for (const p of all) {
+      const until = Date.now() + 30_000;
+      while (p.seen.length < acked.length && Date.now() < until) if (!(await p.poll())) await new Promise((r) => setTimeout(r, 50));
+      await p.poll();
+    }
 
-  const described = seen.map((e) => (e.type.endsWith('.deleted') ? `${e.type} ${e.resourceId}` : `${e.type} ${e.resourceId} ${e.data.etag}`));
-  expect(acked.length).toBeGreaterThan(WRITERS * OPS_PER_WRITER * 0.6);
-  expect([...described].sort()).toEqual([...acked].sort());
-  expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+    expect(acked.length).toBeGreaterThan(WRITERS * OPS_PER_WRITER * 0.6);
+    for (const p of all) {
+      const described = p.seen.map((e) => (e.type.endsWith('.deleted') ? `${e.type} ${e.resourceId}` : `${e.type} ${e.resourceId} ${e.data.etag}`));
+      expect([...described].sort()).toEqual([...acked].sort());
+      expect(new Set(p.seen.map((e) => e.id)).size).toBe(p.seen.length);
+    }
+    // Every poller saw the same feed, in the same order.
+    for (const p of all) expect(p.seen.map((e) => e.id)).toEqual(all[0]!.seen.map((e) => e.id));
+    const seen = all[0]!.seen;
 
-  // Per record, in feed order: created with revision 1 first, revisions strictly increasing, deleted last.
-  const byRecord = new Map<string, FeedEvent[]>();
-  for (const e of seen) byRecord.set(e.resourceId, [...(byRecord.get(e.resourceId) ?? []), e]);
-  let contended = 0;
-  for (const [id, events] of byRecord) {
-    const revisions = events.map((e) => Number(String(e.data.etag).replace(/"/g, '')));
-    const deletedAt = events.findIndex((e) => e.type.endsWith('.deleted'));
-    expect({ id, first: events[0]!.type.endsWith('.created'), revision: revisions[0] }).toEqual({ id, first: true, revision: 1 });
-    const live = deletedAt < 0 ? revisions : revisions.slice(0, deletedAt);
-    expect({ id, increasing: live.every((r, i) => i === 0 || r > live[i - 1]!) }).toEqual({ id, increasing: true });
-    if (deletedAt >= 0)
-      expect({ id, deletedLast: deletedAt === events.length - 1, lastState: revisions[deletedAt] }).toEqual({ id, deletedLast: true, lastState: live[live.length - 1] });
-    if (events.length > 2) contended++;
-  }
-  // The run did exercise records written more than twice (the order claim is about them).
-  expect(contended).toBeGreaterThan(10);
-}, 240_000);
+    // Per record, in feed order: created with revision 1 first, revisions strictly increasing, deleted last.
+    const byRecord = new Map<string, FeedEvent[]>();
+    for (const e of seen) byRecord.set(e.resourceId, [...(byRecord.get(e.resourceId) ?? []), e]);
+    let contended = 0;
+    for (const [id, events] of byRecord) {
+      const revisions = events.map((e) => Number(String(e.data.etag).replace(/"/g, '')));
+      const deletedAt = events.findIndex((e) => e.type.endsWith('.deleted'));
+      expect({ id, first: events[0]!.type.endsWith('.created'), revision: revisions[0] }).toEqual({ id, first: true, revision: 1 });
+      const live = deletedAt < 0 ? revisions : revisions.slice(0, deletedAt);
+      expect({ id, increasing: live.every((r, i) => i === 0 || r > live[i - 1]!) }).toEqual({ id, increasing: true });
+      if (deletedAt >= 0)
+        expect({ id, deletedLast: deletedAt === events.length - 1, lastState: revisions[deletedAt] }).toEqual({ id, deletedLast: true, lastState: live[live.length - 1] });
+      if (events.length > 2) contended++;
+    }
+    // The run did exercise records written more than twice (the order claim is about them).
+    expect(contended).toBeGreaterThan(10);
+    const feed = await db().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.changeLogPartition(ws) } }),
+    );
+    const voids = (feed.Items ?? []).filter((i) => i._type === 'CHANGEVOID').length;
+    console.log(
+      `feed race (${pollers} pollers, gap timeout ${gapTimeoutMs ?? 'default'} ms): ${acked.length} acknowledged writes, ${seen.length} events, ${voids} voided positions, ${contended} records written 3+ times`,
+    );
+  },
+  240_000,
+);

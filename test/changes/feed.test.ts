@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { setChangesClock } from '../../shared/data/changes';
+import { changesNow, setChangesClock } from '../../shared/data/changes';
 import { db, tableName } from '../../shared/data/db';
 import { keys } from '../../shared/data/keys';
 import { CHANGE_TYPES } from '../../shared/domain/changes';
@@ -85,7 +85,7 @@ describe('events of every write', () => {
       expect(Date.parse(e.occurredAt)).not.toBeNaN();
     }
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
-    // Oldest first: occurredAt never decreases along the feed.
+    // Written one after another, so occurredAt never decreases along the feed (writers in parallel may stamp out of order).
     expect(events.map((e) => e.occurredAt)).toEqual([...events.map((e) => e.occurredAt)].sort());
   });
 
@@ -255,6 +255,40 @@ describe('retention (injected clock)', () => {
   });
 });
 
+describe('retention: a poller far behind', () => {
+  test('a cursor renewed recently but resting on a position older than the retention, then a gap: 410, not a silent step-over', async () => {
+    const { ws, key } = await workspaceWithKey('feed-old-position');
+    const now = Date.now();
+    await api.post('/v1/tags', { name: 'old' }, { key });
+    const { cursor } = await drain(api, key);
+    // day 29: the poller polls (nothing new), so its cursor is renewed but still rests on the old position
+    setChangesClock(() => now + 29 * DAY);
+    const renewed = (await api.get('/v1/changes', { key, query: { cursor } })).body.nextCursor as string;
+    // day 31: a write in flight (position taken, not committed) and a committed one after it
+    setChangesClock(() => now + 31 * DAY);
+    await takePositions(ws, 1);
+    await api.post('/v1/tags', { name: 'new' }, { key });
+    expect(err(await api.get('/v1/changes', { key, query: { cursor: renewed } }))).toMatchObject({ status: 410, code: 'CURSOR_EXPIRED' });
+  });
+});
+
+describe('since and out-of-order stamps', () => {
+  test('a position stamped after since but stored before one stamped earlier is still returned', async () => {
+    const { key } = await workspaceWithKey('feed-since-skew');
+    const t = Date.now();
+    setChangesClock(() => t);
+    await api.post('/v1/tags', { name: 'early' }, { key });
+    // two writers whose clocks disagree: the first to take a position stamps it later than the next
+    setChangesClock(() => t + 100);
+    const late = (await api.post('/v1/tags', { name: 'stamped-late' }, { key })).body;
+    setChangesClock(() => t + 50);
+    const early = (await api.post('/v1/tags', { name: 'stamped-early' }, { key })).body;
+    setChangesClock(() => t + 200);
+    const { events } = await drain(api, key, { query: { since: new Date(t + 60).toISOString() } });
+    expect(events.map((e) => e.resourceId)).toEqual([late.id, early.id]);
+  });
+});
+
 describe('cursors', () => {
   test("another workspace's cursor, an altered or a made-up one is 400 on cursor", async () => {
     const a = await workspaceWithKey('feed-cur-a');
@@ -297,7 +331,7 @@ async function takePositions(ws: string, count: number): Promise<number[]> {
         Key: keys.changeSequence(ws),
         UpdateExpression: 'SET #prev = if_not_exists(#at, :zero), #at = :at ADD #n :one',
         ExpressionAttributeNames: { '#prev': 'prevAt', '#at': 'at', '#n': 'n' },
-        ExpressionAttributeValues: { ':zero': 0, ':at': Date.now(), ':one': 1 },
+        ExpressionAttributeValues: { ':zero': 0, ':at': changesNow(), ':one': 1 },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
@@ -365,6 +399,20 @@ describe('faults', () => {
         new PutCommand({ TableName: tableName(), Item: { ...keys.change(ws, open!), _type: 'CHANGE', position: open, at: Date.now(), prevAt: Date.now(), event: late } }),
       );
       expect((await drain(api, key, { cursor })).events.map((e) => e.data.name)).toEqual(['late', 'after']);
+    } finally {
+      delete process.env.CHANGES_GAP_TIMEOUT_MS;
+    }
+  });
+
+  test('a position taken twice (the counter UpdateItem applied, its answer lost, sent again): one event, the orphan position voided', async () => {
+    const { key } = await workspaceWithKey('feed-fault-counter');
+    const { cursor } = await drain(api, key);
+    const { res } = await withFaultClient({ call: 1, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/tags', { name: 'twice' }, { key }));
+    expect(res.status).toBe(201);
+    const next = (await api.post('/v1/tags', { name: 'next' }, { key })).body;
+    process.env.CHANGES_GAP_TIMEOUT_MS = '0';
+    try {
+      expect((await drain(api, key, { cursor })).events.map((e) => e.resourceId)).toEqual([res.body.id, next.id]);
     } finally {
       delete process.env.CHANGES_GAP_TIMEOUT_MS;
     }

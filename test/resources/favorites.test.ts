@@ -234,6 +234,25 @@ describe('favorites: get, put, delete by id with userId', () => {
     expect((await api.del(`/v1/tags/${second[49]}`, { key: s.key })).status).toBe(200);
   });
 
+  test('the boundary: 99 counter moves + the record + its change event (101 actions) is refused; 98 moves (100 actions) is one write', async () => {
+    const s = await setup();
+    const a: string[] = [];
+    const b: string[] = [];
+    for (let i = 0; i < 50; i++) a.push((await s.post('/v1/tags', { name: `x${i}` })).id);
+    for (let i = 0; i < 49; i++) b.push((await s.post('/v1/tags', { name: `y${i}` })).id);
+    const f = (await fav(s, { tagIds: a })).body;
+    const q = { userId: 'u1' };
+    const before = await dataSnapshot();
+    // 49 tags named, 50 released: 99 counter changes + the favorite + the event
+    const over = await api.put(`/v1/favorites/${f.id}`, { tagIds: b }, { key: s.key, query: q });
+    expect(err(over)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: expect.stringMatching(/two requests/) });
+    expect(await dataSnapshot()).toEqual(before);
+    // keeping one of the old tags: 98 counter changes + the favorite + the event = DynamoDB's 100
+    const atLimit = await api.put(`/v1/favorites/${f.id}`, { tagIds: [a[0], ...b] }, { key: s.key, query: q });
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.body.tagIds).toHaveLength(50);
+  });
+
   test('delete: another user 404 (nothing changes); the owner 200; then 404', async () => {
     const s = await setup();
     const f = (await fav(s, { taskId: s.task.id, tagIds: [s.tag.id] })).body;
