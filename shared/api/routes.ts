@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { SCOPES, isScope, type Scope } from '../domain/auth';
-import type { AnyEntity } from '../domain/entity';
+import { WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
 import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
 import * as s from './schemas';
 
@@ -92,6 +92,10 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
   const params = s.idParams;
   const idq = opts.idQuery ? { query: opts.idQuery } : {};
   const paged = entity.list.mode === 'paged';
+  const bound = entity.list.bound;
+  const boundNote = bound
+    ? `Bounded, so the whole list always fits one answer: ${bound.per ? `one ${bound.per === 'userId' ? 'user' : bound.per}` : 'a workspace'} may hold at most ${bound.maxRecords} ${resource} (the default; the operator's \`${bound.env}\` may set another), weighing at most ${WHOLE_LIST_MAX_BYTES / 1_000_000} MB together as JSON (\`MAX_LIST_BYTES\`); a create or growing update past either is 409 CONFLICT naming the limit.`
+    : undefined;
   const common = { resource: resource as FunctionName, entity };
   const listQuery = paged ? z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...opts.listQuery?.shape }) : opts.listQuery;
   const ids = {
@@ -109,6 +113,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
       path: base,
       scope: read,
       summary: opts.listSummary ?? `List ${resource}`,
+      ...(boundNote ? { description: boundNote } : {}),
       ...(listQuery ? { query: listQuery } : {}),
       response: paged ? s.pageOf(item) : s.listOf(item),
       successStatus: 200,
@@ -132,6 +137,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
           path: base,
           scope: write,
           summary: `Create ${a}`,
+          ...(boundNote ? { description: boundNote } : {}),
           body: s.createBodySchema(entity.fields),
           response: item,
           successStatus: 201,

@@ -167,6 +167,15 @@ export const keys = {
   rateCounter: (keyId: string, hourStart: string): Key => ({ PK: `RATE#${keyId}`, SK: hourStart }),
 
   /**
+   * A bounded whole list's counter (shared/data/record-writes.ts, boundOps): how many records of the type
+   * the workspace holds (or one user holds: `per` value) and how many bytes of JSON they weigh.
+   */
+  listBound: (workspaceId: string, type: string, perValue?: string): Key => ({
+    PK: `${ws(workspaceId)}#LISTBOUND`,
+    SK: fit(perValue === undefined ? type : `${type}#${encodeURIComponent(perValue)}`, MAX_SORT_KEY_BYTES, ['userId']),
+  }),
+
+  /**
    * The change feed (shared/data/changes.ts): the workspace's event sequence counter, and one item per
    * position of the sequence (an event, or a void where a write failed), zero-padded so the sort key
    * orders as the number does. Counter and events sit in separate partitions (their heat adds up otherwise).

@@ -1,5 +1,4 @@
-import type { AnyEntity } from '../domain/entity';
-import { uniqueValue } from '../domain/entity';
+import { pluralLabel, uniqueValue, WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
 import { conflict, invalidField } from '../domain/errors';
 import { tableName } from './db';
 import { entityKey, keys } from './keys';
@@ -81,4 +80,78 @@ export function referenceOps(
     for (const id of oldIds) if (!newIds.has(id)) ops.push(change(id, -1));
   }
   return ops;
+}
+
+/** The record bound of a whole list: its declared default, or the environment variable that overrides it. */
+export function maxRecords(entity: AnyEntity): number | undefined {
+  const bound = entity.list.bound;
+  if (!bound) return undefined;
+  const override = Number(process.env[bound.env]);
+  return Number.isInteger(override) && override > 0 ? override : bound.maxRecords;
+}
+
+/** The byte bound of every whole list: WHOLE_LIST_MAX_BYTES, or MAX_LIST_BYTES when set (tests lower it). */
+export function maxListBytes(): number {
+  const override = Number(process.env.MAX_LIST_BYTES);
+  return Number.isInteger(override) && override > 0 ? override : WHOLE_LIST_MAX_BYTES;
+}
+
+/** The JSON size of a record as the API returns it (what a whole list adds up). */
+export const recordBytes = (rec: Readonly<Record<string, unknown>>): number => Buffer.byteLength(JSON.stringify(rec), 'utf8');
+
+/**
+ * The bounded whole list's counter for a create (before undefined), update or delete (after undefined):
+ * one UpdateItem in the record's transaction. It counts records and bytes exactly: a create or a growing
+ * update whose condition fails (the count or the bytes would pass the bound) fails the whole write (409
+ * naming the limit), so concurrent creates at the boundary can never overshoot.
+ */
+export function boundOps(
+  entity: AnyEntity,
+  workspaceId: string,
+  before: Readonly<Record<string, unknown>> | undefined,
+  after: Readonly<Record<string, unknown>> | undefined,
+): WriteOp[] {
+  const bound = entity.list.bound;
+  const max = maxRecords(entity);
+  if (!bound || max === undefined) return [];
+  // moved to another user's list: out of one, into the other
+  if (bound.per !== undefined && before && after && before[bound.per] !== after[bound.per]) {
+    return [...boundOps(entity, workspaceId, before, undefined), ...boundOps(entity, workspaceId, undefined, after)];
+  }
+  const rec = (after ?? before)!;
+  const perValue = bound.per === undefined ? undefined : String(rec[bound.per]);
+  const count = (before ? -1 : 0) + (after ? 1 : 0);
+  const bytes = (after ? recordBytes(after) : 0) - (before ? recordBytes(before) : 0);
+  if (count === 0 && bytes === 0) return [];
+  // only what grows is checked: a record added needs room for one more, bytes added need room for them
+  const conditions: string[] = [];
+  const values: Record<string, unknown> = { ':type': 'LISTBOUND', ':count': count, ':bytes': bytes };
+  if (count > 0) {
+    conditions.push('(attribute_not_exists(#n) OR #n < :max)');
+    values[':max'] = max;
+  }
+  if (bytes > 0) {
+    conditions.push('(attribute_not_exists(#b) OR #b <= :room)');
+    values[':room'] = maxListBytes() - bytes;
+  }
+  const label = pluralLabel(entity).replace(/\(i?e?s\)$/, (m) => m.slice(1, -1));
+  const scope = bound.per === undefined ? 'a workspace' : `one ${bound.per === 'userId' ? 'user' : bound.per}`;
+  return [
+    {
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: keys.listBound(workspaceId, entity.type, perValue),
+          UpdateExpression: 'SET #t = :type ADD #n :count, #b :bytes',
+          ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+          ExpressionAttributeNames: { '#t': TYPE, '#n': 'n', '#b': 'bytes' },
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFail: () =>
+        conflict(
+          `${entity.kind} limit reached: ${scope} may hold at most ${max} ${label} (${bound.env}) weighing at most ${maxListBytes() / 1_000_000} MB together (their JSON; MAX_LIST_BYTES), so that the whole list fits one answer; delete some first`,
+        ),
+    },
+  ];
 }

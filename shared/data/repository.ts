@@ -11,7 +11,7 @@ import { queryPage, type PageStats } from './paging';
 import { planQuery, type Where } from './query-plan';
 import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange } from './changes';
-import { counterAttr, lockOps, referenceOps } from './record-writes';
+import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { StaleRead, type WriteOp } from './write';
 
 /**
@@ -175,6 +175,7 @@ export class Repository<E extends AnyEntity> {
       ...referenceOps(this.entity, workspaceId, undefined, rec),
     ];
     const created = this.present(item);
+    ops.push(...boundOps(this.entity, workspaceId, undefined, created));
     try {
       await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created });
     } catch (err) {
@@ -219,10 +220,14 @@ export class Repository<E extends AnyEntity> {
             },
           ]
         : [{ item: { Put: { TableName: tableName(), Item: item, ...guard } }, onConditionFail: () => new StaleRead() }];
-      ops.push(...lockOps(this.entity, workspaceId, current, rec, item.SK), ...referenceOps(this.entity, workspaceId, current, rec));
+      const updated = this.present(item);
+      ops.push(
+        ...lockOps(this.entity, workspaceId, current, rec, item.SK),
+        ...referenceOps(this.entity, workspaceId, current, rec),
+        ...boundOps(this.entity, workspaceId, current, updated),
+      );
       // the change event takes one more action of the transaction
       if (ops.length + 1 > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length + 1, current, rec);
-      const updated = this.present(item);
       const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
       try {
         await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey });
@@ -262,6 +267,7 @@ export class Repository<E extends AnyEntity> {
         },
         ...lockOps(this.entity, workspaceId, current, undefined, String(before.SK)),
         ...referenceOps(this.entity, workspaceId, current, undefined),
+        ...boundOps(this.entity, workspaceId, current, undefined),
       ];
       try {
         await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });

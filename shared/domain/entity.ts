@@ -120,7 +120,16 @@ export interface ListDecl {
   mode: 'whole' | 'paged';
   via: readonly ('key' | IndexSlot)[];
   range?: (startDate?: string, endDate?: string) => { lo: string; hi: string };
+  /**
+   * A whole list's bound (docs/capacity.md, "Bounded whole lists"): at most `maxRecords` records (the
+   * environment variable `env` overrides it) per workspace, or per value of the field `per` (favorites:
+   * per user), and at most WHOLE_LIST_MAX_BYTES of their JSON; counted exactly in the record's transaction.
+   */
+  bound?: { maxRecords: number; env: string; per?: string };
 }
+
+/** The largest a whole list's records may weigh together (their JSON, UTF-8): docs/capacity.md has the arithmetic. */
+export const WHOLE_LIST_MAX_BYTES = 2_500_000;
 
 /**
  * Any entity declaration, field names erased to string (what generic code such as the repository takes).

@@ -18,6 +18,6 @@ export const clients = defineEntity({
   },
   key: { pk: {}, sk: { prefix: 'CLIENT', composite: ['id'] } },
   unique: { name: 'CLIENTNAME', field: 'name', message: (name) => `A client named "${name}" already exists in this workspace` },
-  list: { mode: 'whole', via: ['key'] },
+  list: { mode: 'whole', via: ['key'], bound: { maxRecords: 5_000, env: 'MAX_CLIENTS' } },
 });
 export type Client = EntityRecord<typeof clients>;

@@ -37,6 +37,6 @@ export const favorites = defineEntity({
     { field: 'tagIds', target: () => tags, many: true },
   ],
   rules: [projectClientTask],
-  list: { mode: 'whole', via: ['key'] },
+  list: { mode: 'whole', via: ['key'], bound: { maxRecords: 500, env: 'MAX_FAVORITES_PER_USER', per: 'userId' } },
 });
 export type Favorite = EntityRecord<typeof favorites>;

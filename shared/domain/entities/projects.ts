@@ -25,6 +25,6 @@ export const projects = defineEntity({
   },
   key: { pk: {}, sk: { prefix: 'PROJECT', composite: ['id'] } },
   references: [{ field: 'clientId', target: () => clients }],
-  list: { mode: 'whole', via: ['key'] },
+  list: { mode: 'whole', via: ['key'], bound: { maxRecords: 5_000, env: 'MAX_PROJECTS' } },
 });
 export type Project = EntityRecord<typeof projects>;

@@ -14,6 +14,6 @@ export const tags = defineEntity({
   },
   key: { pk: {}, sk: { prefix: 'TAG', composite: ['id'] } },
   unique: { name: 'TAGNAME', field: 'name', message: (name) => `A tag named "${name}" already exists in this workspace` },
-  list: { mode: 'whole', via: ['key'] },
+  list: { mode: 'whole', via: ['key'], bound: { maxRecords: 5_000, env: 'MAX_TAGS' } },
 });
 export type Tag = EntityRecord<typeof tags>;

@@ -21,6 +21,6 @@ export const tasks = defineEntity({
   key: { pk: {}, sk: { prefix: 'TASK', composite: ['id'] } },
   unique: { name: 'TASKNAME', field: 'name', within: ['projectId'], message: (name) => `A task named "${name}" already exists in this project` },
   references: [{ field: 'projectId', target: () => projects }],
-  list: { mode: 'whole', via: ['key'] },
+  list: { mode: 'whole', via: ['key'], bound: { maxRecords: 10_000, env: 'MAX_TASKS' } },
 });
 export type Task = EntityRecord<typeof tasks>;

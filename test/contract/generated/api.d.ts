@@ -50,13 +50,13 @@ export interface paths {
         };
         /**
          * List clients
-         * @description Required scope: `clients:read`.
+         * @description Required scope: `clients:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         get: operations["listClients"];
         put?: never;
         /**
          * Create a client
-         * @description Required scope: `clients:write`.
+         * @description Required scope: `clients:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         post: operations["createClient"];
         delete?: never;
@@ -102,13 +102,13 @@ export interface paths {
         };
         /**
          * List projects
-         * @description Required scope: `projects:read`.
+         * @description Required scope: `projects:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         get: operations["listProjects"];
         put?: never;
         /**
          * Create a project
-         * @description Required scope: `projects:write`.
+         * @description Required scope: `projects:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         post: operations["createProject"];
         delete?: never;
@@ -154,13 +154,13 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Required scope: `tasks:read`.
+         * @description Required scope: `tasks:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         get: operations["listTasks"];
         put?: never;
         /**
          * Create a task
-         * @description Required scope: `tasks:write`.
+         * @description Required scope: `tasks:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         post: operations["createTask"];
         delete?: never;
@@ -206,13 +206,13 @@ export interface paths {
         };
         /**
          * List tags
-         * @description Required scope: `tags:read`.
+         * @description Required scope: `tags:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         get: operations["listTags"];
         put?: never;
         /**
          * Create a tag
-         * @description Required scope: `tags:write`.
+         * @description Required scope: `tags:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         post: operations["createTag"];
         delete?: never;
@@ -310,13 +310,13 @@ export interface paths {
         };
         /**
          * List favorites
-         * @description Required scope: `favorites:read`.
+         * @description Required scope: `favorites:read`. Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         get: operations["listFavorites"];
         put?: never;
         /**
          * Create a favorite
-         * @description Required scope: `favorites:write`.
+         * @description Required scope: `favorites:write`. Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
          */
         post: operations["createFavorite"];
         delete?: never;
