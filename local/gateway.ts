@@ -1,11 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, urlChars } from '../shared/api/gateway-edge';
+import {
+  apiKeyOf,
+  corsOrigins,
+  deployedMethodArnBytes,
+  gatewayAnswerResponse,
+  headerValue,
+  MAX_METHOD_ARN_BYTES,
+  MAX_URL_CHARS,
+  preflightResponse,
+  urlChars,
+  type GatewayAnswerId,
+} from '../shared/api/gateway-edge';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway
- * does, in the same order: URL over the quota → 414; unknown path → 404 without auth; on a method behind
+ * does, in the same order: URL over the quota → 414; unknown path → 404 without auth; OPTIONS on a known
+ * path → the CORS preflight (204, no key needed, as the deployed OPTIONS mock methods); on a method behind
  * the authorizer, a method ARN over 1600 bytes → 414, the API key header missing → 401 without calling
  * the authorizer; the REQUEST authorizer's answer cached per key for AUTH_CACHE_TTL_SECONDS (300 by
  * default, as deployed); a method not offered on a known path → 501; then the resource's Lambda
@@ -105,11 +117,16 @@ export function createGateway(opts: GatewayOptions = {}) {
 
   async function handle(req: GatewayRequest): Promise<GatewayResponse> {
     const requestId = randomUUID();
+    // CORS_ORIGINS is read per request, as each deployed function reads it from its environment.
+    const origins = corsOrigins();
+    const origin = headerValue(req.headers, 'Origin');
+    const answer = (id: GatewayAnswerId) => gatewayAnswerResponse(id, requestId, undefined, { origins, origin });
     try {
-      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
+      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return answer('URI_TOO_LONG');
       const match = matchPath(req.path);
-      if (!match) return gatewayAnswerResponse('MISSING_AUTHENTICATION_TOKEN', requestId);
+      if (!match) return answer('MISSING_AUTHENTICATION_TOKEN');
       const method = req.method.toUpperCase();
+      if (method === 'OPTIONS') return preflightResponse(origins, origin, requestId);
       const route = findRoute(match.template, method);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k] = v;
@@ -150,16 +167,16 @@ export function createGateway(opts: GatewayOptions = {}) {
       };
       const isPublic = route?.scope === null;
       if (!isPublic) {
-        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
+        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return answer('URI_TOO_LONG');
         const key = apiKeyOf(headers);
-        if (!key) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
+        if (!key) return answer('UNAUTHORIZED');
         const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
         const result = await authorize(key, methodArn, event);
-        if (!result) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
-        if (!policyAllows(result, methodArn)) return gatewayAnswerResponse('ACCESS_DENIED', requestId);
+        if (!result) return answer('UNAUTHORIZED');
+        if (!policyAllows(result, methodArn)) return answer('ACCESS_DENIED');
         event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
       }
-      if (!route) return gatewayAnswerResponse('METHOD_NOT_OFFERED', requestId);
+      if (!route) return answer('METHOD_NOT_OFFERED');
       const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
       const outHeaders: Record<string, string> = {};
@@ -169,10 +186,10 @@ export function createGateway(opts: GatewayOptions = {}) {
       // What API Gateway does when the authorizer or a function fails: a 5xx in the error body.
       if (err instanceof AuthorizerFailure) {
         console.error('local gateway: authorizer failed', err.failure);
-        return gatewayAnswerResponse('AUTHORIZER_FAILURE', requestId);
+        return answer('AUTHORIZER_FAILURE');
       }
       console.error('local gateway: handler failed', err);
-      return gatewayAnswerResponse('DEFAULT_5XX', requestId);
+      return answer('DEFAULT_5XX');
     }
   }
 

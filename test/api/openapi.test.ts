@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { routeList, SCOPES } from '../../shared/api/routes';
+import { ANY_KEY, routeList, SCOPES } from '../../shared/api/routes';
 import { apiClient, useTestTable } from '../support/harness';
 
 useTestTable();
@@ -28,7 +28,8 @@ describe('GET /v1/openapi.json', () => {
       else expect(statuses).toContain(String(r.successStatus));
       if (r.scope) {
         expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
-        expect(op['x-required-scope']).toBe(r.scope);
+        if (r.scope === ANY_KEY) expect(op['x-required-scope']).toBeUndefined();
+        else expect(op['x-required-scope']).toBe(r.scope);
         expect(statuses).toEqual(expect.arrayContaining(['401', '403']));
       } else {
         expect(op.security).toEqual([]);
@@ -37,14 +38,14 @@ describe('GET /v1/openapi.json', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).toBeDefined();
     }
     const resources = new Set(routeList.map((r) => r.resource));
-    expect([...resources].sort()).toEqual(['clients', 'favorites', 'invoices', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
+    expect([...resources].sort()).toEqual(['clients', 'favorites', 'invoices', 'me', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
   });
 
   test("declares the API key scheme, the error schema with examples, and the caller's server URL", () => {
     expect(doc.components.securitySchemes.ApiKeyAuth).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
-    expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    expect(doc.components.schemas.ErrorResponse.properties.error.required).toEqual(['code', 'message']);
     expect(doc.components.responses.NotFound.content['application/json'].example).toEqual({ error: { code: 'NOT_FOUND', message: 'Client not found' } });
-    expect(doc.servers).toEqual([{ url: 'https://api.example.test' }]);
+    expect(doc.servers).toEqual([{ url: 'https://api.example.test', 'x-internal': false }]);
     expect(doc.info.description).toContain(SCOPES[0]);
   });
 

@@ -7,8 +7,8 @@ const EXPECTED_ALARMS = [
   'Api5xxRate',
   'ApiLatencyP99',
   'AuthorizerErrors',
-  ...[...RESOURCES, 'openapi'].map((n) => `Fn-${n}-Errors`),
-  ...[...RESOURCES, 'openapi', 'authorizer'].map((n) => `Fn-${n}-Throttles`),
+  ...[...RESOURCES, 'openapi', 'me'].map((n) => `Fn-${n}-Errors`),
+  ...[...RESOURCES, 'openapi', 'me', 'authorizer'].map((n) => `Fn-${n}-Throttles`),
   'TableThrottles',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];

@@ -11,8 +11,71 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OpenAPI 3.0 description of this API (public) */
+        /**
+         * The OpenAPI 3.0 description of this API (public)
+         * @description This document, generated from the route table; `servers` names the address the request reached. Public: no API key needed.
+         */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference: an HTML page rendering this document (public)
+         * @description Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API. Public: no API key needed.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference page's renderer (Redoc), served by the API itself (public)
+         * @description The Redoc standalone bundle the reference page loads. Public: no API key needed.
+         */
+        get: operations["getApiReferenceScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling API key: its id, name, workspace, scopes, limits, expiry, and the quota left in both windows
+         * @description The key as the API enforces it now (the authorizer answer is cached up to 5 minutes), and its quota after counting this request. Any valid API key may call it (no scope needed); it is rate-limited like every route.
+         */
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -38,7 +101,7 @@ export interface paths {
          * Create a client
          * @description Required scope: `clients:write`.
          */
-        post: operations["createClient"];
+        post: operations["addClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -389,6 +452,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKeyInfo: {
+            /** @description The key's public id (key_...); never the key itself */
+            id: string;
+            name: string;
+            workspaceId: string;
+            /** @description The scopes the key holds */
+            scopes: string[];
+            limits: {
+                /** Format: int64 */
+                perMinute: number;
+                /** Format: int64 */
+                perHour: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the key stops working; null when it does not expire
+             */
+            expiresAt: string | null;
+            /** @description The quota left in both windows, this request counted (as in the RateLimit header) */
+            quota: {
+                minute: {
+                    /**
+                     * Format: int64
+                     * @description Requests allowed in the window
+                     */
+                    limit: number;
+                    /**
+                     * Format: int64
+                     * @description Requests left in the current window after this one
+                     */
+                    remaining: number;
+                    /**
+                     * Format: int32
+                     * @description Seconds until the current window ends and its count starts over
+                     */
+                    resetSeconds: number;
+                };
+                hour: {
+                    /**
+                     * Format: int64
+                     * @description Requests allowed in the window
+                     */
+                    limit: number;
+                    /**
+                     * Format: int64
+                     * @description Requests left in the current window after this one
+                     */
+                    remaining: number;
+                    /**
+                     * Format: int32
+                     * @description Seconds until the current window ends and its count starts over
+                     */
+                    resetSeconds: number;
+                };
+            };
+        };
         Client: {
             id: string;
             name: string;
@@ -445,6 +564,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "active" | "done";
+            /** Format: int32 */
             estimateMinutes?: number;
             billable?: boolean;
             /** Format: date-time */
@@ -550,23 +670,63 @@ export interface components {
              */
             etag: string;
         };
-        Error: {
+        ErrorResponse: {
             error: {
                 /** @enum {string} */
                 code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
-                details?: {
-                    field: string;
-                    message: string;
-                }[];
+                /** @description The fields a 400 refused ({ field, message }); for a 403, one entry with a machine-readable reason: RATE_LIMITED (retry after retryAfter seconds) or MISSING_SCOPE (do not retry) */
+                details?: (components["schemas"]["FieldErrorDetail"] | components["schemas"]["RateLimitedDetail"] | components["schemas"]["MissingScopeDetail"])[];
+                /** @description The request id of the logs (also the X-Request-Id or x-amzn-RequestId header) */
                 requestId?: string;
             };
+        };
+        FieldErrorDetail: {
+            /** @description The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`) */
+            field: string;
+            /** @description What is wrong with it, in plain words (e.g. `is required`) */
+            message: string;
+        };
+        /** @description 403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds */
+        RateLimitedDetail: {
+            /** @enum {string} */
+            reason: "RATE_LIMITED";
+            /**
+             * @description The window whose limit was reached
+             * @enum {string}
+             */
+            window: "minute" | "hour";
+            /**
+             * Format: int64
+             * @description The key's limit for that window
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description Seconds until that window resets (also the Retry-After header): retrying then can succeed
+             */
+            retryAfter: number;
+        };
+        /** @description 403 FORBIDDEN because the key lacks the scope of the route: retrying will not help */
+        MissingScopeDetail: {
+            /** @enum {string} */
+            reason: "MISSING_SCOPE";
+            /** @description The scope the route requires and the key lacks (e.g. `clients:read`) */
+            scope: string;
         };
     };
     responses: {
         /** @description The request is invalid (path, query or body); nothing was changed */
         BadRequest: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -574,16 +734,24 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "VALIDATION_ERROR",
-                 *         "message": "Invalid request body: name: must not be empty"
+                 *         "message": "Invalid request body: name must not be empty"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry */
         PreconditionFailed: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -595,12 +763,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed */
         IdempotencyKeyReused: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -612,12 +788,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Missing, malformed, unknown, expired or revoked API key */
         Unauthorized: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -630,7 +810,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets */
@@ -638,10 +818,14 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
                 "Retry-After"?: number;
-                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                 "RateLimit-Policy"?: string;
-                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                 RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -653,12 +837,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The resource does not exist in the key's workspace */
         NotFound: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -670,12 +862,22 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description A unique name is taken, the record is still referenced, or its state forbids the change */
         Conflict: {
             headers: {
+                /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
+                "Retry-After"?: number;
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -687,12 +889,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is larger than the API accepts */
         PayloadTooLarge: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -705,12 +915,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message */
         UriTooLong: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -723,7 +937,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The API as a whole is receiving too many requests; retry with backoff */
@@ -731,6 +945,10 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: the gateway's own answers (throttled, authorizer unavailable) always say 1. */
                 "Retry-After"?: number;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -743,12 +961,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The operation is not offered by this API */
         NotImplemented: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -761,12 +987,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Unexpected failure; the body carries only a request id for support */
         InternalError: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -779,7 +1013,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The data store is throttling or unreachable; retry after the Retry-After seconds */
@@ -787,6 +1021,12 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
                 "Retry-After"?: number;
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -798,12 +1038,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Answered by the gateway: a function did not answer within the integration timeout */
         GatewayIntegrationTimeout: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -816,7 +1060,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -839,11 +1083,26 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        openapi: string;
+                        /** @description Title, version and description of the API */
+                        info: Record<string, never>;
+                        servers?: Record<string, never>[];
+                        /** @description The operations, by path template */
+                        paths: Record<string, never>;
+                        /** @description Schemas, responses and security schemes */
+                        components?: Record<string, never>;
+                        security?: Record<string, never>[];
+                        tags?: Record<string, never>[];
+                        /** @description External documentation */
+                        externalDocs?: Record<string, never>;
                     };
                 };
             };
@@ -852,6 +1111,103 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getApiReferenceScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };
@@ -867,10 +1223,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -890,7 +1250,7 @@ export interface operations {
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };
-    createClient: {
+    addClient: {
         parameters: {
             query?: never;
             header?: {
@@ -917,14 +1277,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -961,12 +1325,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -976,12 +1344,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1029,14 +1401,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1077,12 +1453,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1116,10 +1496,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1167,14 +1551,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1211,12 +1599,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1226,12 +1618,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1280,14 +1676,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1328,12 +1728,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1369,10 +1773,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,6 +1817,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     status?: "active" | "done";
+                    /** Format: int32 */
                     estimateMinutes?: number;
                     billable?: boolean;
                 };
@@ -1418,14 +1827,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1462,12 +1875,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1477,12 +1894,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1520,6 +1941,7 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "done";
+                    /** Format: int32 */
                     estimateMinutes?: number | null;
                     billable?: boolean | null;
                 };
@@ -1529,14 +1951,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1577,12 +2003,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1616,10 +2046,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1661,14 +2095,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,12 +2143,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1720,12 +2162,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1768,14 +2214,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,12 +2266,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1867,10 +2321,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1925,14 +2383,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,12 +2434,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1987,12 +2453,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2048,14 +2518,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,12 +2573,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,10 +2618,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2191,14 +2673,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2238,12 +2724,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2253,12 +2743,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2310,14 +2804,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2361,12 +2859,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2405,10 +2907,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2468,12 +2974,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,12 +2993,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2546,12 +3060,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
