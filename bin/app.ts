@@ -5,7 +5,8 @@ import { stageConfigFromContext } from '../lib/config';
 import { TimeTrackingStack } from '../lib/time-tracking-stack';
 
 /**
- * `cdk synth|deploy [-c stage=dev|prod] [-c alarmEmail=ops@example.com] [-c tracing=true|false] [-c logLevel=INFO]`
+ * `cdk synth|deploy [-c stage=dev|prod] [-c alarmEmail=ops@example.com] [-c tracing=true|false] [-c logLevel=INFO] [-c corsOrigins=https://app.example.com]`
+ * (CORS origins: the context value, else CORS_ORIGINS, else `*`.)
  * One stack per stage: TimeTracking-dev, TimeTracking-prod.
  */
 const app = new App();
@@ -14,6 +15,7 @@ const config = stageConfigFromContext({
   alarmEmail: app.node.tryGetContext('alarmEmail'),
   tracing: app.node.tryGetContext('tracing'),
   logLevel: app.node.tryGetContext('logLevel'),
+  corsOrigins: app.node.tryGetContext('corsOrigins') ?? process.env.CORS_ORIGINS,
 });
 
 new TimeTrackingStack(app, `TimeTracking-${config.stage}`, {

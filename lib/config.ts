@@ -1,3 +1,4 @@
+import { corsOrigins } from '../shared/api/gateway-edge';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 
@@ -39,6 +40,8 @@ export interface StageConfig {
     /** Memory of the resource functions (MB); the authorizer and openapi functions use less. */
     readonly memorySize: number;
   };
+  /** Origins browsers may call the API from (CORS_ORIGINS; `*` by default: keys travel in a header, no cookies). */
+  readonly corsOrigins: readonly string[];
 }
 
 const BASE: Record<StageName, StageConfig> = {
@@ -55,6 +58,7 @@ const BASE: Record<StageName, StageConfig> = {
     throttling: { rateLimit: 50, burstLimit: 100 },
     alarms: { serverErrorRate: 0.05, latencyP99Ms: 3000 },
     lambda: { memorySize: 512 },
+    corsOrigins: ['*'],
   },
   prod: {
     stage: 'prod',
@@ -68,6 +72,7 @@ const BASE: Record<StageName, StageConfig> = {
     throttling: { rateLimit: 500, burstLimit: 1000 },
     alarms: { serverErrorRate: 0.01, latencyP99Ms: 2000 },
     lambda: { memorySize: 1024 },
+    corsOrigins: ['*'],
   },
 };
 
@@ -77,6 +82,8 @@ export interface StageContext {
   alarmEmail?: unknown;
   tracing?: unknown;
   logLevel?: unknown;
+  /** Comma list of origins, or `*` (`-c corsOrigins=https://app.example.com,https://admin.example.com`). */
+  corsOrigins?: unknown;
 }
 
 const asBool = (v: unknown): boolean | undefined => {
@@ -86,10 +93,11 @@ const asBool = (v: unknown): boolean | undefined => {
   throw new Error(`Expected true or false, got ${JSON.stringify(v)}`);
 };
 
-export function stageConfig(stage: StageName, overrides: { alarmEmail?: string; tracing?: boolean; logLevel?: LogLevel } = {}): StageConfig {
+export function stageConfig(stage: StageName, overrides: { alarmEmail?: string; tracing?: boolean; logLevel?: LogLevel; corsOrigins?: readonly string[] } = {}): StageConfig {
   const base = BASE[stage];
   return {
     ...base,
+    ...(overrides.corsOrigins ? { corsOrigins: overrides.corsOrigins } : {}),
     ...(overrides.tracing !== undefined ? { tracing: overrides.tracing } : {}),
     ...(overrides.logLevel ? { logLevel: overrides.logLevel } : {}),
     alarms: { ...base.alarms, ...(overrides.alarmEmail ? { email: overrides.alarmEmail } : {}) },
@@ -108,7 +116,10 @@ export function stageConfigFromContext(ctx: StageContext): StageConfig {
     throw new Error(`logLevel must be one of ${LOG_LEVELS.join(', ')}`);
   }
   const tracing = asBool(ctx.tracing);
+  if (ctx.corsOrigins !== undefined && typeof ctx.corsOrigins !== 'string') throw new Error('corsOrigins must be a comma list of origins, or *');
+  const origins = typeof ctx.corsOrigins === 'string' ? corsOrigins(ctx.corsOrigins) : undefined;
   return stageConfig(stage, {
+    ...(origins ? { corsOrigins: origins } : {}),
     ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),
     ...(tracing !== undefined ? { tracing } : {}),
     ...(typeof logLevel === 'string' ? { logLevel: logLevel as LogLevel } : {}),

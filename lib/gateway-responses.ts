@@ -1,5 +1,5 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { GATEWAY_ANSWERS, gatewayAnswerList, gatewayAnswerTemplate, type GatewayAnswer } from '../shared/api/gateway-edge';
+import { CORS, GATEWAY_ANSWERS, gatewayAnswerList, gatewayAnswerTemplate, gatewayCorsOrigin, type GatewayAnswer } from '../shared/api/gateway-edge';
 
 /**
  * The answers API Gateway itself gives, as Gateway Responses and the 501 mock template: only a mapping of
@@ -17,7 +17,19 @@ function responseTypeOf(name: string): apigw.ResponseType {
 /** Header values of a gateway or integration response are quoted literals. */
 const quotedHeaders = (answer: GatewayAnswer): Record<string, string> => Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, `'${value}'`]));
 
-export function addGatewayErrors(api: apigw.RestApi): void {
+/**
+ * The CORS headers of the gateway's own answers (shared/api/gateway-edge.ts, gatewayCorsOrigin): a quoted
+ * literal, or the request's Origin header (a mapping from method.request.header.Origin) with several origins.
+ */
+export function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
+  const o = gatewayCorsOrigin(origins);
+  return {
+    'Access-Control-Allow-Origin': 'literal' in o ? `'${o.literal}'` : `method.request.header.${o.echoRequestHeader}`,
+    'Access-Control-Expose-Headers': `'${CORS.exposeHeaders.join(', ')}'`,
+  };
+}
+
+export function addGatewayErrors(api: apigw.RestApi, corsOrigins: readonly string[]): void {
   for (const answer of gatewayAnswerList) {
     if (answer.deployed.kind !== 'gateway-response') continue;
     const { responseType } = answer.deployed;
@@ -25,7 +37,7 @@ export function addGatewayErrors(api: apigw.RestApi): void {
       type: responseTypeOf(responseType),
       // DEFAULT_4XX/5XX keep the status API Gateway chose.
       ...(answer.statusFromGateway ? {} : { statusCode: String(answer.status) }),
-      responseHeaders: quotedHeaders(answer),
+      responseHeaders: { ...quotedHeaders(answer), ...gatewayCorsHeaders(corsOrigins) },
       templates: { 'application/json': gatewayAnswerTemplate(answer) },
     });
   }
@@ -36,15 +48,25 @@ const NOT_OFFERED = GATEWAY_ANSWERS.METHOD_NOT_OFFERED;
 /** Body of the 501 answered for a method the API does not offer on a known path. */
 export const NOT_IMPLEMENTED_TEMPLATE = gatewayAnswerTemplate(NOT_OFFERED);
 
-/** The MOCK integration response of that 501: status, headers and body from the table. */
-export const notOfferedIntegrationResponse = (): apigw.IntegrationResponse => ({
+/** The MOCK integration response of that 501: status, headers (CORS included) and body from the table. */
+export const notOfferedIntegrationResponse = (corsOrigins: readonly string[]): apigw.IntegrationResponse => ({
   statusCode: String(NOT_OFFERED.status),
   responseTemplates: { 'application/json': NOT_IMPLEMENTED_TEMPLATE },
-  responseParameters: Object.fromEntries(Object.entries(quotedHeaders(NOT_OFFERED)).map(([name, value]) => [`method.response.header.${name}`, value])),
+  responseParameters: Object.fromEntries(
+    Object.entries({ ...quotedHeaders(NOT_OFFERED), ...gatewayCorsHeaders(corsOrigins) }).map(([name, value]) => [`method.response.header.${name}`, value]),
+  ),
 });
 
 /** The method response the ANY method declares for that 501: the same status and header names. */
 export const notOfferedMethodResponse = (): apigw.MethodResponse => ({
   statusCode: String(NOT_OFFERED.status),
-  responseParameters: Object.fromEntries(Object.keys(NOT_OFFERED.headers).map((name) => [`method.response.header.${name}`, true])),
+  responseParameters: Object.fromEntries(
+    [...Object.keys(NOT_OFFERED.headers), 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'].map((name) => [`method.response.header.${name}`, true]),
+  ),
 });
+
+/** The request header the ANY method must declare for its 501 to echo the Origin (several CORS origins). */
+export const notOfferedRequestParameters = (corsOrigins: readonly string[]): Record<string, boolean> => {
+  const o = gatewayCorsOrigin(corsOrigins);
+  return 'literal' in o ? {} : { [`method.request.header.${o.echoRequestHeader}`]: false };
+};

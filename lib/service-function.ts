@@ -41,6 +41,8 @@ export interface ServiceFunctionProps {
   readonly timeout?: Duration;
   /** Extra environment (never secret values: pass ARNs and read them at run time). */
   readonly environment?: Record<string, string>;
+  /** Files (paths from the project root) copied next to the bundle, read by the handler at run time. */
+  readonly assets?: readonly string[];
 }
 
 /** How a function may use the table. */
@@ -98,10 +100,20 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: config.logLevel,
         LOG_LEVEL: config.logLevel,
+        CORS_ORIGINS: config.corsOrigins.join(','),
         ...(config.tracing ? {} : { POWERTOOLS_TRACE_DISABLED: 'true' }),
         ...props.environment,
       },
-      bundling: BUNDLING,
+      bundling: props.assets?.length
+        ? {
+            ...BUNDLING,
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir: string, outputDir: string) => props.assets!.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/"`),
+            },
+          }
+        : BUNDLING,
     });
 
     Validations.of(this.fn).acknowledge({

@@ -8,8 +8,9 @@ import { keys } from '../shared/data/keys';
 import { RESOURCES, pathTemplates, routeList, type FunctionName } from '../shared/api/routes';
 import { TABLE } from '../shared/data/table';
 import type { StageConfig } from './config';
-import { API_KEY_HEADER, MIN_COMPRESSION_BYTES } from '../shared/api/gateway-edge';
-import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse } from './gateway-responses';
+import { API_KEY_HEADER, CORS, MIN_COMPRESSION_BYTES } from '../shared/api/gateway-edge';
+import { DOCS_SCRIPT } from '../shared/api/routes';
+import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse, notOfferedRequestParameters } from './gateway-responses';
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 
@@ -100,14 +101,16 @@ export class TimeTrackingStack extends Stack {
       if (CURSOR_FUNCTIONS.includes(name)) this.cursorSecret.grantRead(fn.role);
       fns[name] = fn;
     }
-    // The OpenAPI document is generated from the route table: no table access at all.
+    // The OpenAPI document is generated from the route table, and its reference page (GET /v1/docs) renders it
+    // with Redoc's script, a file next to the bundle: no table access at all.
     fns.openapi = new ServiceFunction(this, 'Fn-openapi', {
       name: 'openapi',
       config,
       tableName,
       memorySize: 256,
       timeout: Duration.seconds(5),
-      description: `time-tracking ${config.stage}: GET /v1/openapi.json (public)`,
+      description: `time-tracking ${config.stage}: GET /v1/openapi.json, GET /v1/docs (public)`,
+      assets: [`node_modules/redoc/bundles/${DOCS_SCRIPT}`],
     });
     // The change feed reads the feed's items (Query) and voids dead positions (conditional PutItem); with the
     // rate counter (UpdateItem), that is all it touches: only items whose PK starts with those prefixes.
@@ -124,6 +127,17 @@ export class TimeTrackingStack extends Stack {
       leadingKeys: [`${keys.changeLogPartition('*')}`, `${keys.rateCounter('*', '').PK}`],
     });
     this.cursorSecret.grantRead(fns.changes.role);
+    // GET /v1/me: the authorizer's answer and the rate counter; reads the key record only for a context cached
+    // before the authorizer sent the key's name. Only API key and rate-counter items.
+    fns.me = new ServiceFunction(this, 'Fn-me', {
+      name: 'me',
+      config,
+      tableName,
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      description: `time-tracking ${config.stage}: GET /v1/me`,
+    });
+    fns.me.bindTable(this.table, { kind: 'items', actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], leadingKeys: [keys.apiKey('*').PK, keys.rateCounter('*', '').PK] });
     this.functions = fns;
 
     this.authorizerFunction = new ServiceFunction(this, 'Fn-authorizer', {
@@ -169,7 +183,7 @@ export class TimeTrackingStack extends Stack {
         throttlingBurstLimit: config.throttling.burstLimit,
       },
     });
-    addGatewayErrors(this.api);
+    addGatewayErrors(this.api, config.corsOrigins);
 
     const authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       authorizerName: `time-tracking-${config.stage}-api-key`,
@@ -193,7 +207,7 @@ export class TimeTrackingStack extends Stack {
     const notImplemented = new apigw.MockIntegration({
       passthroughBehavior: apigw.PassthroughBehavior.NEVER,
       requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, '{"statusCode": 501}'])),
-      integrationResponses: [notOfferedIntegrationResponse()],
+      integrationResponses: [notOfferedIntegrationResponse(config.corsOrigins)],
     });
 
     for (const [template, routes] of pathTemplates()) {
@@ -217,8 +231,24 @@ export class TimeTrackingStack extends Stack {
       resource.addMethod('ANY', notImplemented, {
         authorizer,
         authorizationType: apigw.AuthorizationType.CUSTOM,
+        requestParameters: { ...requestParameters, ...notOfferedRequestParameters(config.corsOrigins) },
         methodResponses: [notOfferedMethodResponse()],
       });
+      // CORS preflight (shared/api/gateway-edge.ts CORS): an OPTIONS mock answering 204 without a key.
+      const preflight = resource.addCorsPreflight({
+        allowOrigins: [...config.corsOrigins],
+        allowHeaders: [...CORS.allowHeaders],
+        allowMethods: [...CORS.allowMethods],
+        maxAge: Duration.seconds(CORS.maxAgeSeconds),
+        statusCode: CORS.preflightStatus,
+      });
+      Validations.of(preflight).acknowledge(
+        {
+          id: 'AwsSolutions-APIG4',
+          reason: `OPTIONS ${template} is the CORS preflight: browsers send it without credentials, so it cannot require the API key; it is a mock that answers headers only.`,
+        },
+        { id: 'AwsSolutions-COG4', reason: `OPTIONS ${template} is the CORS preflight (a mock, no data): no authorizer by the CORS protocol.` },
+      );
     }
 
     Validations.of(this.api).acknowledge(

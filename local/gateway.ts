@@ -1,12 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { apiKeyOf, deployedMethodArnBytes, gatewayAnswerResponse, MAX_METHOD_ARN_BYTES, MAX_URL_CHARS, REQUEST_ID_HEADER, urlChars } from '../shared/api/gateway-edge';
+import {
+  apiKeyOf,
+  corsOrigins,
+  deployedMethodArnBytes,
+  gatewayAnswerResponse,
+  headerValue,
+  MAX_METHOD_ARN_BYTES,
+  MAX_URL_CHARS,
+  preflightResponse,
+  REQUEST_ID_HEADER,
+  urlChars,
+  type GatewayAnswerId,
+} from '../shared/api/gateway-edge';
 import { toErrorResponse } from '../shared/api/response';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway
- * does, in the same order: URL over the quota → 414; unknown path → 404 without auth; on a method behind
+ * does, in the same order: URL over the quota → 414; unknown path → 404 without auth; OPTIONS on a known
+ * path → the CORS preflight (204, no key needed, as the deployed OPTIONS mock methods); on a method behind
  * the authorizer, a method ARN over 1600 bytes → 414, the API key header missing → 401 without calling
  * the authorizer; the REQUEST authorizer's answer cached per key for AUTH_CACHE_TTL_SECONDS (300 by
  * default, as deployed; 503 instead while the data store is known to be down: npm start restarting
@@ -126,11 +139,16 @@ export function createGateway(opts: GatewayOptions = {}) {
 
   async function handle(req: GatewayRequest): Promise<GatewayResponse> {
     const requestId = req.requestId ?? randomUUID();
+    // CORS_ORIGINS is read per request, as each deployed function reads it from its environment.
+    const origins = corsOrigins();
+    const origin = headerValue(req.headers, 'Origin');
+    const answer = (id: GatewayAnswerId) => gatewayAnswerResponse(id, requestId, undefined, { origins, origin });
     try {
-      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
+      if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return answer('URI_TOO_LONG');
       const match = matchPath(req.path);
-      if (!match) return gatewayAnswerResponse('MISSING_AUTHENTICATION_TOKEN', requestId);
+      if (!match) return answer('MISSING_AUTHENTICATION_TOKEN');
       const method = req.method.toUpperCase();
+      if (method === 'OPTIONS') return preflightResponse(origins, origin, requestId);
       const route = findRoute(match.template, method);
       // Own properties only, as JSON.parse builds the deployed event: a name such as __proto__ or
       // constructor is a parameter like any other, never a built-in.
@@ -167,17 +185,17 @@ export function createGateway(opts: GatewayOptions = {}) {
       };
       const isPublic = route?.scope === null;
       if (!isPublic) {
-        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return gatewayAnswerResponse('URI_TOO_LONG', requestId);
+        if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return answer('URI_TOO_LONG');
         const key = apiKeyOf(headers);
-        if (!key) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
+        if (!key) return answer('UNAUTHORIZED');
         if (!storeAvailable()) return storeUnavailableResponse(requestId);
         const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
         const result = await authorize(key, methodArn, event);
-        if (!result) return gatewayAnswerResponse('UNAUTHORIZED', requestId);
-        if (!policyAllows(result, methodArn)) return gatewayAnswerResponse('ACCESS_DENIED', requestId);
+        if (!result) return answer('UNAUTHORIZED');
+        if (!policyAllows(result, methodArn)) return answer('ACCESS_DENIED');
         event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
       }
-      if (!route) return gatewayAnswerResponse('METHOD_NOT_OFFERED', requestId);
+      if (!route) return answer('METHOD_NOT_OFFERED');
       const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
       return { status: res.statusCode, headers: stringHeaders(res.headers), body: res.body };
@@ -187,10 +205,10 @@ export function createGateway(opts: GatewayOptions = {}) {
         // DynamoDB Local went down while the authorizer was reading the key: retryable, as the handlers answer it.
         if (!storeAvailable()) return storeUnavailableResponse(requestId);
         console.error('local gateway: authorizer failed', err.failure);
-        return gatewayAnswerResponse('AUTHORIZER_FAILURE', requestId);
+        return answer('AUTHORIZER_FAILURE');
       }
       console.error('local gateway: handler failed', err);
-      return gatewayAnswerResponse('DEFAULT_5XX', requestId);
+      return answer('DEFAULT_5XX');
     }
   }
 

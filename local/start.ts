@@ -74,6 +74,9 @@ async function main() {
     const created = await ensureTable(client, table);
     console.log(`Table ${table}: ${created}`);
 
+    // Commands printed below work as printed: the admin CLI needs this DynamoDB Local (and a non-default table name).
+    const adminEnv = `DYNAMODB_ENDPOINT=${supervised.endpoint}${table === LOCAL_TABLE_NAME ? '' : ` TABLE_NAME=${table}`}`;
+    const newKeyCommand = `${adminEnv} npm run --silent admin -- keys create --workspace ${DEMO_WORKSPACE} --name me --scopes all`;
     const marker = { PK: { S: 'LOCAL#SETUP' }, SK: { S: 'DEMO' } };
     const done = await client.send(new GetItemCommand({ TableName: table, Key: marker, ConsistentRead: true }));
     if (!done.Item) {
@@ -81,12 +84,12 @@ async function main() {
       const { key, record } = await createApiKey({ workspaceId: DEMO_WORKSPACE, name: 'Demo key (all scopes)', scopes: [...SCOPES] as Scope[] });
       await client.send(new PutItemCommand({ TableName: table, Item: { ...marker, createdAt: { S: new Date().toISOString() }, keyId: { S: record.id } } }));
       console.log(`\nSeeded workspace "${DEMO_WORKSPACE}": ${JSON.stringify(seeded)}`);
-      console.log('\n  Demo API key (shown once; create more with `npm run --silent admin -- keys create`):');
+      console.log(`\n  Demo API key (shown once; all scopes, ${record.perMinute} requests a minute and ${record.perHour} an hour):`);
       console.log(`\n    ${key}\n`);
+      console.log(`  Try it:\n    curl -s http://127.0.0.1:${port}/v1/me -H 'X-API-Key: ${key}'`);
+      console.log(`  Another key:\n    ${newKeyCommand}\n`);
     } else {
-      console.log(
-        `Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run; \`npm run --silent admin -- keys create --workspace ${DEMO_WORKSPACE} --name me --scopes all\` makes another).`,
-      );
+      console.log(`Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run). Another key:\n    ${newKeyCommand}`);
     }
     client.destroy();
   } catch (err) {
@@ -103,8 +106,12 @@ async function main() {
     void stop(1);
   });
   server.listen(port, () => {
-    console.log(`API listening on http://127.0.0.1:${port}  (try: curl http://127.0.0.1:${port}/v1/openapi.json)`);
-    console.log(`DynamoDB Local: ${supervised.endpoint} (pid ${supervised.pid()})   Authorizer cache: ${authTtl}s   Ctrl-C stops both.`);
+    console.log(`API listening on http://127.0.0.1:${port}`);
+    console.log(`  API reference (a browser): http://127.0.0.1:${port}/v1/docs`);
+    console.log(`  OpenAPI document:\n    curl -s http://127.0.0.1:${port}/v1/openapi.json`);
+    console.log(
+      `DynamoDB Local: ${supervised.endpoint} (pid ${supervised.pid()})   Authorizer cache: ${authTtl}s (a revoked or changed key takes that long; AUTH_CACHE_TTL_SECONDS=5 npm start shortens it)   Ctrl-C stops both.`,
+    );
   });
 }
 

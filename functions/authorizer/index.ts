@@ -54,6 +54,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     context: encodeAuthContext({
       workspaceId: rec.workspaceId,
       keyId: rec.id,
+      keyName: rec.name,
       scopes: rec.scopes,
       perMinute: rec.perMinute,
       perHour: rec.perHour,

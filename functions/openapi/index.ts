@@ -1,12 +1,31 @@
-import { resourceHandler } from '../../shared/api/handler';
-import { buildOpenApi } from '../../shared/api/openapi';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Reply, resourceHandler } from '../../shared/api/handler';
+import { buildOpenApi, serverObject } from '../../shared/api/openapi';
+import { REFERENCE_PAGE_HEADERS, REFERENCE_SCRIPT_HEADERS, referencePage, selfContainedScript } from '../../shared/api/reference-page';
+import { DOCS_SCRIPT } from '../../shared/api/routes';
 
-/** Public: the OpenAPI document, built once per container; only `servers` follows the caller's base URL. */
+/**
+ * Public: the OpenAPI document (built once per container; only `servers` follows the caller's base URL),
+ * and the reference page that renders it with its script. Deployed, the script is a file next to the
+ * bundle (lib/service-function.ts copies it from the redoc package); locally it is read from the package.
+ */
 let doc: Record<string, unknown> | undefined;
+let script: string | undefined;
+
+function scriptFile(): string {
+  const bundled = join(__dirname, DOCS_SCRIPT);
+  return existsSync(bundled) ? bundled : require.resolve(`redoc/bundles/${DOCS_SCRIPT}`);
+}
 
 export const handler = resourceHandler('openapi', {
   getOpenApi: async ({ baseUrl }) => {
     doc ??= buildOpenApi();
-    return { ...doc, servers: [{ url: baseUrl }] };
+    return { ...doc, servers: [serverObject(baseUrl)] };
+  },
+  getApiReference: async () => new Reply(referencePage(), REFERENCE_PAGE_HEADERS),
+  getApiReferenceScript: async () => {
+    script ??= selfContainedScript(readFileSync(scriptFile(), 'utf8'));
+    return new Reply(script, REFERENCE_SCRIPT_HEADERS);
   },
 });

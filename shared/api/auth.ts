@@ -1,5 +1,5 @@
 import { isScope, type Scope } from '../domain/auth';
-import { ApiError, unauthorized } from './errors';
+import { forbidden, unauthorized } from './errors';
 
 /**
  * What the authorizer tells the resource Lambdas, through API Gateway's authorizer context (values
@@ -8,6 +8,8 @@ import { ApiError, unauthorized } from './errors';
 export interface AuthContext {
   workspaceId: string;
   keyId: string;
+  /** The key's name (GET /v1/me); absent from contexts cached before it was added. */
+  keyName?: string;
   scopes: Scope[];
   perMinute: number;
   perHour: number;
@@ -21,6 +23,7 @@ export function encodeAuthContext(ctx: AuthContext): AuthorizerContextValues {
   const out: AuthorizerContextValues = {
     workspaceId: ctx.workspaceId,
     keyId: ctx.keyId,
+    ...(ctx.keyName !== undefined ? { keyName: ctx.keyName } : {}),
     scopes: ctx.scopes.join(','),
     perMinute: ctx.perMinute,
     perHour: ctx.perHour,
@@ -42,9 +45,10 @@ export function decodeAuthContext(raw: Record<string, unknown> | null | undefine
   const scopes = (str(raw?.scopes) ?? '').split(',').filter(isScope);
   const expiresAt = str(raw?.expiresAt) || undefined;
   if (expiresAt && Date.parse(expiresAt) <= now.getTime()) throw unauthorized();
-  return { workspaceId, keyId, scopes, perMinute, perHour, ...(expiresAt ? { expiresAt } : {}) };
+  const keyName = str(raw?.keyName);
+  return { workspaceId, keyId, ...(keyName !== undefined ? { keyName } : {}), scopes, perMinute, perHour, ...(expiresAt ? { expiresAt } : {}) };
 }
 
 export function requireScope(ctx: AuthContext, scope: Scope): void {
-  if (!ctx.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `This API key lacks the required scope: ${scope}`);
+  if (!ctx.scopes.includes(scope)) throw forbidden(`This API key lacks the required scope: ${scope}`, { reason: 'MISSING_SCOPE', scope });
 }

@@ -18,13 +18,19 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** A field a request got wrong (400). */
 export interface ErrorDetail {
   field: string;
   message: string;
 }
+/**
+ * Why a 403 FORBIDDEN happened, for machines (the contract fixes 403 for both): a rate limit (retry after
+ * retryAfter seconds) or a missing scope (retrying will not help). Sent as the one entry of `details`.
+ */
+export type ForbiddenReason = { reason: 'RATE_LIMITED'; window: 'minute' | 'hour'; limit: number; retryAfter: number } | { reason: 'MISSING_SCOPE'; scope: string };
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId?: string };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] | ForbiddenReason[]; requestId?: string };
 }
 
 export class ApiError extends Error {
@@ -34,6 +40,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    /** A 403's machine-readable reason (sent as its `details`). */
+    readonly reason?: ForbiddenReason,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -45,16 +53,24 @@ export const validationError = (message: string, details?: ErrorDetail[]) => new
 export const fieldError = (field: string, message: string) => new ApiError('VALIDATION_ERROR', `${field}: ${message}`, [{ field, message }]);
 export const notFound = (kind: string) => new ApiError('NOT_FOUND', `${kind} not found`);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
-export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
+export const forbidden = (message: string, reason: ForbiddenReason, headers?: Record<string, string>) => new ApiError('FORBIDDEN', message, undefined, headers, reason);
 export const unauthorized = () => new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
 export const notImplemented = (message = 'This operation is not implemented') => new ApiError('NOT_IMPLEMENTED', message);
 
 /** One generic message for every authentication failure, so a caller learns nothing about why. */
 export const UNAUTHORIZED_MESSAGE = 'Missing or invalid API key';
 
-export function errorBody(code: ErrorCode, message: string, extra?: { details?: ErrorDetail[]; requestId?: string }): ErrorBody {
-  const error: ErrorBody['error'] = { code, message };
-  if (extra?.details && extra.details.length > 0) error.details = extra.details;
+/** Bounds of an error body (declared in the OpenAPI document): messages and details are clipped to them. */
+export const MAX_ERROR_MESSAGE_CHARS = 4096;
+export const MAX_DETAIL_CHARS = 1024;
+export const MAX_ERROR_DETAILS = 100;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
+
+export function errorBody(code: ErrorCode, message: string, extra?: { details?: ErrorDetail[]; reason?: ForbiddenReason; requestId?: string }): ErrorBody {
+  const error: ErrorBody['error'] = { code, message: clip(message, MAX_ERROR_MESSAGE_CHARS) };
+  if (extra?.reason) error.details = [extra.reason];
+  else if (extra?.details && extra.details.length > 0)
+    error.details = extra.details.slice(0, MAX_ERROR_DETAILS).map((d) => ({ field: clip(d.field, MAX_DETAIL_CHARS), message: clip(d.message, MAX_DETAIL_CHARS) }));
   if (extra?.requestId) error.requestId = extra.requestId;
   return { error };
 }

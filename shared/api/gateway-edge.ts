@@ -16,6 +16,11 @@ import { ERROR_STATUS, UNAUTHORIZED_MESSAGE, type ErrorCode } from './errors';
 export const API_KEY_HEADER = 'X-API-Key';
 /** The header the local gateway sends the request id in (API Gateway sends it as x-amzn-RequestId). */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+/** The request id header API Gateway adds to every answer. */
+export const AWS_REQUEST_ID_HEADER = 'x-amzn-RequestId';
+/** Safe retries of writes (shared/api/idempotency.ts), and the header marking a kept answer. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** API Gateway REST refuses payloads over 10 MB before anything runs (REQUEST_TOO_LARGE). */
 export const MAX_GATEWAY_BODY_BYTES = 10 * 1024 * 1024;
@@ -235,12 +240,20 @@ export interface EdgeResponse {
   body: string;
 }
 
-/** The whole local answer: status, the table's headers plus X-Request-Id, and the body. */
-export function gatewayAnswerResponse(id: GatewayAnswerId, requestId: string, gatewayMessage?: string): EdgeResponse {
+/**
+ * The whole local answer: status, the table's headers plus X-Request-Id and the CORS headers (for a
+ * request from `cors.origin` under the allowed `cors.origins`, CORS_ORIGINS by default), and the body.
+ */
+export function gatewayAnswerResponse(
+  id: GatewayAnswerId,
+  requestId: string,
+  gatewayMessage?: string,
+  cors: { origins?: readonly string[]; origin?: string | undefined } = {},
+): EdgeResponse {
   const answer = GATEWAY_ANSWERS[id];
   return {
     status: answer.status,
-    headers: { ...answer.headers, [REQUEST_ID_HEADER]: requestId },
+    headers: { ...answer.headers, ...gatewayAnswerCorsHeaders(cors.origins ?? corsOrigins(), cors.origin), [REQUEST_ID_HEADER]: requestId },
     body: gatewayAnswerBody(answer, requestId, gatewayMessage),
   };
 }
@@ -273,4 +286,88 @@ export function deployedMethodArnBytes(stage: string, method: string, path: stri
 /** The URL length API Gateway's quota counts (path and query string; the host is not the caller's to choose). */
 export function urlChars(path: string, queryString: string): number {
   return path.length + (queryString ? 1 + queryString.length : 0);
+}
+
+// ------------------------------------------------------------------------------------------- CORS
+
+/**
+ * CORS, one declaration for every place that answers: the preflight (an OPTIONS on any route, answered
+ * by the gateway without a key: locally by local/gateway.ts, deployed by the OPTIONS mock methods of
+ * lib/time-tracking-stack.ts), the handlers' answers (shared/api/handler.ts) and the gateway's own
+ * answers above (Gateway Responses and the 501 mock). Keys travel in a header and no cookie is used, so
+ * the default origin is `*` and credentials are never allowed.
+ */
+export const CORS = {
+  /** The environment variable with the allowed origins: a comma list of `scheme://host[:port]`, or `*`. */
+  originsVariable: 'CORS_ORIGINS',
+  allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  allowHeaders: [API_KEY_HEADER, 'Content-Type', 'If-Match', 'If-None-Match', IDEMPOTENCY_KEY_HEADER],
+  exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Location', REPLAYED_HEADER, REQUEST_ID_HEADER, AWS_REQUEST_ID_HEADER],
+  /** How long a browser may keep a preflight answer (seconds). */
+  maxAgeSeconds: 600,
+  preflightStatus: 204,
+} as const;
+
+const ORIGIN_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
+
+/** The allowed origins from CORS_ORIGINS (default `*`); a malformed entry is a configuration error, thrown. */
+export function corsOrigins(raw: string | undefined = process.env[CORS.originsVariable]): readonly string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  if (list.length === 0) return ['*'];
+  for (const o of list) {
+    if (o !== '*' && !ORIGIN_PATTERN.test(o)) throw new Error(`${CORS.originsVariable}: "${o}" is not an origin (scheme://host[:port], no path) or *`);
+  }
+  return list.includes('*') ? ['*'] : list;
+}
+
+/** The Access-Control-Allow-Origin value for a request from `origin`: `*`, the origin when listed, or none. */
+export function allowedOrigin(origins: readonly string[], origin: string | undefined): string | undefined {
+  if (origins.includes('*')) return '*';
+  return origin !== undefined && origins.includes(origin) ? origin : undefined;
+}
+
+/** The CORS headers of an answer made by a handler: the list is checked against the request's Origin. */
+export function corsHeaders(origins: readonly string[], origin: string | undefined): Record<string, string> {
+  const allow = allowedOrigin(origins, origin);
+  const vary: Record<string, string> = origins.includes('*') ? {} : { Vary: 'Origin' };
+  if (allow === undefined) return vary;
+  return { 'Access-Control-Allow-Origin': allow, 'Access-Control-Expose-Headers': CORS.exposeHeaders.join(', '), ...vary };
+}
+
+/**
+ * How the gateway's own answers (the table above) carry CORS, deployed and locally alike. Gateway
+ * Responses cannot test a value (their templates take variables only), so with several origins they
+ * echo the request's Origin: those answers carry no data (a code, a fixed message, the request id), and
+ * a browser script of a listed origin must be able to read its 401 or 429. One origin or `*`: the literal.
+ */
+export type GatewayCorsOrigin = { literal: string } | { echoRequestHeader: 'Origin' };
+export function gatewayCorsOrigin(origins: readonly string[]): GatewayCorsOrigin {
+  if (origins.includes('*')) return { literal: '*' };
+  return origins.length === 1 ? { literal: origins[0]! } : { echoRequestHeader: 'Origin' };
+}
+/** The CORS headers of a gateway answer to a request from `origin` (what the deployed mapping produces). */
+export function gatewayAnswerCorsHeaders(origins: readonly string[], origin: string | undefined): Record<string, string> {
+  const o = gatewayCorsOrigin(origins);
+  const allow = 'literal' in o ? o.literal : origin;
+  return allow === undefined ? {} : { 'Access-Control-Allow-Origin': allow, 'Access-Control-Expose-Headers': CORS.exposeHeaders.join(', ') };
+}
+
+/** The preflight answer (204, no body): allowed methods and headers, max age; the origin only when allowed. */
+export function preflightResponse(origins: readonly string[], origin: string | undefined, requestId: string): EdgeResponse {
+  const allow = allowedOrigin(origins, origin);
+  return {
+    status: CORS.preflightStatus,
+    headers: {
+      ...(allow !== undefined ? { 'Access-Control-Allow-Origin': allow } : {}),
+      'Access-Control-Allow-Methods': CORS.allowMethods.join(','),
+      'Access-Control-Allow-Headers': CORS.allowHeaders.join(','),
+      'Access-Control-Max-Age': String(CORS.maxAgeSeconds),
+      ...(origins.includes('*') ? {} : { Vary: 'Origin' }),
+      [REQUEST_ID_HEADER]: requestId,
+    },
+    body: '',
+  };
 }

@@ -4,12 +4,12 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
-import { GATEWAY_ANSWERS, headerValue } from './gateway-edge';
+import { corsHeaders, corsOrigins, GATEWAY_ANSWERS, headerValue } from './gateway-edge';
 import { idempotencyKeyOf } from './headers';
 import { ANY_KEY, findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
-import { enforceRateLimit } from './rate-limit';
+import { enforceRateLimit, quotaOf, type Quota } from './rate-limit';
 import { json, toErrorResponse } from './response';
 import { assertStorable, parseWith, withoutReadOnly } from './validate';
 
@@ -25,6 +25,8 @@ export type RouteRequest<R extends RouteDef> = InputOf<R> & {
   rawBody: unknown;
   /** The request's Idempotency-Key (checked by the stack), on an authenticated write that sent one. */
   idempotencyKey?: string;
+  /** The calling key's quota left in both windows, this request counted (authenticated routes). */
+  quota?: Quota;
   context: Context;
 };
 
@@ -49,7 +51,9 @@ export interface ApiState {
   input?: { params: unknown; query: unknown; body: unknown };
   /** The request's Idempotency-Key (checked), on an authenticated write that sent one. */
   idempotencyKey?: string;
-  /** Headers every response of this request carries (request id, quota headers). */
+  /** The calling key's quota after counting this request. */
+  quota?: Quota;
+  /** Headers every response of this request carries (request id, CORS, quota headers). */
   headers: Record<string, string>;
 }
 export type ApiMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
@@ -58,7 +62,9 @@ const states = new WeakMap<object, ApiState>();
 export const stateOf = (event: APIGatewayProxyEvent): ApiState => {
   let s = states.get(event);
   if (!s) {
-    s = { headers: { 'X-Request-Id': event.requestContext?.requestId ?? 'local' } };
+    // CORS headers on every answer of the API's functions, error or not (CORS_ORIGINS, shared/api/gateway-edge.ts).
+    const cors = corsHeaders(corsOrigins(), headerValue(event.headers, 'Origin'));
+    s = { headers: { 'X-Request-Id': event.requestContext?.requestId ?? 'local', ...cors } };
     states.set(event, s);
   }
   return s;
@@ -107,11 +113,11 @@ const identify = (fn: FunctionName): ApiMiddleware => ({
 const rateLimit: ApiMiddleware = {
   before: async (request) => {
     const s = state(request);
-    if (s.auth) await enforceRateLimit(s.auth, s.headers);
+    if (s.auth) s.quota = quotaOf(s.auth, await enforceRateLimit(s.auth, s.headers));
   },
 };
 
-/** 3. Scope of the route. */
+/** 3. Scope of the route (none for a route any key may call). */
 const authorize: ApiMiddleware = {
   before: (request) => {
     const s = state(request);
@@ -195,7 +201,7 @@ const handleErrors = (metrics: ReturnType<typeof createMetrics>): ApiMiddleware 
     const { response, unexpected } = toErrorResponse(err, requestIdOf(request));
     if (unexpected) logger.error('Request failed unexpectedly', err as Error);
     else logger.info('Request rejected', { status: response.statusCode });
-    const rateLimited = err instanceof ApiError && err.code === 'FORBIDDEN' && err.headers?.['Retry-After'] !== undefined;
+    const rateLimited = err instanceof ApiError && err.reason?.reason === 'RATE_LIMITED';
     recordOutcome(metrics, { status: response.statusCode, rateLimited });
     request.response = { ...response, headers: { ...s.headers, ...response.headers } };
   },
@@ -228,6 +234,7 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
       rawQuery: event.queryStringParameters,
       rawBody: event.body ?? undefined,
       ...(s.idempotencyKey ? { idempotencyKey: s.idempotencyKey } : {}),
+      ...(s.quota ? { quota: s.quota } : {}),
       context,
     } as RouteRequest<RouteDef>);
     const reply = result instanceof Reply ? result : new Reply(result);
@@ -236,6 +243,7 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
     logger.info('Request served', { status });
     recordOutcome(metrics, { status });
     if (status === 304) return { statusCode: 304, headers, body: '' };
+    if (route.produces) return { statusCode: status, headers: { 'Content-Type': route.produces, ...headers }, body: String(reply.body) };
     return json(status, reply.body, headers);
   };
   return (

@@ -1,10 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { validationError } from './errors';
-import { headerValue } from './gateway-edge';
+import { headerValue, IDEMPOTENCY_KEY_HEADER } from './gateway-edge';
 
-/** Names of the API's own request and response headers (the API key header is in gateway-edge.ts). */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** The API's own request and response header names are declared with the gateway edge (CORS lists them). */
+export { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './gateway-edge';
 
 /** 1-255 printable ASCII characters. */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;

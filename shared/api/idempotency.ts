@@ -80,7 +80,7 @@ export async function runIdempotent(req: IdempotentRequest, context: Context, wo
       } catch (err) {
         const api = toApiError(err);
         if (api instanceof ApiError && KEPT_ERRORS.has(api.status)) {
-          return { status: api.status, body: errorBody(api.code, api.message, { details: api.details }), headers: { ...api.headers } };
+          return { status: api.status, body: errorBody(api.code, api.message, { details: api.details, reason: api.reason }), headers: { ...api.headers } };
         }
         throw err;
       }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
-import { API_KEY_HEADER, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
+import { API_KEY_HEADER, CORS, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
 import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
@@ -13,12 +13,26 @@ import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 type Json = Record<string, unknown>;
 const schemas: Record<string, Json> = {};
 
+const INT32 = 2 ** 31;
+/** Every integer gets its format (int32 when its bounds fit, else int64), as generators and linters expect. */
+function withIntegerFormats(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withIntegerFormats);
+  if (!v || typeof v !== 'object') return v;
+  const o: Json = {};
+  for (const [k, val] of Object.entries(v as Json)) o[k] = withIntegerFormats(val);
+  if (o.type === 'integer' && o.format === undefined) {
+    const fits = typeof o.minimum === 'number' && typeof o.maximum === 'number' && o.minimum >= -INT32 && o.maximum < INT32;
+    o.format = fits ? 'int32' : 'int64';
+  }
+  return o;
+}
+
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const out = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
+  const out = withIntegerFormats(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' })) as Json;
   const defs = (out.definitions ?? {}) as Record<string, Json>;
   delete out.definitions;
   delete out.$schema;
-  for (const [id, def] of Object.entries(defs)) schemas[id] ??= rewriteRefs(def) as Json;
+  for (const [id, def] of Object.entries(defs)) schemas[id] ??= rewriteRefs(withIntegerFormats(def)) as Json;
   const id = z.globalRegistry.get(schema)?.id;
   if (id) {
     schemas[id] ??= rewriteRefs(out) as Json;
@@ -48,7 +62,7 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   VALIDATION_ERROR: {
     name: 'BadRequest',
     description: 'The request is invalid (path, query or body); nothing was changed',
-    example: { message: 'Invalid request body: name: must not be empty' },
+    example: { message: 'Invalid request body: name must not be empty' },
   },
   PRECONDITION_FAILED: {
     name: 'PreconditionFailed',
@@ -141,11 +155,11 @@ function errorComponents(errorRef: Json): Record<string, Json> {
   const components: Record<string, Json> = {};
   for (const [code, e] of Object.entries(ERROR_RESPONSES) as Array<[ErrorCode, (typeof ERROR_RESPONSES)[ErrorCode]]>) {
     const example = 'gateway' in e.example ? gatewayAnswerExample(e.example.gateway, EXAMPLE_REQUEST_ID) : { error: { code, message: e.example.message } };
-    const headers = { ...gatewayHeaders(code), ...(ERROR_HEADERS[e.name] ?? {}) };
+    const headers = { ...gatewayHeaders(code), ...(ERROR_HEADERS[e.name] ?? {}), ...CORS_HEADERS };
     components[e.name] = { description: e.description, ...(Object.keys(headers).length ? { headers } : {}), content: content(example) };
   }
   for (const a of gatewayAnswerList.filter(ownComponent)) {
-    const headers = gatewayHeadersOf(a);
+    const headers = { ...gatewayHeadersOf(a), ...CORS_HEADERS };
     components[componentName(a)] = {
       description: `Answered by the gateway: ${a.when}`,
       ...(Object.keys(headers).length ? { headers } : {}),
@@ -184,21 +198,41 @@ function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): J
  */
 const RATE_LIMIT_HEADERS: Record<string, Json> = {
   'RateLimit-Policy': {
-    description: 'The key\'s quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours.',
-    schema: { type: 'string', example: '"minute";q=60;w=60, "hour";q=1000;w=3600' },
+    description:
+      'The key\'s quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API\'s functions.',
+    schema: { type: 'string', maxLength: 128, pattern: '^"minute";q=\\d+;w=60, "hour";q=\\d+;w=3600$', example: '"minute";q=60;w=60, "hour";q=1000;w=3600' },
   },
   RateLimit: {
-    description: 'Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets.',
-    schema: { type: 'string', example: '"minute";r=57;t=23, "hour";r=994;t=1823' },
+    description:
+      'Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted.',
+    schema: { type: 'string', maxLength: 128, pattern: '^"minute";r=\\d+;t=\\d+, "hour";r=\\d+;t=\\d+$', example: '"minute";r=57;t=23, "hour";r=994;t=1823' },
   },
 };
 const RETRY_AFTER: Json = {
   description: 'Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy.',
-  schema: { type: 'integer', minimum: 1, example: 37 },
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600, example: 37 },
+};
+
+/**
+ * CORS headers (shared/api/gateway-edge.ts, CORS_ORIGINS): on every answer, the gateway's own included,
+ * to a request from an allowed origin.
+ */
+const CORS_HEADERS: Record<string, Json> = {
+  'Access-Control-Allow-Origin': {
+    description: `\`*\` by default; with ${CORS.originsVariable} set, the request's Origin when it is one of the configured origins`,
+    schema: { type: 'string', maxLength: 2048, example: '*' },
+  },
+  'Access-Control-Expose-Headers': {
+    description: 'The response headers a browser script may read',
+    schema: { type: 'string', maxLength: 1024, enum: [CORS.exposeHeaders.join(', ')] },
+  },
 };
 
 /** The record's strong ETag (RFC 9110): the revision it is at, quoted; changes with every update. */
-const ETAG_HEADER: Json = { description: "The record's strong ETag; send it in If-Match to change the record only if unchanged since", schema: { type: 'string', example: '"3"' } };
+const ETAG_HEADER: Json = {
+  description: "The record's strong ETag; send it in If-Match to change the record only if unchanged since",
+  schema: { type: 'string', maxLength: 24, pattern: '^"\\d+"$', example: '"3"' },
+};
 /** The conditional request headers of single-resource reads and writes. */
 const CONDITIONAL_HEADERS: Record<'read' | 'write', Json> = {
   read: {
@@ -229,27 +263,49 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
 };
 const REPLAYED_HEADER_DOC: Json = {
   description: 'true when this is the kept answer of an earlier request with the same Idempotency-Key',
-  schema: { type: 'string', enum: ['true'] },
+  schema: { type: 'string', maxLength: 4, enum: ['true'] },
 };
 
 /** How a header of the gateway's answers is documented. */
 const HEADER_DOCS: Record<string, Json> = {
   'Retry-After': {
     description: "Seconds to wait before retrying: the gateway's own answers (throttled, authorizer unavailable) always say 1.",
-    schema: { type: 'integer', minimum: 1, example: 1 },
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 3600, example: 1 },
   },
 };
 
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
 export const successHeaders: Record<string, Json> = { ...RATE_LIMIT_HEADERS };
-/** Headers declared on shared error responses: the rate-limit 403 carries Retry-After and the quota. */
+/**
+ * Headers declared on shared error responses. The handlers' refusals of a request with a valid key carry
+ * the quota headers (the request was counted); the rate-limit 403 carries Retry-After too. Answers only the
+ * gateway gives (401, 414, 429, 504) come before any per-key counting and carry none.
+ */
 const ERROR_HEADERS: Record<string, Record<string, Json>> = {
+  BadRequest: RATE_LIMIT_HEADERS,
+  NotFound: RATE_LIMIT_HEADERS,
+  Conflict: { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+  PreconditionFailed: RATE_LIMIT_HEADERS,
+  IdempotencyKeyReused: RATE_LIMIT_HEADERS,
+  PayloadTooLarge: RATE_LIMIT_HEADERS,
+  NotImplemented: RATE_LIMIT_HEADERS,
+  InternalError: RATE_LIMIT_HEADERS,
   Forbidden: { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS },
-  ServiceUnavailable: { 'Retry-After': RETRY_AFTER },
+  ServiceUnavailable: { 'Retry-After': RETRY_AFTER, 'RateLimit-Policy': RATE_LIMIT_HEADERS['RateLimit-Policy']! },
 };
 
+/** The document's server: where the caller reached it; `x-internal: false`, the API is for outside integrations. */
+export const serverObject = (url: string): Json => ({ url, 'x-internal': false });
+
+/** Bound of a text answer (the reference page's script is about 1.1 MB). */
+const MAX_TEXT_RESPONSE_CHARS = 4 * 1024 * 1024;
+
 /** One tag per resource, described by its entity declaration; `meta` for the document itself. */
-const TAG_DESCRIPTIONS: Record<string, string> = { meta: 'This document', ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])) };
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  meta: 'This document and its reference page',
+  me: 'The calling API key',
+  ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])),
+};
 
 export function buildOpenApi(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -259,13 +315,17 @@ export function buildOpenApi(serverUrl?: string): Json {
       summary: r.summary,
       tags: [r.resource === 'openapi' ? 'meta' : r.resource],
       security: r.scope ? [{ ApiKeyAuth: [] }] : [],
-      ...(r.scope === ANY_KEY
-        ? { description: `Any valid API key.${r.description ? ` ${r.description}` : ''}` }
-        : r.scope
-          ? { description: `Required scope: \`${r.scope}\`.${r.description ? ` ${r.description}` : ''}`, 'x-required-scope': r.scope }
-          : r.description
-            ? { description: r.description }
-            : {}),
+      description: [
+        r.description,
+        r.scope === ANY_KEY
+          ? 'Any valid API key may call it (no scope needed); it is rate-limited like every route.'
+          : r.scope
+            ? `Required scope: \`${r.scope}\`.`
+            : 'Public: no API key needed.',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      ...(r.scope && r.scope !== ANY_KEY ? { 'x-required-scope': r.scope } : {}),
     };
     const params = [
       ...parameters(r.params, 'path'),
@@ -277,16 +337,23 @@ export function buildOpenApi(serverUrl?: string): Json {
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
     const responses: Record<string, Json> = {};
     if (!r.notImplemented) {
-      const headers = { ...(r.scope ? successHeaders : {}), ...(r.etag ? { ETag: ETAG_HEADER } : {}), ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}) };
+      const headers = {
+        ...(r.scope ? successHeaders : {}),
+        ...(r.etag ? { ETag: ETAG_HEADER } : {}),
+        ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}),
+        ...CORS_HEADERS,
+      };
       responses[String(r.successStatus)] = {
         description: r.successStatus === 201 ? 'Created' : 'OK',
         ...(Object.keys(headers).length ? { headers } : {}),
-        content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+        content: r.produces
+          ? { [r.produces.split(';')[0]!]: { schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS } } }
+          : { 'application/json': { schema: toSchema(r.response, 'output') } },
       };
       if (r.conditional === 'read') {
         responses['304'] = {
           description: 'Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit)',
-          headers: { ...successHeaders, ETag: ETAG_HEADER },
+          headers: { ...successHeaders, ETag: ETAG_HEADER, ...CORS_HEADERS },
         };
       }
     }
@@ -302,9 +369,14 @@ export function buildOpenApi(serverUrl?: string): Json {
       description:
         "Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices. " +
         `Authenticate with the \`${API_KEY_HEADER}\` header. Errors always have the body \`{ "error": { "code", "message" } }\`. ` +
+        'A 403 FORBIDDEN says why in `error.details`: `[{ "reason": "RATE_LIMITED", "window", "limit", "retryAfter" }]` (retry after retryAfter seconds) or ' +
+        '`[{ "reason": "MISSING_SCOPE", "scope" }]` (retrying will not help). ' +
+        `Browsers may call it from other origins (CORS; allowed origins: ${CORS.originsVariable}, \`*\` by default). ` +
+        'The reference page is GET /v1/docs. ' +
         `Scopes: ${SCOPES.join(', ')}.`,
+      contact: { name: 'Workspace Time-Tracking API team' },
     },
-    servers: [{ url: serverUrl ?? '/' }],
+    servers: [serverObject(serverUrl ?? '/')],
     tags: [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {

@@ -1,6 +1,6 @@
 import type { AuthContext } from './auth';
 import { consume, type Limits, type RateDecision } from '../data/rate-counter';
-import { ApiError } from './errors';
+import { ApiError, forbidden } from './errors';
 import { logger } from './logger';
 
 /**
@@ -23,6 +23,14 @@ export function rateLimitHeader(limits: Limits, d: RateDecision): string {
   const hourLeft = Math.max(0, limits.perHour - d.hourCount);
   return `"minute";r=${minuteLeft};t=${d.window.minuteResetSeconds}, "hour";r=${hourLeft};t=${d.window.hourResetSeconds}`;
 }
+/** The quota left in both windows after a request (GET /v1/me; the same numbers as the RateLimit header). */
+export function quotaOf(limits: Limits, d: RateDecision) {
+  return {
+    minute: { limit: limits.perMinute, remaining: Math.max(0, limits.perMinute - d.minuteCount), resetSeconds: d.window.minuteResetSeconds },
+    hour: { limit: limits.perHour, remaining: Math.max(0, limits.perHour - d.hourCount), resetSeconds: d.window.hourResetSeconds },
+  };
+}
+export type Quota = ReturnType<typeof quotaOf>;
 export function quotaHeaders(limits: Limits, d: RateDecision): Record<string, string> {
   return { 'RateLimit-Policy': policyHeader(limits), RateLimit: rateLimitHeader(limits, d) };
 }
@@ -34,7 +42,7 @@ export function quotaHeaders(limits: Limits, d: RateDecision): Record<string, st
  * (throttled, timeout, unreachable) the request is answered 503 SERVICE_UNAVAILABLE with
  * Retry-After: 1 and nothing else runs; docs/rate-limits.md gives the reasons.
  */
-export async function enforceRateLimit(auth: AuthContext, responseHeaders: Record<string, string>): Promise<void> {
+export async function enforceRateLimit(auth: AuthContext, responseHeaders: Record<string, string>): Promise<RateDecision> {
   const limits: Limits = { perMinute: auth.perMinute, perHour: auth.perHour };
   responseHeaders['RateLimit-Policy'] = policyHeader(limits);
   let d: RateDecision;
@@ -45,8 +53,9 @@ export async function enforceRateLimit(auth: AuthContext, responseHeaders: Recor
     throw new ApiError('SERVICE_UNAVAILABLE', 'The service is busy; retry after a short wait', undefined, { 'Retry-After': '1' });
   }
   responseHeaders.RateLimit = rateLimitHeader(limits, d);
-  if (d.allowed) return;
-  const [limit, unit, retryAfter] = d.exceeded === 'hour' ? [limits.perHour, 'hour', d.window.hourResetSeconds] : [limits.perMinute, 'minute', d.window.minuteResetSeconds];
+  if (d.allowed) return d;
+  const [limit, unit, retryAfter] =
+    d.exceeded === 'hour' ? [limits.perHour, 'hour' as const, d.window.hourResetSeconds] : [limits.perMinute, 'minute' as const, d.window.minuteResetSeconds];
   logger.info('Rate limit exceeded', { limit: `${limit}/${unit}`, retryAfter });
-  throw new ApiError('FORBIDDEN', `Rate limit exceeded: ${limit} requests per ${unit}`, undefined, { 'Retry-After': String(retryAfter) });
+  throw forbidden(`Rate limit exceeded: ${limit} requests per ${unit}`, { reason: 'RATE_LIMITED', window: unit, limit, retryAfter }, { 'Retry-After': String(retryAfter) });
 }

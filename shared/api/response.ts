@@ -26,7 +26,7 @@ export function errorResponse(
   code: ErrorCode,
   status: number,
   message: string,
-  extra: { requestId?: string; details?: ApiError['details']; headers?: Record<string, string> } = {},
+  extra: { requestId?: string; details?: ApiError['details']; reason?: ApiError['reason']; headers?: Record<string, string> } = {},
 ) {
   return json(status, errorBody(code, message, extra), extra.headers);
 }
@@ -70,7 +70,12 @@ export function toErrorResponse(thrown: unknown, requestId: string): { response:
   const err = toApiError(thrown);
   if (err instanceof ApiError) {
     return {
-      response: errorResponse(err.code, err.status, err.message, { details: err.details, headers: err.headers, requestId: err.status >= 500 ? requestId : undefined }),
+      response: errorResponse(err.code, err.status, err.message, {
+        details: err.details,
+        reason: err.reason,
+        headers: err.headers,
+        requestId: err.status >= 500 ? requestId : undefined,
+      }),
       unexpected: false,
     };
   }

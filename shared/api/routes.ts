@@ -13,13 +13,17 @@ import * as s from './schemas';
  * differs per resource. docs/architecture.md walks through adding one.
  */
 export { RESOURCES, SCOPES, isScope, type ResourceName, type Scope };
-export type FunctionName = ResourceName | 'openapi' | 'changes';
+/** The Lambdas: one per resource, `openapi` (the document and its reference page, public), `me` (the calling key) and `changes` (the change feed). */
+export type FunctionName = ResourceName | 'openapi' | 'me' | 'changes';
 
 /**
- * The "scope" of routes any valid key may call: what they answer still depends on the key's scopes
- * (the change feed returns only events of resources the key can read).
+ * The scope of a route any valid key may call (GET /v1/me, GET /v1/changes): authenticated and
+ * rate-limited, no scope checked (what the change feed answers still depends on the key's read scopes).
  */
-export const ANY_KEY = 'any-key';
+export const ANY_KEY = 'any-key' as const;
+export type RouteScope = Scope | typeof ANY_KEY | null;
+/** Routes answered with text rather than JSON (the reference page and its script). */
+export type TextContentType = 'text/html; charset=utf-8' | 'text/javascript; charset=utf-8';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What an entity route does with its entity (shared/api/crud.ts implements each once). */
@@ -31,15 +35,17 @@ export interface RouteDef {
   path: string;
   /** Which Lambda serves it. */
   resource: FunctionName;
-  /** Required scope; ANY_KEY for routes every valid key may call; null for the public routes. */
-  scope: Scope | typeof ANY_KEY | null;
+  /** Required scope; ANY_KEY for a route any valid key may call; null for a public route (no key). */
+  scope: RouteScope;
   summary: string;
-  /** More than the summary says, for the OpenAPI document (Markdown). */
+  /** More than the summary says (the OpenAPI operation's description, before its scope). */
   description?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
   response: z.ZodType;
+  /** The answer is this text type, not JSON (the implementation returns the text). */
+  produces?: TextContentType;
   successStatus: 200 | 201;
   /** Its cursor expires (410 CURSOR_EXPIRED): the change feed's. */
   expiringCursor?: boolean;
@@ -64,8 +70,20 @@ type Pascal<S extends string> = S extends `${infer A}-${infer B}`
   : S extends `${infer A} ${infer B}`
     ? `${Capitalize<A>}${Pascal<B>}`
     : Capitalize<S>;
+/**
+ * Route ids are the OpenAPI operation ids, and generated clients turn them into function names. An id a
+ * client generator exports itself is avoided: hey-api's SDK exports its `createClient` factory, so the
+ * create route of the `Client` kind is `addClient` (every other create stays `create<Kind>`).
+ * test/contract/hey-api-client.test.ts checks every id and schema name against the generator's exports.
+ */
+export const RESERVED_OPERATION_IDS = ['createClient', 'createConfig'] as const;
+type CreateId<Kind extends string> = `create${Pascal<Kind>}` extends (typeof RESERVED_OPERATION_IDS)[number] ? `add${Pascal<Kind>}` : `create${Pascal<Kind>}`;
+const createId = (kind: string) => {
+  const id = `create${pascal(kind)}`;
+  return (RESERVED_OPERATION_IDS as readonly string[]).includes(id) ? `add${pascal(kind)}` : id;
+};
 type CrudRoutes<E extends AnyEntity> = {
-  [K in `list${Pascal<E['resource']>}` | `${'create' | 'get' | 'update' | 'delete'}${Pascal<E['kind']>}`]: RouteDef;
+  [K in `list${Pascal<E['resource']>}` | CreateId<E['kind']> | `${'get' | 'update' | 'delete'}${Pascal<E['kind']>}`]: RouteDef;
 };
 
 interface CrudOptions {
@@ -100,7 +118,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
   const listQuery = paged ? z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...opts.listQuery?.shape }) : opts.listQuery;
   const ids = {
     list: `list${pascal(resource)}`,
-    create: `create${pascal(kind)}`,
+    create: createId(kind),
     get: `get${pascal(kind)}`,
     update: `update${pascal(kind)}`,
     delete: `delete${pascal(kind)}`,
@@ -235,6 +253,9 @@ type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) exten
 /** The routes of every entity of the registry, typed by id (`listClients`, ..., `deleteInvoice`). */
 type EntityRoutes = UnionToIntersection<Entity extends infer E ? (E extends AnyEntity ? CrudRoutes<E> : never) : never>;
 
+/** The file name of the reference page's renderer (Redoc), served by the API itself next to the page. */
+export const DOCS_SCRIPT = 'redoc.standalone.js';
+
 const publicRoutes = {
   getOpenApi: {
     method: 'GET',
@@ -242,7 +263,44 @@ const publicRoutes = {
     resource: 'openapi',
     scope: null,
     summary: 'The OpenAPI 3.0 description of this API (public)',
-    response: z.record(z.string(), z.unknown()),
+    description: 'This document, generated from the route table; `servers` names the address the request reached.',
+    response: s.openApiDocumentSchema,
+    successStatus: 200,
+  },
+  getApiReference: {
+    method: 'GET',
+    path: '/v1/docs',
+    resource: 'openapi',
+    scope: null,
+    summary: 'The API reference: an HTML page rendering this document (public)',
+    description: 'Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API.',
+    response: s.textSchema,
+    produces: 'text/html; charset=utf-8',
+    successStatus: 200,
+  },
+  getApiReferenceScript: {
+    method: 'GET',
+    path: `/v1/docs/${DOCS_SCRIPT}`,
+    resource: 'openapi',
+    scope: null,
+    summary: "The reference page's renderer (Redoc), served by the API itself (public)",
+    description: 'The Redoc standalone bundle the reference page loads.',
+    response: s.textSchema,
+    produces: 'text/javascript; charset=utf-8',
+    successStatus: 200,
+  },
+} satisfies Record<string, RouteDef>;
+
+/** Routes about the calling key rather than a resource of the workspace. */
+const keyRoutes = {
+  getMe: {
+    method: 'GET',
+    path: '/v1/me',
+    resource: 'me',
+    scope: ANY_KEY,
+    summary: 'The calling API key: its id, name, workspace, scopes, limits, expiry, and the quota left in both windows',
+    description: 'The key as the API enforces it now (the authorizer answer is cached up to 5 minutes), and its quota after counting this request.',
+    response: s.meSchema,
     successStatus: 200,
   },
 } satisfies Record<string, RouteDef>;
@@ -266,8 +324,8 @@ const feedRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-export const routes: typeof publicRoutes & typeof feedRoutes & EntityRoutes = Object.assign(
-  { ...publicRoutes, ...feedRoutes },
+export const routes: typeof publicRoutes & typeof keyRoutes & typeof feedRoutes & EntityRoutes = Object.assign(
+  { ...publicRoutes, ...keyRoutes, ...feedRoutes },
   ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
 );
 
@@ -275,7 +333,7 @@ export type RouteId = keyof typeof routes;
 export type Routes = typeof routes;
 export const ROUTE_IDS = Object.keys(routes) as RouteId[];
 export const routeList: Array<RouteDef & { id: RouteId }> = ROUTE_IDS.map((id) => ({ id, ...(routes[id] as RouteDef) }));
-/** The functions behind the API (one per resource, plus openapi and changes), in route-table order. */
+/** The functions behind the API (one per resource, plus openapi, me and changes), in route-table order. */
 export const FUNCTION_NAMES: readonly FunctionName[] = [...new Set(routeList.map((r) => r.resource))];
 
 /** Distinct path templates, each with the methods declared on it. */

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
-import { BASE_FIELDS, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, type FieldSpecs } from '../domain/fields';
+import { BASE_FIELDS, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
-import { ERROR_STATUS, type ErrorCode } from './errors';
+import { SCOPES } from '../domain/auth';
+import { ERROR_STATUS, MAX_DETAIL_CHARS, MAX_ERROR_DETAILS, MAX_ERROR_MESSAGE_CHARS, type ErrorCode } from './errors';
 
 /**
  * The API's schemas: each resource's create body, merge-update body and response object are derived
@@ -15,7 +16,7 @@ import { ERROR_STATUS, type ErrorCode } from './errors';
 export const READ_ONLY_FIELDS: readonly string[] = [...new Set([...Object.keys(BASE_FIELDS), 'etag', ...ENTITIES.flatMap((e) => Object.keys(e.computed ?? {}))])];
 
 /** The record's strong ETag, in every representation (single-resource answers also send it as the ETag header). */
-export const etagField = z.string().meta({
+export const etagField = z.string().max(24).meta({
   description: "The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged",
   example: '"3"',
 });
@@ -48,26 +49,112 @@ export function responseSchema(e: AnyEntity): z.ZodObject {
   return schema;
 }
 
+/**
+ * A whole list (clients, projects, tasks, tags, favorites): returned whole by contract, so it has no
+ * item bound (the Spectral OWASP ruleset's array-limit is switched off for these answers, with the reason).
+ */
 export const listOf = (item: z.ZodType) => z.object({ items: z.array(item) });
 export const pageOf = (item: z.ZodType) =>
   z.object({
-    items: z.array(item),
-    nextCursor: z.string().optional().meta({ description: 'Opaque cursor for the next page; present when hasMore is true' }),
+    items: z.array(item).max(LIMITS.pageMax),
+    nextCursor: z.string().max(MAX_CURSOR_CHARS).optional().meta({ description: 'Opaque cursor for the next page; present when hasMore is true' }),
     hasMore: z.boolean(),
   });
 
-export const deletedSchema = z.object({ deleted: z.literal(true), id: z.string() }).meta({ id: 'Deleted', example: { deleted: true, id: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' } });
+/** The longest cursor accepted (and handed out). */
+export const MAX_CURSOR_CHARS = 2048;
 
+export const deletedSchema = z
+  .object({ deleted: z.literal(true), id: z.string().max(LIMITS.id) })
+  .meta({ id: 'Deleted', example: { deleted: true, id: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' } });
+
+/** A field the request got wrong (400 VALIDATION_ERROR): its dotted path and what is wrong with it. */
+export const fieldErrorDetail = z
+  .object({
+    field: z.string().max(MAX_DETAIL_CHARS).meta({ description: 'The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`)' }),
+    message: z.string().max(MAX_DETAIL_CHARS).meta({ description: 'What is wrong with it, in plain words (e.g. `is required`)' }),
+  })
+  .meta({ id: 'FieldErrorDetail' });
+/** Why a 403 FORBIDDEN was a rate limit: retry after `retryAfter` seconds. */
+export const rateLimitedDetail = z
+  .object({
+    reason: z.literal('RATE_LIMITED'),
+    window: z.enum(['minute', 'hour']).meta({ description: 'The window whose limit was reached' }),
+    limit: z.int().min(1).meta({ description: "The key's limit for that window" }),
+    retryAfter: z.int().min(1).max(3600).meta({ description: 'Seconds until that window resets (also the Retry-After header): retrying then can succeed' }),
+  })
+  .meta({ id: 'RateLimitedDetail', description: '403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds' });
+/** Why a 403 FORBIDDEN was a missing scope: retrying will not help. */
+export const missingScopeDetail = z
+  .object({
+    reason: z.literal('MISSING_SCOPE'),
+    scope: z.string().max(64).meta({ description: 'The scope the route requires and the key lacks (e.g. `clients:read`)' }),
+  })
+  .meta({ id: 'MissingScopeDetail', description: '403 FORBIDDEN because the key lacks the scope of the route: retrying will not help' });
+
+/**
+ * The error body of every error answer (the contract's `{ error: { code, message } }`). Named ErrorResponse,
+ * not Error: generated clients turn schema names into type names, and `Error` is JavaScript's own.
+ */
 export const errorSchema = z
   .object({
     error: z.object({
       code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-      message: z.string(),
-      details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-      requestId: z.string().optional(),
+      message: z.string().max(MAX_ERROR_MESSAGE_CHARS),
+      details: z
+        .array(z.union([fieldErrorDetail, rateLimitedDetail, missingScopeDetail]))
+        .max(MAX_ERROR_DETAILS)
+        .optional()
+        .meta({
+          description:
+            'The fields a 400 refused ({ field, message }); for a 403, one entry with a machine-readable reason: RATE_LIMITED (retry after retryAfter seconds) or MISSING_SCOPE (do not retry)',
+        }),
+      requestId: z.string().max(128).optional().meta({ description: 'The request id of the logs (also the X-Request-Id or x-amzn-RequestId header)' }),
     }),
   })
-  .meta({ id: 'Error' });
+  .meta({ id: 'ErrorResponse' });
+
+/** The OpenAPI document itself (GET /v1/openapi.json). */
+const jsonObject = (description: string) => ({ type: 'object', description });
+export const openApiDocumentSchema = z
+  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
+  .meta({
+    description: 'An OpenAPI 3.0 document',
+    type: 'object',
+    required: ['openapi', 'info', 'paths'],
+    additionalProperties: false,
+    properties: {
+      openapi: { type: 'string', maxLength: 16, pattern: '^3\\.0\\.\\d+$' },
+      info: jsonObject('Title, version and description of the API'),
+      servers: { type: 'array', maxItems: 10, items: jsonObject('A server of the API') },
+      paths: jsonObject('The operations, by path template'),
+      components: jsonObject('Schemas, responses and security schemes'),
+      security: { type: 'array', maxItems: 10, items: jsonObject('A security requirement') },
+      tags: { type: 'array', maxItems: 100, items: jsonObject('A tag') },
+      externalDocs: jsonObject('External documentation'),
+    },
+  } as Record<string, unknown>);
+/** The body of a text answer (the reference page and its script). */
+export const textSchema = z.string();
+
+/** One window of the calling key's quota, counting the request that asked. */
+const quotaWindow = z.object({
+  limit: z.int().min(1).meta({ description: 'Requests allowed in the window' }),
+  remaining: z.int().min(0).meta({ description: 'Requests left in the current window after this one' }),
+  resetSeconds: z.int().min(1).max(3600).meta({ description: 'Seconds until the current window ends and its count starts over' }),
+});
+/** GET /v1/me: the calling key and its quota. */
+export const meSchema = z
+  .object({
+    id: z.string().max(LIMITS.id).meta({ description: "The key's public id (key_...); never the key itself" }),
+    name: z.string().max(LIMITS.name),
+    workspaceId: z.string().max(LIMITS.id),
+    scopes: z.array(z.string().max(64)).max(SCOPES.length).meta({ description: 'The scopes the key holds' }),
+    limits: z.object({ perMinute: z.int().min(1), perHour: z.int().min(1) }),
+    expiresAt: timestamp.nullable().meta({ description: 'When the key stops working; null when it does not expire' }),
+    quota: z.object({ minute: quotaWindow, hour: quotaWindow }).meta({ description: 'The quota left in both windows, this request counted (as in the RateLimit header)' }),
+  })
+  .meta({ id: 'ApiKeyInfo' });
 
 /** Query-string integer for `limit`: digits only, 1..200; no silent clamping (product.md). */
 export const limitParam = z
@@ -78,7 +165,7 @@ export const limitParam = z
   .optional()
   // documented as the integer it is (the query string carries its digits), so generated clients take a number
   .meta({ description: 'Page size, 1-200 (default 50)', type: 'integer', minimum: 1, maximum: LIMITS.pageMax } as Record<string, unknown>);
-export const cursorParam = z.string().min(1).max(2048).optional().meta({ description: 'The nextCursor of the previous page' });
+export const cursorParam = z.string().min(1).max(MAX_CURSOR_CHARS).optional().meta({ description: 'The nextCursor of the previous page' });
 
 export const idParams = z.strictObject({ id: idString });
 

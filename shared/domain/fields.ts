@@ -10,11 +10,21 @@ export const LIMITS = { name: 255, notes: 10_000, id: 128, tagIds: 50, pageDefau
 export const idString = z.string().min(1).max(LIMITS.id);
 export const nameString = z.string().trim().min(1, 'must not be empty').max(LIMITS.name);
 export const notesString = z.string().max(LIMITS.notes);
-export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
-export const colorString = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a color like #1A2B3C');
-export const dateTimeString = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' });
-export const dateString = z.iso.date({ message: 'must be an ISO 8601 date, e.g. 2026-01-31' });
-export const timestamp = z.string().meta({ format: 'date-time' });
+export const currencyCode = z
+  .string()
+  .max(3)
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
+export const colorString = z
+  .string()
+  .max(7)
+  .regex(/^#[0-9A-Fa-f]{6}$/, 'must be a color like #1A2B3C');
+/** Longest ISO 8601 date-time taken: nanoseconds and an offset fit in 35 characters. */
+const MAX_DATE_TIME_CHARS = 40;
+export const dateTimeString = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' })
+  .max(MAX_DATE_TIME_CHARS, `must be an ISO 8601 date-time of at most ${MAX_DATE_TIME_CHARS} characters`);
+export const dateString = z.iso.date({ message: 'must be an ISO 8601 date, e.g. 2026-01-31' }).max(10, 'must be an ISO 8601 date, e.g. 2026-01-31');
+export const timestamp = z.string().max(MAX_DATE_TIME_CHARS).meta({ format: 'date-time' });
 export const money = z.number().min(0).max(1_000_000_000);
 
 export const tagIdsSchema = z
@@ -39,7 +49,7 @@ export interface FieldSpec<S extends z.ZodType = z.ZodType> {
 export type FieldSpecs = Record<string, FieldSpec>;
 
 /** Server-set fields of every record. */
-export const BASE_FIELDS = { id: z.string(), createdAt: timestamp, updatedAt: timestamp } as const;
+export const BASE_FIELDS = { id: z.string().max(LIMITS.id), createdAt: timestamp, updatedAt: timestamp } as const;
 
 /** A field present on every record: required, or filled by its default. */
 type Always<F extends FieldSpec> = F extends { required: true } ? true : F extends { default: NonNullable<unknown> } ? true : false;

@@ -15,7 +15,29 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   return { code, out: lines.join('\n') };
 }
 
+/** The CLI as an operator runs it: its own process (tsx), its output and exit code. */
+function cliProcess(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../../admin/cli.ts'), ...args], { env: { ...process.env, ...env } });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 describe('admin CLI', () => {
+  test('a call prints what it did and nothing else: no AWS SDK Node-version warning (unless asked for with AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=false)', async () => {
+    const ws = newWorkspace();
+    const quiet = await cliProcess(['keys', 'list', '--workspace', ws, '--json'], { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: '' });
+    expect({ code: quiet.code, stdout: quiet.stdout.trim(), stderr: quiet.stderr }).toEqual({ code: 0, stdout: '[]', stderr: '' });
+    const asked = await cliProcess(['keys', 'list', '--workspace', ws, '--json'], { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'false' });
+    expect(asked.code).toBe(0);
+    // the SDK warns on Node.js below 22 only (the Lambda runtime is 22)
+    expect(asked.stderr).toEqual(Number(process.versions.node.split('.')[0]) < 22 ? expect.stringContaining('NodeVersionSupportWarning') : '');
+  }, 60_000);
+
   test('keys create --json prints the key once; it works at once; list never shows it', async () => {
     const ws = newWorkspace();
     const created = await cli(

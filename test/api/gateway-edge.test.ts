@@ -11,6 +11,7 @@ import {
   REQUEST_ID_HEADER,
   deployedMethodArnBytes,
   gatewayAnswerBody,
+  gatewayAnswerCorsHeaders,
   gatewayAnswerList,
   gatewayAnswerResponse,
   gatewayAnswerTemplate,
@@ -18,6 +19,9 @@ import {
 } from '../../shared/api/gateway-edge';
 import { buildOpenApi } from '../../shared/api/openapi';
 import { routeList } from '../../shared/api/routes';
+
+/** The CORS headers every gateway answer carries under the default CORS_ORIGINS (*), without an Origin. */
+const CORS_DEFAULT = gatewayAnswerCorsHeaders(['*'], undefined);
 import { createGateway, type Gateway, type GatewayResponse } from '../../local/gateway';
 import { createLocalServer } from '../../local/server';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
@@ -78,7 +82,7 @@ describe('the table', () => {
     for (const a of gatewayAnswerList) {
       const res = gatewayAnswerResponse(a.id, REQUEST_ID);
       expect(res.status).toBe(a.status);
-      expect(res.headers).toEqual({ ...a.headers, [REQUEST_ID_HEADER]: REQUEST_ID });
+      expect(res.headers).toEqual({ ...a.headers, ...CORS_DEFAULT, [REQUEST_ID_HEADER]: REQUEST_ID });
       expect(JSON.parse(res.body).error.requestId).toBe(REQUEST_ID);
     }
   });
@@ -92,7 +96,7 @@ describe('the OpenAPI document takes the key header and the error responses from
     expect(doc.info.description).toContain(`\`${API_KEY_HEADER}\``);
     const codes = Object.values(doc.components.responses).map((r: any) => r.content['application/json'].example.error.code);
     for (const code of Object.keys(ERROR_STATUS)) expect(codes).toContain(code);
-    expect(doc.components.schemas.Error.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS));
+    expect(doc.components.schemas.ErrorResponse.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS));
   });
 
   test("the gateway's examples are its answers, request id included; its headers are declared", () => {
@@ -108,8 +112,10 @@ describe('the OpenAPI document takes the key header and the error responses from
       const a = GATEWAY_ANSWERS[id];
       expect([name, example(name)]).toEqual([name, { error: { code: a.code, message: a.message, requestId: expect.any(String) } }]);
     }
-    expect(Object.keys(doc.components.responses.Throttled.headers)).toEqual(['Retry-After']);
-    expect(Object.keys(doc.components.responses.ServiceUnavailable.headers)).toEqual(['Retry-After']);
+    const CORS_NAMES = ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
+    expect(Object.keys(doc.components.responses.Throttled.headers)).toEqual(['Retry-After', ...CORS_NAMES]);
+    // The rate-limit counter failed (fail closed): the policy was known, the count not.
+    expect(Object.keys(doc.components.responses.ServiceUnavailable.headers)).toEqual(['Retry-After', 'RateLimit-Policy', ...CORS_NAMES]);
   });
 
   test('every operation declares the gateway answers that can reach it', () => {
@@ -128,7 +134,7 @@ function expectAnswer(res: { status: number; headers: Record<string, string>; bo
   const requestId = res.headers[REQUEST_ID_HEADER];
   expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
   expect(res.status).toBe(a.status);
-  expect(res.headers).toEqual({ ...a.headers, [REQUEST_ID_HEADER]: requestId });
+  expect(res.headers).toEqual({ ...a.headers, ...CORS_DEFAULT, [REQUEST_ID_HEADER]: requestId });
   expect(JSON.parse(res.body)).toEqual({ error: { code: a.code, message: a.message, requestId } });
   expect(res.body).toBe(gatewayAnswerBody(a, requestId!));
 }
@@ -233,7 +239,7 @@ describe('the local HTTP server', () => {
           res.on('end', () => {
             const headers: Record<string, string> = {};
             // node lower-cases header names; compare with the table's spelling
-            const spelled = new Map([...Object.keys(GATEWAY_ANSWERS.THROTTLED.headers), REQUEST_ID_HEADER].map((h) => [h.toLowerCase(), h]));
+            const spelled = new Map([...Object.keys(GATEWAY_ANSWERS.THROTTLED.headers), ...Object.keys(CORS_DEFAULT), REQUEST_ID_HEADER].map((h) => [h.toLowerCase(), h]));
             for (const [k, v] of Object.entries(res.headers)) if (spelled.has(k) && typeof v === 'string') headers[spelled.get(k)!] = v;
             resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString('utf8') });
           });

@@ -30,7 +30,7 @@ describe('GET /v1/openapi.json', () => {
         // any valid key: no scope to name, but still 401 without one and 403 over the rate limit
         expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
         expect(op['x-required-scope']).toBeUndefined();
-        expect(op.description).toMatch(/^Any valid API key\./);
+        expect(op.description).toContain('Any valid API key may call it');
         expect(statuses).toEqual(expect.arrayContaining(['401', '403']));
       } else if (r.scope) {
         expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
@@ -43,14 +43,14 @@ describe('GET /v1/openapi.json', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).toBeDefined();
     }
     const resources = new Set(routeList.map((r) => r.resource));
-    expect([...resources].sort()).toEqual(['changes', 'clients', 'favorites', 'invoices', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
+    expect([...resources].sort()).toEqual(['changes', 'clients', 'favorites', 'invoices', 'me', 'openapi', 'projects', 'tags', 'tasks', 'time-entries']);
   });
 
   test("declares the API key scheme, the error schema with examples, and the caller's server URL", () => {
     expect(doc.components.securitySchemes.ApiKeyAuth).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }));
-    expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    expect(doc.components.schemas.ErrorResponse.properties.error.required).toEqual(['code', 'message']);
     expect(doc.components.responses.NotFound.content['application/json'].example).toEqual({ error: { code: 'NOT_FOUND', message: 'Client not found' } });
-    expect(doc.servers).toEqual([{ url: 'https://api.example.test' }]);
+    expect(doc.servers).toEqual([{ url: 'https://api.example.test', 'x-internal': false }]);
     expect(doc.info.description).toContain(SCOPES[0]);
   });
 

@@ -85,7 +85,7 @@ test('a throwaway plain resource declared in one place is served end to end', as
   expect(await call('POST', '/v1/users', { name: 'x', extra: 1 })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR' } } });
   expect(await call('POST', '/v1/users', { name: 'x' }, readOnly)).toMatchObject({
     status: 403,
-    body: { error: { code: 'FORBIDDEN', message: 'This API key lacks the required scope: users:write' } },
+    body: { error: { code: 'FORBIDDEN', message: 'This API key lacks the required scope: users:write', details: [{ reason: 'MISSING_SCOPE', scope: 'users:write' }] } },
   });
   expect(await call('DELETE', `/v1/users/${bob.body.id}`)).toEqual({ status: 200, body: { deleted: true, id: bob.body.id } });
   expect(await call('GET', `/v1/users/${bob.body.id}`)).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND', message: 'User not found' } } });

@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/api/errors';
 import { FUNCTION_NAMES, pathTemplates, routeList } from '../../shared/api/routes';
 import { ACCESS_LOG_FIELDS } from '../../lib/time-tracking-stack';
+import { stageConfigFromContext } from '../../lib/config';
 import { type Synth, resourcesOfType, synth } from './support';
 
 /** Full path of every AWS::ApiGateway::Resource, by logical id (rebuilt from ParentId/PathPart). */
@@ -72,10 +73,10 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
     }
   });
 
-  test('the public route has no authorizer; every other route uses the REQUEST authorizer', () => {
+  test('the public routes have no authorizer; every other route uses the REQUEST authorizer', () => {
     const rows = methods(s);
     const publicRoutes = routeList.filter((r) => r.scope === null);
-    expect(publicRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/openapi.json']);
+    expect(publicRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/openapi.json', 'GET /v1/docs', 'GET /v1/docs/redoc.standalone.js']);
     for (const route of routeList) {
       const row = rows.find((r) => r.path === route.path && r.method === route.method)!;
       if (route.scope === null) {
@@ -108,7 +109,7 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
 
   test('no other methods and no other paths than the route table declares', () => {
     const rows = methods(s);
-    const expected = new Set([...routeList.map((r) => `${r.method} ${r.path}`), ...[...pathTemplates().keys()].map((p) => `ANY ${p}`)]);
+    const expected = new Set([...routeList.map((r) => `${r.method} ${r.path}`), ...[...pathTemplates().keys()].flatMap((p) => [`ANY ${p}`, `OPTIONS ${p}`])]);
     expect(new Set(rows.map((r) => `${r.method} ${r.path}`))).toEqual(expected);
     expect(rows).toHaveLength(expected.size);
   });
@@ -167,11 +168,78 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
     // the functions behind the API (resources, openapi, changes) + the authorizer's permission.
     expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
-    expect(FUNCTION_NAMES).toHaveLength(9);
+    expect(FUNCTION_NAMES).toHaveLength(10);
+  });
+
+  test('CORS preflight: an OPTIONS mock on every path of the route table, no authorizer, 204 with the allowed origin, methods and headers', () => {
+    const rows = methods(s);
+    for (const path of pathTemplates().keys()) {
+      const options = rows.find((r) => r.path === path && r.method === 'OPTIONS');
+      expect([path, options?.authorizationType, options?.integration.Type]).toEqual([path, 'NONE', 'MOCK']);
+      const [response] = options!.integration.IntegrationResponses;
+      expect(response.StatusCode).toBe('204');
+      expect(response.ResponseParameters).toEqual({
+        'method.response.header.Access-Control-Allow-Origin': "'*'",
+        'method.response.header.Access-Control-Allow-Methods': "'GET,POST,PUT,DELETE,OPTIONS'",
+        'method.response.header.Access-Control-Allow-Headers': "'X-API-Key,Content-Type,If-Match,If-None-Match,Idempotency-Key'",
+        'method.response.header.Access-Control-Max-Age': "'600'",
+      });
+    }
+  });
+
+  test("the gateway's own answers carry CORS: every Gateway Response and the 501 mock", () => {
+    const exposed = "'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId'";
+    const responses = resourcesOfType(s, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties!);
+    expect(responses.length).toBeGreaterThanOrEqual(9);
+    for (const r of responses) {
+      expect([r.ResponseType, r.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']]).toEqual([r.ResponseType, "'*'"]);
+      expect(r.ResponseParameters['gatewayresponse.header.Access-Control-Expose-Headers']).toBe(exposed);
+    }
+    const any = methods(s).find((r) => r.path === '/v1/clients' && r.method === 'ANY')!;
+    expect(any.integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
+    expect(any.integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Expose-Headers']).toBe(exposed);
   });
 
   test('ApiUrl and TableName outputs', () => {
     s.template.hasOutput('ApiUrl', {});
     s.template.hasOutput('TableName', { Value: { Ref: s.logicalId(s.stack.table) } });
+  });
+});
+
+describe('CORS with configured origins (-c corsOrigins / CORS_ORIGINS)', () => {
+  test('several origins: the preflight answers a listed Origin, the gateway answers echo the Origin, functions get the list', () => {
+    const s = synth('dev', { corsOrigins: ['https://app.example.com', 'https://admin.example.com'] });
+    const rows = methods(s);
+    const options = rows.find((r) => r.path === '/v1/clients' && r.method === 'OPTIONS')!;
+    const [response] = options.integration.IntegrationResponses;
+    expect(response.ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
+    expect(response.ResponseParameters['method.response.header.Vary']).toBe("'Origin'");
+    expect(response.ResponseTemplates['application/json']).toContain('$origin == "https://admin.example.com"');
+    for (const [, r] of resourcesOfType(s, 'AWS::ApiGateway::GatewayResponse')) {
+      expect(r.Properties!.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe('method.request.header.Origin');
+    }
+    const any = rows.find((r) => r.path === '/v1/clients' && r.method === 'ANY')!;
+    expect(any.integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin']).toBe('method.request.header.Origin');
+    const [, anyMethod] = resourcesOfType(s, 'AWS::ApiGateway::Method').find(
+      ([, m]) => m.Properties!.HttpMethod === 'ANY' && m.Properties!.Integration.IntegrationResponses[0].ResponseParameters['method.response.header.Access-Control-Allow-Origin'],
+    )!;
+    expect(anyMethod.Properties!.RequestParameters['method.request.header.Origin']).toBe(false);
+    expect(s.json.Resources[s.logicalId(s.stack.functions.clients.fn)]!.Properties!.Environment.Variables.CORS_ORIGINS).toBe('https://app.example.com,https://admin.example.com');
+  });
+
+  test('one origin: that literal in the Gateway Responses', () => {
+    const s = synth('dev', { corsOrigins: ['https://app.example.com'] });
+    for (const [, r] of resourcesOfType(s, 'AWS::ApiGateway::GatewayResponse')) {
+      expect(r.Properties!.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
+    }
+  });
+
+  test('the context value is checked: a path is not an origin', () => {
+    expect(() => stageConfigFromContext({ stage: 'dev', corsOrigins: 'https://app.example.com/x' })).toThrow(/not an origin/);
+    expect(stageConfigFromContext({ stage: 'dev', corsOrigins: 'https://a.example.com, https://b.example.com' }).corsOrigins).toEqual([
+      'https://a.example.com',
+      'https://b.example.com',
+    ]);
+    expect(stageConfigFromContext({ stage: 'prod' }).corsOrigins).toEqual(['*']);
   });
 });

@@ -6,7 +6,7 @@ import { BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, entryFor } from '../../lib/se
  * Builds every function with the esbuild options the stack uses (lib/service-function.ts BUNDLING) and
  * checks its size. `cdk synth` prints the same sizes while bundling.
  */
-const NAMES = [...RESOURCES, 'openapi', 'authorizer'];
+const NAMES = [...RESOURCES, 'openapi', 'me', 'authorizer'];
 
 describe('function bundles', () => {
   const sizes = new Map<string, number>();

@@ -16,8 +16,8 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi, one for the change feed, one authorizer: 10, all nodejs22.x on arm64', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 3);
+  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one authorizer: 11, all nodejs22.x on arm64', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 4);
     expect(RESOURCES.length).toBe(7);
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) expect(fnJson(name).json.Type).toBe('AWS::Lambda::Function');
@@ -82,8 +82,21 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     }
   });
 
-  test('openapi function: no table access at all', () => {
+  test('openapi function: no table access at all; CORS_ORIGINS in every function (default *)', () => {
     expect(dynamoActions(s, fnJson('openapi').roleId)).toEqual([]);
+    for (const name of FUNCTION_NAMES) expect(fnJson(name).json.Properties!.Environment.Variables.CORS_ORIGINS).toBe('*');
+  });
+
+  test('me function: GetItem and UpdateItem on API key and rate-counter items of the base table only', () => {
+    const statements = statementsOfRole(s, fnJson('me').roleId).filter((st) => asArray(st.Action).some((a: string) => a.startsWith('dynamodb:')));
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Resource: { 'Fn::GetAtt': [s.logicalId(s.stack.table), 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*', 'RATE#*'] } },
+      },
+    ]);
   });
 
   test('change feed function: Query and conditional Put on feed items, UpdateItem on rate counters; base table only', () => {
@@ -132,9 +145,10 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     expect(CURSOR_FUNCTIONS).toEqual(['changes', 'time-entries', 'invoices']);
   });
 
-  test('bounded timeouts (authorizer and openapi 5 s, resources 10 s)', () => {
+  test('bounded timeouts (authorizer, openapi and me 5 s, resources 10 s)', () => {
     expect(fnJson('authorizer').json.Properties!.Timeout).toBe(5);
     expect(fnJson('openapi').json.Properties!.Timeout).toBe(5);
+    expect(fnJson('me').json.Properties!.Timeout).toBe(5);
     for (const name of RESOURCES) expect(fnJson(name).json.Properties!.Timeout).toBe(10);
     s.template.allResourcesProperties('AWS::Lambda::Function', { MemorySize: Match.anyValue() });
   });

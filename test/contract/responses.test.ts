@@ -16,7 +16,7 @@ const api = apiClient();
 test('the validator checks against the document the API serves', async () => {
   const res = await api.get('/v1/openapi.json', { headers: { Host: 'api.timetrack.test', 'X-Forwarded-Proto': 'https' } });
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ ...buildOpenApi(), servers: [{ url: 'https://api.timetrack.test' }] });
+  expect(res.body).toEqual({ ...buildOpenApi(), servers: [{ url: 'https://api.timetrack.test', 'x-internal': false }] });
   expect(contractValidator().doc).toEqual(buildOpenApi());
 });
 

@@ -34,12 +34,16 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   // public document, and its one error (unknown query parameter)
   await expectStatus(api.get('/v1/openapi.json'), 200, 'openapi');
   await expectStatus(api.get('/v1/openapi.json', { query: { format: 'yaml' } }), 400, 'openapi unknown query');
+  // its reference page and the page's script
+  await expectStatus(api.get('/v1/docs'), 200, 'reference page');
+  await expectStatus(api.get('/v1/docs/redoc.standalone.js'), 200, 'reference page script');
 
   // authentication and authorization
   await expectStatus(api.get('/v1/clients'), 401, 'no key');
   await expectStatus(api.get('/v1/clients', { key: 'svc_live_' + 'x'.repeat(40) }), 401, 'unknown key');
   await expectStatus(api.get('/v1/clients', { key: readOnly }), 200, 'read-only key reads');
   await expectStatus(api.post('/v1/clients', { name: 'Nope' }, { key: readOnly }), 403, 'read-only key writes');
+  await expectStatus(api.get('/v1/me', { key: readOnly }), 200, 'the calling key');
 
   // clients
   const acme = await expectStatus(

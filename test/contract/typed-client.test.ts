@@ -69,6 +69,13 @@ test('a generated client runs a full scenario over every resource', async () => 
   // the document
   const doc = ok(await api.GET('/v1/openapi.json'));
   expect(doc.openapi).toBe('3.0.3');
+  // its reference page and the page's script (text answers)
+  expect(ok(await api.GET('/v1/docs', { parseAs: 'text' }))).toContain('<redoc spec-url="openapi.json"');
+  expect((await api.GET('/v1/docs/redoc.standalone.js', { parseAs: 'text' })).response.headers.get('Content-Type')).toBe('text/javascript; charset=utf-8');
+
+  // the calling key, and a 403 that says why
+  const me: Schemas['ApiKeyInfo'] = ok(await api.GET('/v1/me'));
+  expect([me.workspaceId, me.scopes.length, me.quota.hour.limit]).toEqual([ws, 14, HIGH_LIMITS.perHour]);
 
   // clients
   const acme: Schemas['Client'] = ok(await api.POST('/v1/clients', { body: { name: 'Acme', currency: 'EUR', email: 'a@acme.example' } }));

@@ -29,7 +29,9 @@ test('valid responses pass: success bodies, error bodies through $ref responses,
   expect(check('GET', '/v1/clients/c1', 404, { error: { code: 'NOT_FOUND', message: 'Client not found' } })).toEqual([]);
   expect(check('PUT', '/v1/invoices/i1', 501, { error: { code: 'NOT_IMPLEMENTED', message: 'no' } })).toEqual([]);
   expect(check('DELETE', '/v1/tags/t1', 200, { deleted: true, id: 't1' })).toEqual([]);
-  expect(check('GET', '/v1/openapi.json', 200, { openapi: '3.0.3' })).toEqual([]);
+  expect(check('GET', '/v1/openapi.json', 200, { openapi: '3.0.3', info: {}, paths: {} })).toEqual([]);
+  expect(check('GET', '/v1/docs', 200, '<!DOCTYPE html>', { 'Content-Type': 'text/html; charset=utf-8' })).toEqual([]);
+  expect(check('GET', '/v1/docs', 200, '<!DOCTYPE html>', JSON_CT)).toEqual([expect.stringContaining('the document declares text/html')]);
 });
 
 test('a status the operation does not declare is a violation', () => {

@@ -157,8 +157,12 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
     const what = `${route.id} (${a.ws} -> ${v.ws})`;
     const isIdRoute = route.path.includes('{id}');
     if (route.scope === null) {
-      // the public document: no workspace data at all
+      // the public document and its reference page: no workspace data at all
       expect((await send('GET', route.path, what)).status).toBe(200);
+    } else if (route.id === 'getMe') {
+      // the calling key: its own workspace, never the other's
+      const me = await send('GET', route.path, what);
+      expect([what, me.status, me.body.workspaceId]).toEqual([what, 200, a.ws]);
     } else if (isIdRoute) {
       // the victim's real id (and sortKey / userId)
       const target = v.rec[route.resource as ResourceName];

@@ -18,7 +18,7 @@ function startApi(env: Record<string, string>): { child: ChildProcess; output: (
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer) => {
       out += String(d);
-      if (out.includes('API listening')) resolve();
+      if (out.includes('Ctrl-C stops both.')) resolve(); // the last line it prints
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (d) => (out += String(d)));
@@ -37,6 +37,24 @@ function admin(env: Record<string, string>, ...args: string[]): Promise<{ code: 
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** Runs a command line exactly as npm start printed it (a shell, the repository as working directory). */
+function shell(line: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', line], { cwd: ROOT, env: { ...process.env, TABLE_NAME: '', DYNAMODB_ENDPOINT: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+/** The command lines npm start printed (indented lines that start a command). */
+const printedCommands = (output: string) =>
+  output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^(curl |DYNAMODB_ENDPOINT=)/.test(l));
 
 const stopped = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (c) => resolve(c))));
 
@@ -63,7 +81,33 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
 
     const openapi = await fetch(`${base}/v1/openapi.json`);
     expect(openapi.status).toBe(200);
-    expect(((await openapi.json()) as { servers: unknown }).servers).toEqual([{ url: base }]);
+    expect(((await openapi.json()) as { servers: unknown }).servers).toEqual([{ url: base, 'x-internal': false }]);
+
+    // what it printed: the demo key's limits, the cache time and how to shorten it, and commands that work as printed
+    expect(first.output()).toContain('all scopes, 60 requests a minute and 1000 an hour');
+    expect(first.output()).toContain('Authorizer cache: 2s (a revoked or changed key takes that long; AUTH_CACHE_TTL_SECONDS=5 npm start shortens it)');
+    const commands = printedCommands(first.output());
+    // every printed line naming a command is one of those run below
+    expect(
+      first
+        .output()
+        .split('\n')
+        .filter((l) => /curl |npm run /.test(l))
+        .map((l) => l.trim()),
+    ).toEqual(commands);
+    expect(commands).toEqual(
+      [
+        `curl -s ${base}/v1/me -H 'X-API-Key: ${demoKey}'`,
+        `curl -s ${base}/v1/openapi.json`,
+        `DYNAMODB_ENDPOINT=http://127.0.0.1:${dynamoPort} npm run --silent admin -- keys create --workspace demo --name me --scopes all`,
+      ].sort((a, b) => first.output().indexOf(a) - first.output().indexOf(b)),
+    );
+    for (const line of commands) {
+      const run = await shell(line);
+      expect({ line, code: run.code, stderr: run.stderr }).toEqual({ line, code: 0, stderr: '' });
+      if (line.includes('/v1/me')) expect(JSON.parse(run.stdout)).toMatchObject({ workspaceId: 'demo', name: 'Demo key (all scopes)', limits: { perMinute: 60, perHour: 1000 } });
+      if (line.includes('keys create')) expect(run.stdout).toMatch(/svc_live_[0-9A-Za-z]{40}/);
+    }
     const clients = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': demoKey! } });
     expect(clients.status).toBe(200);
     expect(((await clients.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
@@ -91,6 +135,9 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
     const second = startApi(env);
     await second.ready;
     expect(second.output()).not.toMatch(/svc_live_/);
+    const again2 = printedCommands(second.output()).find((l) => l.includes('keys create'))!;
+    expect(again2).toBe(`DYNAMODB_ENDPOINT=http://127.0.0.1:${dynamoPort} npm run --silent admin -- keys create --workspace demo --name me --scopes all`);
+    expect((await shell(again2)).stdout).toMatch(/svc_live_[0-9A-Za-z]{40}/);
     const again = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': demoKey! } });
     expect(again.status).toBe(200);
     second.child.kill('SIGINT');

@@ -31,7 +31,7 @@ test('every log line of a request carries the API Gateway request id as correlat
     expect(mine[0]).toMatchObject({ route: expect.any(String), keyId: expect.stringMatching(/^key_/) });
   }
   const served = records.find((r) => r.correlation_id === requestIds[0] && r.message === 'Request served');
-  expect(served).toMatchObject({ route: 'createClient', status: 201 });
+  expect(served).toMatchObject({ route: 'addClient', status: 201 });
   const rejected = records.find((r) => r.correlation_id === requestIds[1] && r.message === 'Request rejected');
   expect(rejected).toMatchObject({ route: 'getClient', status: 404 });
 });

@@ -29,6 +29,8 @@ test('a key limited to 5 a minute: 5 pass, the 6th is 403 with Retry-After 1..60
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(60);
   expect(parseRateLimit(sixth.headers.RateLimit).minute).toEqual({ r: 0, t: retryAfter });
+  // The reason for machines: a rate limit (retry after retryAfter seconds), not a missing scope.
+  expect(sixth.body.error.details).toEqual([{ reason: 'RATE_LIMITED', window: 'minute', limit: 5, retryAfter }]);
 
   // Same workspace, another key: its own quota, untouched.
   for (let i = 0; i < 5; i++) expect((await api.get('/v1/clients', { key: other })).status).toBe(200);
@@ -74,6 +76,7 @@ test('a key limited to 7 an hour (100 a minute): the 8th request gets 403 naming
   expect(eighth.status).toBe(403);
   expect(eighth.body.error.message).toBe('Rate limit exceeded: 7 requests per hour');
   expect(eighth.headers['Retry-After']).toBe(String(20 * 60));
+  expect(eighth.body.error.details).toEqual([{ reason: 'RATE_LIMITED', window: 'hour', limit: 7, retryAfter: 1200 }]);
   expect(parseRateLimit(eighth.headers.RateLimit)).toEqual({ minute: { r: 100, t: 60 }, hour: { r: 0, t: 1200 } });
 });
 
@@ -85,6 +88,7 @@ test('both limits exhausted: the hour limit is reported (waiting for the next mi
   expect(r.status).toBe(403);
   expect(r.body.error.message).toBe('Rate limit exceeded: 3 requests per hour');
   expect(r.headers['Retry-After']).toBe('50');
+  expect(r.body.error.details).toEqual([{ reason: 'RATE_LIMITED', window: 'hour', limit: 3, retryAfter: 50 }]);
 });
 
 test('keys do not share counters (same workspace or not)', async () => {
@@ -191,10 +195,15 @@ test('the public OpenAPI route is not limited, counts nothing and carries no quo
 test('the OpenAPI document declares the quota headers and the rate-limit 403 with Retry-After', async () => {
   const doc = (await api.get('/v1/openapi.json')).body;
   const ok = doc.paths['/v1/clients'].get.responses['200'];
-  expect(Object.keys(ok.headers)).toEqual(['RateLimit-Policy', 'RateLimit']);
+  expect(Object.keys(ok.headers)).toEqual(['RateLimit-Policy', 'RateLimit', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']);
   expect(doc.paths['/v1/clients'].get.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
   const forbidden = doc.components.responses.Forbidden;
-  expect(Object.keys(forbidden.headers)).toEqual(['Retry-After', 'RateLimit-Policy', 'RateLimit']);
+  expect(Object.keys(forbidden.headers)).toEqual(['Retry-After', 'RateLimit-Policy', 'RateLimit', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']);
   expect(forbidden.description).toMatch(/rate limit/i);
-  expect(doc.paths['/v1/openapi.json'].get.responses['200'].headers).toBeUndefined();
+  // the 403 says which it was, for machines: RATE_LIMITED (retry) or MISSING_SCOPE (do not)
+  expect(JSON.stringify(doc.components.schemas.ErrorResponse)).toContain('RateLimitedDetail');
+  expect(doc.components.schemas.RateLimitedDetail.required).toEqual(['reason', 'window', 'limit', 'retryAfter']);
+  expect(doc.components.schemas.MissingScopeDetail.required).toEqual(['reason', 'scope']);
+  // the public document is not counted per key: no quota headers
+  expect(Object.keys(doc.paths['/v1/openapi.json'].get.responses['200'].headers)).toEqual(['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers']);
 });

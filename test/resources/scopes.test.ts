@@ -25,12 +25,14 @@ const request = (route: (typeof routeList)[number], key?: string) =>
   });
 
 const protectedRoutes = routeList.filter((r) => r.scope !== null && r.scope !== ANY_KEY);
+const publicRoutes = routeList.filter((r) => r.scope === null);
 const anyKeyRoutes = routeList.filter((r) => r.scope === ANY_KEY);
 
 test('the matrix covers every route and every scope', () => {
   expect(SCOPES).toHaveLength(14);
-  expect(protectedRoutes.length + anyKeyRoutes.length + 1).toBe(routeList.length);
-  expect(anyKeyRoutes.map((r) => r.id)).toEqual(['listChanges']);
+  expect(publicRoutes.map((r) => r.id)).toEqual(['getOpenApi', 'getApiReference', 'getApiReferenceScript']);
+  expect(anyKeyRoutes.map((r) => r.id)).toEqual(['getMe', 'listChanges']);
+  expect(protectedRoutes.length + publicRoutes.length + anyKeyRoutes.length).toBe(routeList.length);
   expect(new Set(protectedRoutes.map((r) => r.scope))).toEqual(new Set(SCOPES));
 });
 
@@ -49,14 +51,23 @@ test.each(protectedRoutes.map((r) => [r.id, r.method, r.path, r.scope!] as const
       expect(res.status).not.toBe(401);
     } else {
       expect({ scope, ...err(res) }).toEqual({ scope, status: 403, code: 'FORBIDDEN', message: `This API key lacks the required scope: ${required}` });
+      expect({ scope, details: res.body.error.details }).toEqual({ scope, details: [{ reason: 'MISSING_SCOPE', scope: required }] });
     }
   }
 });
 
-test('the public route needs no scope (and no key)', async () => {
-  const route = routeList.find((r) => r.scope === null)!;
-  for (const scope of SCOPES) expect((await request(route, keyOf.get(scope))).status).toBe(200);
-  expect((await request(route)).status).toBe(200);
+test('the public routes need no scope (and no key)', async () => {
+  for (const route of publicRoutes) {
+    for (const scope of SCOPES) expect([route.id, (await request(route, keyOf.get(scope))).status]).toEqual([route.id, 200]);
+    expect([route.id, (await request(route)).status]).toEqual([route.id, 200]);
+  }
+});
+
+test('a route any key may call (GET /v1/me) answers every single-scope key, and no request without a key', async () => {
+  for (const route of anyKeyRoutes) {
+    for (const scope of SCOPES) expect([route.id, scope, (await request(route, keyOf.get(scope))).status]).toEqual([route.id, scope, 200]);
+    expect([route.id, (await request(route)).status]).toEqual([route.id, 401]);
+  }
 });
 
 test('a key with every scope passes every scope check', async () => {

@@ -39,7 +39,7 @@ export const timeEntries = defineEntity({
     tagIds: { schema: tagIdsSchema },
   },
   computed: {
-    sortKey: z.string().meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry' }),
+    sortKey: z.string().max(512).meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry' }),
     durationMinutes: z.number().optional().meta({ description: 'Computed by the server from startTime and endTime; absent while the timer runs' }),
   },
   sortKeyField: 'sortKey',

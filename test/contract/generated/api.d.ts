@@ -11,8 +11,71 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OpenAPI 3.0 description of this API (public) */
+        /**
+         * The OpenAPI 3.0 description of this API (public)
+         * @description This document, generated from the route table; `servers` names the address the request reached. Public: no API key needed.
+         */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference: an HTML page rendering this document (public)
+         * @description Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API. Public: no API key needed.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference page's renderer (Redoc), served by the API itself (public)
+         * @description The Redoc standalone bundle the reference page loads. Public: no API key needed.
+         */
+        get: operations["getApiReferenceScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling API key: its id, name, workspace, scopes, limits, expiry, and the quota left in both windows
+         * @description The key as the API enforces it now (the authorizer answer is cached up to 5 minutes), and its quota after counting this request. Any valid API key may call it (no scope needed); it is rate-limited like every route.
+         */
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -30,7 +93,7 @@ export interface paths {
         };
         /**
          * The change feed: every create, update and delete in the workspace, oldest first (paginated)
-         * @description Any valid API key. Returns the events of resources the key can read (their `:read` scope); the others are passed over, not refused. Follow `nextCursor`, which every page carries, the last one too: a poller that always passes the previous page's `nextCursor` sees every committed change exactly once, and the changes of one record in the order they were made. Without `cursor` or `since` the feed starts at its oldest kept event. Events are kept at least 30 days; an older cursor or `since` is 410 `CURSOR_EXPIRED`.
+         * @description Returns the events of resources the key can read (their `:read` scope); the others are passed over, not refused. Follow `nextCursor`, which every page carries, the last one too: a poller that always passes the previous page's `nextCursor` sees every committed change exactly once, and the changes of one record in the order they were made. Without `cursor` or `since` the feed starts at its oldest kept event. Events are kept at least 30 days; an older cursor or `since` is 410 `CURSOR_EXPIRED`. Any valid API key may call it (no scope needed); it is rate-limited like every route.
          */
         get: operations["listChanges"];
         put?: never;
@@ -50,15 +113,15 @@ export interface paths {
         };
         /**
          * List clients
-         * @description Required scope: `clients:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `clients:read`.
          */
         get: operations["listClients"];
         put?: never;
         /**
          * Create a client
-         * @description Required scope: `clients:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `clients:write`.
          */
-        post: operations["createClient"];
+        post: operations["addClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -102,13 +165,13 @@ export interface paths {
         };
         /**
          * List projects
-         * @description Required scope: `projects:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `projects:read`.
          */
         get: operations["listProjects"];
         put?: never;
         /**
          * Create a project
-         * @description Required scope: `projects:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `projects:write`.
          */
         post: operations["createProject"];
         delete?: never;
@@ -154,13 +217,13 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Required scope: `tasks:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tasks:read`.
          */
         get: operations["listTasks"];
         put?: never;
         /**
          * Create a task
-         * @description Required scope: `tasks:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tasks:write`.
          */
         post: operations["createTask"];
         delete?: never;
@@ -206,13 +269,13 @@ export interface paths {
         };
         /**
          * List tags
-         * @description Required scope: `tags:read`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tags:read`.
          */
         get: operations["listTags"];
         put?: never;
         /**
          * Create a tag
-         * @description Required scope: `tags:write`. Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tags:write`.
          */
         post: operations["createTag"];
         delete?: never;
@@ -310,13 +373,13 @@ export interface paths {
         };
         /**
          * List favorites
-         * @description Required scope: `favorites:read`. Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `favorites:read`.
          */
         get: operations["listFavorites"];
         put?: never;
         /**
          * Create a favorite
-         * @description Required scope: `favorites:write`. Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit.
+         * @description Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `favorites:write`.
          */
         post: operations["createFavorite"];
         delete?: never;
@@ -409,6 +472,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKeyInfo: {
+            /** @description The key's public id (key_...); never the key itself */
+            id: string;
+            name: string;
+            workspaceId: string;
+            /** @description The scopes the key holds */
+            scopes: string[];
+            limits: {
+                /** Format: int64 */
+                perMinute: number;
+                /** Format: int64 */
+                perHour: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the key stops working; null when it does not expire
+             */
+            expiresAt: string | null;
+            /** @description The quota left in both windows, this request counted (as in the RateLimit header) */
+            quota: {
+                minute: {
+                    /**
+                     * Format: int64
+                     * @description Requests allowed in the window
+                     */
+                    limit: number;
+                    /**
+                     * Format: int64
+                     * @description Requests left in the current window after this one
+                     */
+                    remaining: number;
+                    /**
+                     * Format: int32
+                     * @description Seconds until the current window ends and its count starts over
+                     */
+                    resetSeconds: number;
+                };
+                hour: {
+                    /**
+                     * Format: int64
+                     * @description Requests allowed in the window
+                     */
+                    limit: number;
+                    /**
+                     * Format: int64
+                     * @description Requests left in the current window after this one
+                     */
+                    remaining: number;
+                    /**
+                     * Format: int32
+                     * @description Seconds until the current window ends and its count starts over
+                     */
+                    resetSeconds: number;
+                };
+            };
+        };
         ChangePage: {
             items: components["schemas"]["ChangeEvent"][];
             /** @description Always present, on the last page too: pass it as cursor to continue exactly after the events of this page */
@@ -483,6 +602,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "active" | "done";
+            /** Format: int32 */
             estimateMinutes?: number;
             billable?: boolean;
             /** Format: date-time */
@@ -599,23 +719,63 @@ export interface components {
             deleted: true;
             id: string;
         };
-        Error: {
+        ErrorResponse: {
             error: {
                 /** @enum {string} */
                 code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
-                details?: {
-                    field: string;
-                    message: string;
-                }[];
+                /** @description The fields a 400 refused ({ field, message }); for a 403, one entry with a machine-readable reason: RATE_LIMITED (retry after retryAfter seconds) or MISSING_SCOPE (do not retry) */
+                details?: (components["schemas"]["FieldErrorDetail"] | components["schemas"]["RateLimitedDetail"] | components["schemas"]["MissingScopeDetail"])[];
+                /** @description The request id of the logs (also the X-Request-Id or x-amzn-RequestId header) */
                 requestId?: string;
             };
+        };
+        FieldErrorDetail: {
+            /** @description The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`) */
+            field: string;
+            /** @description What is wrong with it, in plain words (e.g. `is required`) */
+            message: string;
+        };
+        /** @description 403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds */
+        RateLimitedDetail: {
+            /** @enum {string} */
+            reason: "RATE_LIMITED";
+            /**
+             * @description The window whose limit was reached
+             * @enum {string}
+             */
+            window: "minute" | "hour";
+            /**
+             * Format: int64
+             * @description The key's limit for that window
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description Seconds until that window resets (also the Retry-After header): retrying then can succeed
+             */
+            retryAfter: number;
+        };
+        /** @description 403 FORBIDDEN because the key lacks the scope of the route: retrying will not help */
+        MissingScopeDetail: {
+            /** @enum {string} */
+            reason: "MISSING_SCOPE";
+            /** @description The scope the route requires and the key lacks (e.g. `clients:read`) */
+            scope: string;
         };
     };
     responses: {
         /** @description The request is invalid (path, query or body); nothing was changed */
         BadRequest: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -623,16 +783,24 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "VALIDATION_ERROR",
-                 *         "message": "Invalid request body: name: must not be empty"
+                 *         "message": "Invalid request body: name must not be empty"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry */
         PreconditionFailed: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -644,12 +812,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The cursor or since is older than the change feed keeps events (30 days): events after it may be gone. Resynchronise from the lists, then follow the feed from a new cursor */
         CursorExpired: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -661,12 +833,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed */
         IdempotencyKeyReused: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -678,12 +858,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Missing, malformed, unknown, expired or revoked API key */
         Unauthorized: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -696,7 +880,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets */
@@ -704,10 +888,14 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
                 "Retry-After"?: number;
-                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                 "RateLimit-Policy"?: string;
-                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                 RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -719,12 +907,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The resource does not exist in the key's workspace */
         NotFound: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -736,12 +932,22 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description A unique name is taken, the record is still referenced, or its state forbids the change */
         Conflict: {
             headers: {
+                /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
+                "Retry-After"?: number;
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -753,12 +959,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is larger than the API accepts */
         PayloadTooLarge: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -771,12 +985,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message */
         UriTooLong: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -789,7 +1007,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The API as a whole is receiving too many requests; retry with backoff */
@@ -797,6 +1015,10 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: the gateway's own answers (throttled, authorizer unavailable) always say 1. */
                 "Retry-After"?: number;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -809,12 +1031,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The operation is not offered by this API */
         NotImplemented: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -827,12 +1057,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Unexpected failure; the body carries only a request id for support */
         InternalError: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -845,7 +1083,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The data store is throttling or unreachable; retry after the Retry-After seconds */
@@ -853,6 +1091,12 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
                 "Retry-After"?: number;
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -864,12 +1108,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Answered by the gateway: a function did not answer within the integration timeout */
         GatewayIntegrationTimeout: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -882,7 +1130,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -905,11 +1153,26 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        openapi: string;
+                        /** @description Title, version and description of the API */
+                        info: Record<string, never>;
+                        servers?: Record<string, never>[];
+                        /** @description The operations, by path template */
+                        paths: Record<string, never>;
+                        /** @description Schemas, responses and security schemes */
+                        components?: Record<string, never>;
+                        security?: Record<string, never>[];
+                        tags?: Record<string, never>[];
+                        /** @description External documentation */
+                        externalDocs?: Record<string, never>;
                     };
                 };
             };
@@ -918,6 +1181,103 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getApiReferenceScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };
@@ -942,10 +1302,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -976,10 +1340,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -999,7 +1367,7 @@ export interface operations {
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };
-    createClient: {
+    addClient: {
         parameters: {
             query?: never;
             header?: {
@@ -1026,14 +1394,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1070,12 +1442,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1085,12 +1461,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1138,14 +1518,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1186,12 +1570,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1225,10 +1613,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1276,14 +1668,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1320,12 +1716,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1335,12 +1735,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1389,14 +1793,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1437,12 +1845,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1478,10 +1890,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1518,6 +1934,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     status?: "active" | "done";
+                    /** Format: int32 */
                     estimateMinutes?: number;
                     billable?: boolean;
                 };
@@ -1527,14 +1944,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1571,12 +1992,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1586,12 +2011,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1629,6 +2058,7 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "done";
+                    /** Format: int32 */
                     estimateMinutes?: number | null;
                     billable?: boolean | null;
                 };
@@ -1638,14 +2068,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1686,12 +2120,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1725,10 +2163,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1770,14 +2212,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1814,12 +2260,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1829,12 +2279,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1877,14 +2331,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1925,12 +2383,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,10 +2438,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2034,14 +2500,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2081,12 +2551,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2096,12 +2570,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2157,14 +2635,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2208,12 +2690,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2249,10 +2735,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,14 +2790,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2347,12 +2841,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2362,12 +2860,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2419,14 +2921,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,12 +2976,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2514,10 +3024,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2577,12 +3091,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2592,12 +3110,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2655,12 +3177,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
