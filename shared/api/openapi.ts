@@ -286,6 +286,7 @@ const ERROR_HEADERS: Record<string, Record<string, Json>> = {
   NotFound: RATE_LIMIT_HEADERS,
   Conflict: { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT_HEADERS },
   PreconditionFailed: RATE_LIMIT_HEADERS,
+  CursorExpired: RATE_LIMIT_HEADERS,
   IdempotencyKeyReused: RATE_LIMIT_HEADERS,
   PayloadTooLarge: RATE_LIMIT_HEADERS,
   NotImplemented: RATE_LIMIT_HEADERS,

@@ -193,7 +193,7 @@ export const taskListQuery = z.strictObject({ projectId: idString.optional() });
 /** One change event (shared/domain/changes.ts): `data` is the record as its own routes return it. */
 export const changeEventSchema = z
   .object({
-    id: z.string().meta({ description: 'The event id (evt_...), unique; webhooks deliver it as webhook-id' }),
+    id: z.string().max(64).meta({ description: 'The event id (evt_...), unique; webhooks deliver it as webhook-id' }),
     type: z.enum(CHANGE_TYPES as [string, ...string[]]).meta({ description: '<resource>.created, .updated or .deleted' }),
     resource: z.enum(ENTITIES.map(changeResource) as [string, ...string[]]),
     resourceId: idString.meta({ description: 'The id of the record that changed' }),
@@ -201,7 +201,7 @@ export const changeEventSchema = z
     data: z
       .union(ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
       .meta({ description: 'The record after the change (for a deleted event, its last state), as its GET returns it' }),
-    previousSortKey: z.string().optional().meta({ description: 'A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)' }),
+    previousSortKey: z.string().max(512).optional().meta({ description: 'A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)' }),
   })
   .meta({ id: 'ChangeEvent' });
 
@@ -220,8 +220,8 @@ export const changesQuery = z.strictObject({
 
 export const changesPage = z
   .object({
-    items: z.array(changeEventSchema),
-    nextCursor: z.string().meta({ description: 'Always present, on the last page too: pass it as cursor to continue exactly after the events of this page' }),
+    items: z.array(changeEventSchema).max(LIMITS.pageMax),
+    nextCursor: z.string().max(2048).meta({ description: 'Always present, on the last page too: pass it as cursor to continue exactly after the events of this page' }),
     hasMore: z.boolean().meta({ description: 'More events can be read now; when false, poll again later with nextCursor' }),
   })
   .meta({ id: 'ChangePage' });

@@ -818,6 +818,10 @@ export interface components {
         /** @description The cursor or since is older than the change feed keeps events (30 days): events after it may be gone. Resynchronise from the lists, then follow the feed from a new cursor */
         CursorExpired: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
                 /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
                 "Access-Control-Allow-Origin"?: string;
                 /** @description The response headers a browser script may read */
