@@ -5,6 +5,15 @@ import { headerValue } from './gateway-edge';
 /** Names of the API's own request and response headers (the API key header is in gateway-edge.ts). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** A CSV page's next cursor (the JSON answer's nextCursor). */
+export const NEXT_CURSOR_HEADER = 'Next-Cursor';
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+/** The request asks for CSV: its Accept header names text/csv (JSON stays the default). */
+export function acceptsCsv(headers: APIGatewayProxyEvent['headers'] | null): boolean {
+  const accept = headerValue(headers, 'Accept');
+  return accept !== undefined && accept.split(',').some((t) => t.split(';')[0]!.trim().toLowerCase() === 'text/csv');
+}
 
 /** 1-255 printable ASCII characters. */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;

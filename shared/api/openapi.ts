@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
-import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './headers';
+import { IDEMPOTENCY_KEY_HEADER, NEXT_CURSOR_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
 import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 
@@ -240,6 +240,12 @@ const HEADER_DOCS: Record<string, Json> = {
   },
 };
 
+/** The next page's cursor of a CSV page (shared/api/csv.ts). */
+const NEXT_CURSOR_DOC: Json = {
+  description: 'CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor)',
+  schema: { type: 'string' },
+};
+
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
 export const successHeaders: Record<string, Json> = { ...RATE_LIMIT_HEADERS };
 /** Headers declared on shared error responses: the rate-limit 403 carries Retry-After and the quota. */
@@ -249,7 +255,11 @@ const ERROR_HEADERS: Record<string, Record<string, Json>> = {
 };
 
 /** One tag per resource, described by its entity declaration; `meta` for the document itself. */
-const TAG_DESCRIPTIONS: Record<string, string> = { meta: 'This document', ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])) };
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  meta: 'This document',
+  reports: 'Totals of tracked time (scope time-entries:read)',
+  ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])),
+};
 
 export function buildOpenApi(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -274,14 +284,24 @@ export function buildOpenApi(serverUrl?: string): Json {
       ...(idempotent(r) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ];
     if (params.length) op.parameters = params;
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
+    if (r.body) op.requestBody = { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
     const responses: Record<string, Json> = {};
     if (!r.notImplemented) {
-      const headers = { ...(r.scope ? successHeaders : {}), ...(r.etag ? { ETag: ETAG_HEADER } : {}), ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}) };
+      const paged = r.csv && r.operation === 'list';
+      const headers = {
+        ...(r.scope ? successHeaders : {}),
+        ...(r.etag ? { ETag: ETAG_HEADER } : {}),
+        ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}),
+        ...(paged ? { [NEXT_CURSOR_HEADER]: NEXT_CURSOR_DOC } : {}),
+      };
       responses[String(r.successStatus)] = {
         description: r.successStatus === 201 ? 'Created' : 'OK',
         ...(Object.keys(headers).length ? { headers } : {}),
-        content: { 'application/json': { schema: toSchema(r.response, 'output') } },
+        content: {
+          'application/json': { schema: toSchema(r.response, 'output') },
+          // Accept: text/csv (shared/api/csv.ts): RFC 4180 with a header row
+          ...(r.csv ? { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV with a header row (sent for Accept: text/csv)' } } } : {}),
+        },
       };
       if (r.conditional === 'read') {
         responses['304'] = {

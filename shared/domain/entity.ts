@@ -34,6 +34,11 @@ export interface KeyDecl<K extends string = string> {
 export interface IndexDecl<K extends string = string> extends KeyDecl<K> {
   /** What the index lists, for docs and the benchmark ("user+project"). */
   access: string;
+  /**
+   * A sparse index: only records for which `when` holds have its keys (e.g. running time entries), and
+   * a list reads it exactly when its `param` filter is given (`?running=true`).
+   */
+  only?: { when: (rec: Readonly<Record<string, unknown>>) => boolean; param: string };
 }
 export type IndexSlot = `GSI${number}`;
 
@@ -120,6 +125,17 @@ export interface ListDecl {
   mode: 'whole' | 'paged';
   via: readonly ('key' | IndexSlot)[];
   range?: (startDate?: string, endDate?: string) => { lo: string; hi: string };
+  /**
+   * List parameters that are not plain string equality on a field of the same name: `field` names the
+   * stored attribute, `op` `contains` tests membership in a list attribute (a tag in tagIds), `type`
+   * `boolean` compares with true/false (the query string carries "true" / "false").
+   */
+  filters?: Readonly<Record<string, { field?: string; op?: 'eq' | 'contains'; type?: 'boolean' }>>;
+  /**
+   * A filter that implies another, found by reading the named record (a task's project): the list adds
+   * the implied filter so it reads the narrower partition (taskId -> the project's index + filter).
+   */
+  implies?: ReadonlyArray<{ param: string; target: () => AnyEntity; field: string }>;
 }
 
 /**

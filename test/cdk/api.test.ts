@@ -165,9 +165,9 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
 
   test('one invoke permission per function for the whole API (not one per method)', () => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
-    // the functions behind the API (resources, openapi, changes) + the authorizer's permission.
+    // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission.
     expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
-    expect(FUNCTION_NAMES).toHaveLength(9);
+    expect(FUNCTION_NAMES).toHaveLength(10);
   });
 
   test('ApiUrl and TableName outputs', () => {

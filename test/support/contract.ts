@@ -165,8 +165,12 @@ export class ContractValidator {
     } else {
       const response = this.resolveResponse(declared);
       const validate = this.validatorFor(`${op.operationId} ${res.status}`, response);
-      if (validate) {
-        const ctype = Object.entries(res.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+      const ctype = Object.entries(res.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+      const csvDeclared = Boolean((response.content as Record<string, unknown> | undefined)?.['text/csv']);
+      if (/^text\/csv\b/.test(ctype ?? '')) {
+        // a CSV answer (Accept: text/csv): the document must declare it for this status; its body is text
+        if (!csvDeclared) problems.push(`Content-Type is ${ctype}, which ${op.operationId} ${res.status} does not declare`);
+      } else if (validate) {
         if (res.headers && !/^application\/json\b/.test(ctype ?? '')) problems.push(`Content-Type is ${ctype ?? 'missing'}, the document declares application/json`);
         let body: unknown;
         try {
