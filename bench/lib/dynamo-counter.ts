@@ -30,6 +30,9 @@ export interface Call {
   reported: number;
   /** Items read (Query: before the filter). */
   itemsRead: number;
+  /** Of a write: the report rollup items it wrote (`WS#<ws>#RU#...`, shared/data/rollups.ts) and their write units. */
+  rollupItems: number;
+  rollupWcu: number;
 }
 
 const INDEXES = TABLE.indexes.map((i) => i.name);
@@ -103,7 +106,7 @@ export class DynamoCounter {
     const rate = isRateKey(keyOf(input.Key as Item)) || isRateKey(keyOf(input.Item as Item));
     const befores = await Promise.all(targets.map((t) => this.getItem(t.table, t.key)));
     if (!('ReturnConsumedCapacity' in input) && command !== 'BatchGetItem') input.ReturnConsumedCapacity = 'TOTAL';
-    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0 };
+    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, rollupItems: 0, rollupWcu: 0 };
     this.calls.push(call);
     const start = performance.now();
     let output: Record<string, unknown> | undefined;
@@ -138,6 +141,10 @@ export class DynamoCounter {
         targets.forEach((t, i) => {
           const u = itemWriteUnits(befores[i], afters[i], INDEXES, { transactional: t.tx, failed: failed?.has(i) ?? false });
           call.wcu += u.table + u.indexes;
+          if (typeof t.key.PK === 'string' && t.key.PK.includes('#RU#')) {
+            call.rollupItems++;
+            call.rollupWcu += u.table + u.indexes;
+          }
         });
       }
     }
