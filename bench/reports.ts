@@ -58,8 +58,10 @@ const QUERIES: Array<[string, Record<string, string>]> = [
   ['the year by project, user (combinations)', { ...YEAR, groupBy: 'project,user' }],
   ['the year by project, one user', { ...YEAR, groupBy: 'project', userId: 'user-07' }],
   ['the year by project, Europe/Berlin (edges from entries)', { ...YEAR, groupBy: 'project', timeZone: 'Europe/Berlin' }],
-  ['one week by tag (entries)', { ...WEEK, groupBy: 'tag' }],
-  ['the year by tag (entries: no rollup)', { ...YEAR, groupBy: 'tag' }],
+  ['the year by month, Europe/Berlin (month-boundary days from entries)', { ...YEAR, groupBy: 'month', timeZone: 'Europe/Berlin' }],
+  ['one week by tag (entries: no tag rollup)', { ...WEEK, groupBy: 'tag' }],
+  // a year by tag reads every entry of the year (~60,000): too slow for the local gateway's timeout under load
+  ['one month by tag (entries: no tag rollup)', { startDate: '2025-06-01', endDate: '2025-06-30', groupBy: 'tag' }],
 ];
 
 export async function measureReports(gateway: Gateway, counter: DynamoCounter, o: ReportOptions): Promise<ReportBench> {

@@ -172,7 +172,9 @@ const isTimeZone = (tz: string) => {
 };
 export const reportQuery = z.strictObject({
   startDate: z.union([dateTimeString, dateString]).meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
-  endDate: z.union([dateTimeString, dateString]).meta({ description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day)' }),
+  endDate: z
+    .union([dateTimeString, dateString])
+    .meta({ description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate' }),
   groupBy: z
     .string()
     .max(64)

@@ -22,7 +22,10 @@ import { TYPE_ATTRIBUTE as TYPE } from './table';
  * - whole UTC days from the day rollups, whole UTC months from the month rollups (day rollups only when
  *   grouping by day or week);
  * - the whole period from the entries when the rollups cannot answer: grouping or filtering by tag
- *   (an entry has several), or day/week/month groups in a time zone that is not UTC.
+ *   (an entry has several), or day groups in a time zone that is not UTC (each UTC day straddles two
+ *   local days);
+ * - week or month groups in a time zone that is not UTC: day rollups for the UTC days that lie in one
+ *   local week and month, entries for the UTC days in which a local week or month starts.
  * The rollup dimension read is the one the groupings and filters need: none or one of user, project,
  * client, task -> that dimension (project when none); two, or a billable filter -> the combinations (X).
  * Running entries are counted from the running-entries index.
@@ -96,6 +99,8 @@ interface Fact {
 }
 
 const DAY_MS = 86_400_000;
+/** The longest period of one report (three years, leap day included): bounds the work of one request. */
+export const MAX_PERIOD_DAYS = 1096;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_GROUPS: readonly Grouping[] = ['day', 'week', 'month'];
 const DIM_OF: Partial<Record<Grouping | keyof ReportFilters, Dimension>> = {
@@ -181,6 +186,7 @@ export function reportPeriod(startDate: string, endDate: string, tz = 'UTC'): { 
   const from = DATE_ONLY.test(startDate) ? startOfLocalDay(startDate, tz) : Date.parse(startDate);
   const to = DATE_ONLY.test(endDate) ? startOfLocalDay(dayOf(Date.parse(`${endDate}T00:00:00.000Z`) + DAY_MS), tz) : Date.parse(endDate) + 1;
   if (to <= from) throw invalidField('endDate', 'must not be before startDate');
+  if (to - from > MAX_PERIOD_DAYS * DAY_MS) throw invalidField('endDate', `the period may cover at most ${MAX_PERIOD_DAYS} days; ask for several reports`);
   return { from, to };
 }
 
@@ -285,7 +291,8 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
     };
     const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
     const lastDay = Math.floor(to / DAY_MS) * DAY_MS;
-    if (usesTag || (timeGroup && !isUtc(req.timeZone)) || firstDay >= lastDay) {
+    const zoned = timeGroup && !isUtc(req.timeZone);
+    if (usesTag || (zoned && req.groupBy.includes('day')) || firstDay >= lastDay) {
       await addEntries(from, to);
     } else {
       const dims = new Set(
@@ -295,7 +302,7 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
       );
       // a task filter also pins the project (task -> project), which the task dimension knows through its key only
       const dim: Dimension = req.filters.billable !== undefined || dims.size > 1 ? 'X' : ([...dims][0] ?? 'P');
-      const addRollups = async (g: Granularity, a: number, b: number) => {
+      const addRollups = async (g: Granularity, a: number, b: number, remap: (f: Fact) => Fact | undefined = (f) => f) => {
         if (a >= b) return;
         const first = g === 'D' ? dayOf(a) : iso(a).slice(0, 7);
         const last = g === 'D' ? dayOf(b - DAY_MS) : iso(monthStartAtOrBefore(b - 1)).slice(0, 7);
@@ -304,12 +311,31 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
         stats.plan.push(`${g} ${first}..${last} (${dim})`);
         for (const row of rows) {
           if (row.n === 0 && row.m === 0) continue;
-          const fact = rollupFact(dim, g, row);
-          if (passes(fact, req.filters, taskProject)) facts.push(fact);
+          const fact = remap(rollupFact(dim, g, row));
+          if (fact && passes(fact, req.filters, taskProject)) facts.push(fact);
         }
       };
       await addEntries(from, firstDay);
-      if (byDay) await addRollups('D', firstDay, lastDay);
+      if (zoned) {
+        // Weeks or months in a time zone: a UTC day lies in one local week and month unless a local
+        // period starts inside it. Those boundary days are read from the entries; every other UTC day's
+        // rollups count in the local period the day lies in.
+        const periodsAt = (t: number) => {
+          const day = localDay(t, tz);
+          return `${weekOf(day).key}|${day.slice(0, 7)}`;
+        };
+        const boundary = new Set<string>();
+        for (let d = firstDay; d < lastDay; d += DAY_MS) if (periodsAt(d) !== periodsAt(d + DAY_MS - 1)) boundary.add(dayOf(d));
+        await addRollups('D', firstDay, lastDay, (f) => {
+          if (f.day === undefined || boundary.has(f.day)) return undefined;
+          const local = localDay(Date.parse(`${f.day}T12:00:00.000Z`), tz);
+          return { ...f, day: local, month: local.slice(0, 7) };
+        });
+        for (const day of boundary) {
+          const d = Date.parse(`${day}T00:00:00.000Z`);
+          await addEntries(d, d + DAY_MS);
+        }
+      } else if (byDay) await addRollups('D', firstDay, lastDay);
       else {
         const firstMonth = monthStartAtOrAfter(firstDay);
         const lastMonth = monthStartAtOrBefore(lastDay);

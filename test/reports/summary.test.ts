@@ -184,7 +184,7 @@ describe('filters and time zones', () => {
   });
 
   test.each(['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'UTC'])('timeZone %s: dates and day/week/month groups in that zone', async (timeZone) => {
-    for (const groupBy of ['day', 'week', 'month', 'project', 'month,user']) {
+    for (const groupBy of ['day', 'week', 'month', 'project', 'month,user', 'week,month', 'project,week']) {
       await expectExact({ startDate: '2026-02-01', endDate: '2026-04-30', groupBy, timeZone });
     }
   });
@@ -244,6 +244,8 @@ describe('the answer', () => {
       [{ startDate: '2026-01-01', endDate: '2026-01-31', timeZone: 'Mars/Olympus' }, 'timeZone'],
       [{ startDate: '2026-01-01', endDate: '2026-01-31', billable: 'yes' }, 'billable'],
       [{ startDate: '2026-01-01', endDate: '2026-01-31', sort: 'name' }, 'sort'],
+      [{ startDate: '0001-01-01', endDate: '9999-12-31', groupBy: 'week', timeZone: 'Europe/Berlin' }, 'endDate'],
+      [{ startDate: '2024-01-01', endDate: '2027-01-01' }, 'endDate'], // 1,097 days: one more than three years
     ];
     for (const [query, field] of bad) {
       const res = await api.get('/v1/reports/summary', { key, query });

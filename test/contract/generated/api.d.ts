@@ -1193,7 +1193,7 @@ export interface operations {
             query: {
                 /** @description First day (or instant) of the period, on startTime (inclusive) */
                 startDate: string;
-                /** @description Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day) */
+                /** @description Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate */
                 endDate: string;
                 /** @description One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only */
                 groupBy?: string;
