@@ -6,6 +6,7 @@ import { tasks } from '../domain/entities/tasks';
 import { timeEntries } from '../domain/entities/time-entries';
 import { invalidField } from '../domain/errors';
 import { db, tableName, type StoredItem } from './db';
+import { keys } from './keys';
 import { planQuery, type Where } from './query-plan';
 import { repository } from './repository';
 import { dec, readRollups, type Dimension, type Granularity, type RollupRow } from './rollups';
@@ -28,7 +29,8 @@ import { TYPE_ATTRIBUTE as TYPE } from './table';
  *   local week and month, entries for the UTC days in which a local week or month starts.
  * The rollup dimension read is the one the groupings and filters need: none or one of user, project,
  * client, task -> that dimension (project when none); two, or a billable filter -> the combinations (X).
- * Running entries are counted from the running-entries index.
+ * Running entries are counted from the running-timer items (no filter, or a user) or the running-entries
+ * index (other filters).
  */
 export type Grouping = 'user' | 'project' | 'client' | 'task' | 'tag' | 'day' | 'week' | 'month';
 export interface ReportFilters {
@@ -320,9 +322,11 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
         // Weeks or months in a time zone: a UTC day lies in one local week and month unless a local
         // period starts inside it. Those boundary days are read from the entries; every other UTC day's
         // rollups count in the local period the day lies in.
+        const byWeek = req.groupBy.includes('week');
+        const byMonth = req.groupBy.includes('month');
         const periodsAt = (t: number) => {
           const day = localDay(t, tz);
-          return `${weekOf(day).key}|${day.slice(0, 7)}`;
+          return `${byWeek ? weekOf(day).key : ''}|${byMonth ? day.slice(0, 7) : ''}`;
         };
         const boundary = new Set<string>();
         for (let d = firstDay; d < lastDay; d += DAY_MS) if (periodsAt(d) !== periodsAt(d + DAY_MS - 1)) boundary.add(dayOf(d));
@@ -363,7 +367,48 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
   return report;
 }
 
+/**
+ * Running entries that started in [from, to). Without filters (or with userId alone) from the running-timer
+ * items (shared/data/timers.ts: one small item per user with a running entry, its sortKey starting with
+ * the startTime); with other filters from the running-entries index (GSI6), whose items are whole entries.
+ */
 async function countRunning(workspaceId: string, where: Where, from: number, to: number, stats: ReportStats): Promise<number> {
+  const filters = Object.entries(where).filter(([, v]) => v !== undefined);
+  if (filters.every(([k]) => k === 'userId')) {
+    const timerKey = where.userId === undefined ? undefined : keys.runningTimer(workspaceId, where.userId);
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: timerKey ? 'PK = :pk AND SK = :sk' : 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':sk': timerKey ? timerKey.SK : 'RUNNING#' },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    stats.calls++;
+    stats.rcu += res.ConsumedCapacity?.CapacityUnits ?? 0;
+    // (at most one item per user: a workspace of thousands of users still reads a few hundred KB at most, in pages)
+    let items = res.Items ?? [];
+    let start = res.LastEvaluatedKey;
+    while (start) {
+      const more = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':sk': 'RUNNING#' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      stats.calls++;
+      items = [...items, ...(more.Items ?? [])];
+      start = more.LastEvaluatedKey;
+    }
+    const lo = iso(from);
+    const hi = iso(to);
+    return items.filter((i) => {
+      const startTime = String(i.sortKey).slice(0, 24);
+      return startTime >= lo && startTime < hi;
+    }).length;
+  }
   const plan = planQuery(timeEntries, workspaceId, { ...where, running: 'true' }, { lo: iso(from), hi: `${iso(to - 1)}#~` });
   const items = await queryAll(
     {
