@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost. Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
@@ -23,12 +23,39 @@ import { fmt, kb, ratio } from './lib/stats';
 import { summarizeThroughput, type ThroughputRun } from './throughput';
 import type { WarmResult } from './warm';
 import { formatPaging, type PagingRow } from './time-entries-paging';
+import { formatReports, type ReportBench } from './reports';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const QUICK = values.quick;
 const CFG = QUICK
-  ? { coldRuns: 3, compareRuns: 2, warmIterations: 200, entries: 2500, page: 10, pagingRuns: 5, tpRounds: 3, tpSeconds: 2, tpWarmup: 1 }
-  : { coldRuns: 20, compareRuns: 10, warmIterations: 1000, entries: 10_000, page: 40, pagingRuns: 21, tpRounds: 7, tpSeconds: 3, tpWarmup: 2 };
+  ? {
+      coldRuns: 3,
+      compareRuns: 2,
+      warmIterations: 200,
+      entries: 2500,
+      page: 10,
+      pagingRuns: 5,
+      tpRounds: 3,
+      tpSeconds: 2,
+      tpWarmup: 1,
+      reportUsers: 10,
+      reportEntries: 6000,
+      reportRuns: 3,
+    }
+  : {
+      coldRuns: 20,
+      compareRuns: 10,
+      warmIterations: 1000,
+      entries: 10_000,
+      page: 40,
+      pagingRuns: 21,
+      tpRounds: 7,
+      tpSeconds: 3,
+      tpWarmup: 2,
+      reportUsers: 50,
+      reportEntries: 60_000,
+      reportRuns: 9,
+    };
 const COLD_RATIO_TARGET = 2.0;
 const WARM_P50_TARGET_MS = 0.3;
 const THROUGHPUT_TARGET = 0.7;
@@ -269,6 +296,7 @@ async function main() {
   let work: WorkRow[] = [];
   let paging: { rows: PagingRow[]; seedMs: number } = { rows: [], seedMs: 0 };
   let tp: ThroughputRun[] = [];
+  let reports: ReportBench | undefined;
   try {
     const { createWorkspace } = await import('./lib/fixtures');
     const { DynamoCounter } = await import('./lib/dynamo-counter');
@@ -319,6 +347,12 @@ async function main() {
       const { measureThroughput } = await import('./throughput');
       tp = await measureThroughput(ws, { rounds: CFG.tpRounds, seconds: CFG.tpSeconds, warmupSeconds: CFG.tpWarmup, connections: 10, progress });
     });
+    await attempt('7. reports', async () => {
+      phase(`7. reports (${CFG.reportUsers} users, ${CFG.reportEntries} entries over a year)`);
+      const { measureReports } = await import('./reports');
+      reports = await measureReports(gateway, counter, { users: CFG.reportUsers, entries: CFG.reportEntries, runs: CFG.reportRuns, progress });
+      counter.enabled = false;
+    });
     counter.destroy();
   } finally {
     unmute();
@@ -359,6 +393,14 @@ async function main() {
     });
   }
   if (tp.length) sections.push(throughputSection(tp, 10, targets));
+  if (reports) {
+    const rf = formatReports(reports, targets);
+    sections.push({
+      title: `7. Report cost (${reports.users} users, ${reports.entries} entries over a year; seeded in ${(reports.seedMs / 1000).toFixed(1)} s)`,
+      text: rf.text,
+      markdown: rf.markdown,
+    });
+  }
 
   const seconds = (performance.now() - t0) / 1000;
   const m = machine(started, load0);
@@ -395,6 +437,7 @@ async function main() {
     'npx tsx bench/warm-only.ts [--iterations 1000] [--mode memory]  # the warm-overhead section alone',
     'npx tsx bench/work-only.ts                                       # the DynamoDB-work section alone (calls, RCU, WCU)',
     'npx tsx bench/time-entries-paging.ts --entries 10000 --page 40   # the paging section alone',
+    'npx tsx bench/reports-only.ts --users 50 --entries 60000          # the report-cost section alone',
     'npx tsx bench/rate-limit.ts                                      # rate-limit cost detail',
     '```',
     '',

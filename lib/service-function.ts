@@ -49,6 +49,8 @@ export interface ServiceFunctionProps {
 export type TableAccess =
   /** Items of the workspace data: read, write, transactions, Query on the table and its indexes. No Scan. */
   | { kind: 'readWrite' }
+  /** Reads only: GetItem and Query on the table and its indexes (reports). No Scan, no writes. */
+  | { kind: 'read' }
   /** GetItem and UpdateItem on the base table only, restricted to items whose PK starts with one of these prefixes. */
   | { kind: 'items'; actions: string[]; leadingKeys: string[] };
 
@@ -132,19 +134,10 @@ export class ServiceFunction extends Construct {
 
   /** Grants exactly the table access a function needs. */
   bindTable(table: dynamodb.Table, access: TableAccess): void {
-    if (access.kind === 'readWrite') {
+    if (access.kind === 'readWrite' || access.kind === 'read') {
       // grantReadWriteData would include Scan: the data layer never scans (every list is a Query), so IAM forbids it.
-      table.grant(
-        this.role,
-        'dynamodb:GetItem',
-        'dynamodb:BatchGetItem',
-        'dynamodb:Query',
-        'dynamodb:ConditionCheckItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-        'dynamodb:DeleteItem',
-        'dynamodb:BatchWriteItem',
-      );
+      const writes = ['dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+      table.grant(this.role, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', ...(access.kind === 'readWrite' ? writes : []));
       const tableLogicalId = Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement);
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,

@@ -138,6 +138,15 @@ export class TimeTrackingStack extends Stack {
       description: `time-tracking ${config.stage}: GET /v1/me`,
     });
     fns.me.bindTable(this.table, { kind: 'items', actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], leadingKeys: [keys.apiKey('*').PK, keys.rateCounter('*', '').PK] });
+    // Reports read entries, rollups and the catalog (GetItem, Query); the only write is the rate counter.
+    fns.reports = new ServiceFunction(this, 'Fn-reports', {
+      name: 'reports',
+      config,
+      tableName,
+      description: `time-tracking ${config.stage}: GET /v1/reports/summary`,
+    });
+    fns.reports.bindTable(this.table, { kind: 'read' });
+    fns.reports.bindTable(this.table, { kind: 'items', actions: ['dynamodb:UpdateItem'], leadingKeys: [`${keys.rateCounter('*', '').PK}`] });
     this.functions = fns;
 
     this.authorizerFunction = new ServiceFunction(this, 'Fn-authorizer', {

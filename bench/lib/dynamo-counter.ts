@@ -33,6 +33,9 @@ export interface Call {
   /** The change feed's share: this call takes a feed position; WCU of feed items (position counter, event) written. */
   feedPosition: boolean;
   feedWcu: number;
+  /** Of a write: the report rollup items it wrote (`WS#<ws>#RU#...`, shared/data/rollups.ts) and their write units. */
+  rollupItems: number;
+  rollupWcu: number;
 }
 
 /** Items of the change feed (shared/data/keys.ts: the position counter and the events). */
@@ -110,7 +113,7 @@ export class DynamoCounter {
     const befores = await Promise.all(targets.map((t) => this.getItem(t.table, t.key)));
     if (!('ReturnConsumedCapacity' in input) && command !== 'BatchGetItem') input.ReturnConsumedCapacity = 'TOTAL';
     const feedPosition = command === 'UpdateItem' && String(keyOf(input.Key as Item)?.PK).endsWith('#CHANGESEQ');
-    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, feedPosition, feedWcu: 0 };
+    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, feedPosition, feedWcu: 0, rollupItems: 0, rollupWcu: 0 };
     this.calls.push(call);
     const start = performance.now();
     let output: Record<string, unknown> | undefined;
@@ -146,6 +149,10 @@ export class DynamoCounter {
           const u = itemWriteUnits(befores[i], afters[i], INDEXES, { transactional: t.tx, failed: failed?.has(i) ?? false });
           call.wcu += u.table + u.indexes;
           if (isFeedKey(t.key)) call.feedWcu += u.table + u.indexes;
+          if (typeof t.key.PK === 'string' && t.key.PK.includes('#RU#')) {
+            call.rollupItems++;
+            call.rollupWcu += u.table + u.indexes;
+          }
         });
       }
     }

@@ -1,4 +1,6 @@
 import { repository, type IfMatch, type Locator } from '../data/repository';
+import { timeEntries } from '../domain/entities/time-entries';
+import { conflict } from '../domain/errors';
 import { headerValue } from './gateway-edge';
 import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
 import { REPLAYED_HEADER } from './headers';
@@ -84,8 +86,28 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
       return async (input) => recordReply(await repo.update(input.workspaceId, locator(input), input.body as Record<string, unknown>, writeOptions(input.headers)));
     case 'delete':
       return async (input) => repo.delete(input.workspaceId, locator(input), writeOptions(input.headers));
+    case 'stop':
+      // A merge of endTime into an entry that must still be running when read (the write is guarded by that read).
+      return async (input) => {
+        const endTime = text((input.body as Record<string, unknown> | undefined)?.endTime) ?? new Date().toISOString();
+        const notRunning = (cur: Readonly<Record<string, unknown>>) => {
+          if (cur.endTime !== undefined) throw conflict(`Time entry ${String(cur.id)} is not running (it ended at ${String(cur.endTime)})`);
+        };
+        return recordReply(await repo.update(input.workspaceId, locator(input), { endTime }, { assert: notRunning }));
+      };
+    case 'start':
+      // The route's entity is the favorite (404 names it); the record made is a time entry.
+      return async (input) => {
+        const favorite = (await repo.get(input.workspaceId, locator(input))) as Readonly<Record<string, unknown>>;
+        const startTime = text((input.body as Record<string, unknown> | undefined)?.startTime) ?? new Date().toISOString();
+        const fields = Object.fromEntries(FROM_FAVORITE.filter((f) => favorite[f] !== undefined).map((f) => [f, favorite[f]]));
+        return recordReply(await repository(timeEntries).create(input.workspaceId, { ...fields, startTime }));
+      };
   }
 }
+
+/** What a time entry started from a favorite takes from it. */
+const FROM_FAVORITE = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tagIds', 'billable', 'notes'] as const;
 
 /**
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to

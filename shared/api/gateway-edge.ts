@@ -21,6 +21,8 @@ export const AWS_REQUEST_ID_HEADER = 'x-amzn-RequestId';
 /** Safe retries of writes (shared/api/idempotency.ts), and the header marking a kept answer. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** A CSV page's next cursor (the JSON answer's nextCursor): `Accept: text/csv` on a paged list. */
+export const NEXT_CURSOR_HEADER = 'Next-Cursor';
 
 /** API Gateway REST refuses payloads over 10 MB before anything runs (REQUEST_TOO_LARGE). */
 export const MAX_GATEWAY_BODY_BYTES = 10 * 1024 * 1024;

@@ -5,7 +5,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented, validationError } from './errors';
 import { corsHeaders, corsOrigins, GATEWAY_ANSWERS, headerValue } from './gateway-edge';
-import { idempotencyKeyOf } from './headers';
+import { CSV_FORMATS } from './csv';
+import { acceptsCsv, CSV_CONTENT_TYPE, idempotencyKeyOf, NEXT_CURSOR_HEADER } from './headers';
 import { ANY_KEY, findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
 import { logger } from './logger';
 import { createMetrics, recordOutcome } from './metrics';
@@ -139,6 +140,7 @@ const parseBody: ApiMiddleware = {
     const s = state(request);
     if (!s.route?.body) return;
     const body = request.event.body;
+    if ((body === null || body === undefined || body === '') && s.route.bodyOptional) return;
     if (body === null || body === undefined || body === '') throw validationError('A JSON request body is required', [{ field: 'body', message: 'required' }]);
     if (Buffer.byteLength(body, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
       throw new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (at most ${MAX_BODY_BYTES / 1024} KB)`);
@@ -158,7 +160,8 @@ const validateInput: ApiMiddleware = {
     const query = route.query ? parseWith(route.query, ev.queryStringParameters ?? {}, 'query') : rejectUnknownQuery(ev.queryStringParameters);
     let body: unknown;
     if (route.body) {
-      const raw = ev.body as unknown;
+      const sent = ev.body as unknown;
+      const raw = (sent === null || sent === undefined || sent === '') && route.bodyOptional ? {} : sent;
       if (!raw || typeof raw !== 'object' || Array.isArray(raw))
         throw validationError('The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
       body = parseWith(route.body, withoutReadOnly(raw), 'body');
@@ -243,6 +246,16 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
     logger.info('Request served', { status });
     recordOutcome(metrics, { status });
     if (status === 304) return { statusCode: 304, headers, body: '' };
+    const csv = route.csv ? CSV_FORMATS[route.id] : undefined;
+    if (csv && acceptsCsv(event.headers)) {
+      // The same answer as CSV; a page's next cursor moves to a header.
+      const cursor = (reply.body as { nextCursor?: unknown } | undefined)?.nextCursor;
+      return {
+        statusCode: status,
+        headers: { ...headers, 'Content-Type': CSV_CONTENT_TYPE, ...(typeof cursor === 'string' ? { [NEXT_CURSOR_HEADER]: cursor } : {}) },
+        body: csv(reply.body as never),
+      };
+    }
     if (route.produces) return { statusCode: status, headers: { 'Content-Type': route.produces, ...headers }, body: String(reply.body) };
     return json(status, reply.body, headers);
   };

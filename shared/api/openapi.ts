@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, CORS, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
-import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './headers';
+import { IDEMPOTENCY_KEY_HEADER, NEXT_CURSOR_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
 import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 
@@ -274,6 +274,12 @@ const HEADER_DOCS: Record<string, Json> = {
   },
 };
 
+/** The next page's cursor of a CSV page (shared/api/csv.ts). */
+const NEXT_CURSOR_DOC: Json = {
+  description: 'CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor)',
+  schema: { type: 'string' },
+};
+
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
 export const successHeaders: Record<string, Json> = { ...RATE_LIMIT_HEADERS };
 /**
@@ -305,6 +311,7 @@ const MAX_TEXT_RESPONSE_CHARS = 4 * 1024 * 1024;
 const TAG_DESCRIPTIONS: Record<string, string> = {
   meta: 'This document and its reference page',
   me: 'The calling API key',
+  reports: 'Totals of tracked time (scope time-entries:read)',
   ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])),
 };
 
@@ -335,21 +342,29 @@ export function buildOpenApi(serverUrl?: string): Json {
       ...(idempotent(r) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ];
     if (params.length) op.parameters = params;
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
+    if (r.body) op.requestBody = { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
     const responses: Record<string, Json> = {};
     if (!r.notImplemented) {
+      const paged = r.csv && r.operation === 'list';
       const headers = {
         ...(r.scope ? successHeaders : {}),
         ...(r.etag ? { ETag: ETAG_HEADER } : {}),
         ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}),
         ...CORS_HEADERS,
+        ...(paged ? { [NEXT_CURSOR_HEADER]: NEXT_CURSOR_DOC } : {}),
       };
       responses[String(r.successStatus)] = {
         description: r.successStatus === 201 ? 'Created' : 'OK',
         ...(Object.keys(headers).length ? { headers } : {}),
         content: r.produces
           ? { [r.produces.split(';')[0]!]: { schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS } } }
-          : { 'application/json': { schema: toSchema(r.response, 'output') } },
+          : {
+              'application/json': { schema: toSchema(r.response, 'output') },
+              // Accept: text/csv (shared/api/csv.ts): RFC 4180 with a header row
+              ...(r.csv
+                ? { 'text/csv': { schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS, description: 'RFC 4180 CSV with a header row (sent for Accept: text/csv)' } } }
+                : {}),
+            },
       };
       if (r.conditional === 'read') {
         responses['304'] = {

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { SCOPES, isScope, type Scope } from '../domain/auth';
 import { WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
+import { favorites } from '../domain/entities/favorites';
+import { timeEntries } from '../domain/entities/time-entries';
 import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
 import * as s from './schemas';
 
@@ -13,8 +15,11 @@ import * as s from './schemas';
  * differs per resource. docs/architecture.md walks through adding one.
  */
 export { RESOURCES, SCOPES, isScope, type ResourceName, type Scope };
-/** The Lambdas: one per resource, `openapi` (the document and its reference page, public), `me` (the calling key) and `changes` (the change feed). */
-export type FunctionName = ResourceName | 'openapi' | 'me' | 'changes';
+/**
+ * The Lambdas: one per resource, `openapi` (the document and its reference page, public), `me` (the calling
+ * key), `changes` (the change feed) and `reports` (the summary report).
+ */
+export type FunctionName = ResourceName | 'openapi' | 'me' | 'changes' | 'reports';
 
 /**
  * The scope of a route any valid key may call (GET /v1/me, GET /v1/changes): authenticated and
@@ -27,7 +32,7 @@ export type TextContentType = 'text/html; charset=utf-8' | 'text/javascript; cha
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What an entity route does with its entity (shared/api/crud.ts implements each once). */
-export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete';
+export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete' | 'stop' | 'start';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -43,6 +48,10 @@ export interface RouteDef {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** The body may be left out (it is then `{}`). */
+  bodyOptional?: boolean;
+  /** Also answers `Accept: text/csv` with RFC 4180 CSV (shared/api/csv.ts). */
+  csv?: boolean;
   response: z.ZodType;
   /** The answer is this text type, not JSON (the implementation returns the text). */
   produces?: TextContentType;
@@ -94,6 +103,8 @@ interface CrudOptions {
   listSummary?: string;
   updateSummary?: string;
   deleteSummary?: string;
+  /** The list also answers `Accept: text/csv` (the next page's cursor in the Next-Cursor header). */
+  listCsv?: boolean;
   /** Operations declared but not offered (501): the summary in the document, the message of the 501. */
   notOffered?: Partial<Record<'create' | 'update', { summary: string; message: string }>>;
 }
@@ -134,6 +145,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
       ...(boundNote ? { description: boundNote } : {}),
       ...(listQuery ? { query: listQuery } : {}),
       response: paged ? s.pageOf(item) : s.listOf(item),
+      ...(opts.listCsv ? { csv: true } : {}),
       successStatus: 200,
     },
     [ids.create]: opts.notOffered?.create
@@ -235,12 +247,14 @@ const ROUTE_OPTIONS: { [R in ResourceName]?: CrudOptions } = {
   'time-entries': {
     listQuery: s.timeEntryListQuery,
     idQuery: s.sortKeyQuery,
-    listSummary: 'List time entries, newest startTime first (paginated)',
+    listSummary: 'List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor',
+    listCsv: true,
     updateSummary: 'Update a time entry (merge); changing startTime moves it and returns a new sortKey',
   },
   favorites: { listQuery: s.favoriteListQuery, idQuery: s.userIdQuery },
   invoices: {
-    listSummary: 'List invoices, newest issueDate first (paginated)',
+    listQuery: s.invoiceListQuery,
+    listSummary: 'List invoices, newest issueDate first (paginated); filters: status, clientId, issueDate range (startDate, endDate)',
     deleteSummary: 'Delete a draft or void invoice (sent and paid invoices give 409)',
     notOffered: {
       create: { summary: 'Not offered: invoices are created by the application', message: 'Invoices are created in the application; this API cannot create them' },
@@ -324,8 +338,71 @@ const feedRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-export const routes: typeof publicRoutes & typeof keyRoutes & typeof feedRoutes & EntityRoutes = Object.assign(
-  { ...publicRoutes, ...keyRoutes, ...feedRoutes },
+/** Timers: stop a running time entry; start one from a favorite (served by the time-entries function). */
+const timerRoutes = {
+  stopTimeEntry: {
+    entity: timeEntries,
+    operation: 'stop',
+    method: 'POST',
+    path: '/v1/time-entries/{id}/stop',
+    resource: 'time-entries',
+    scope: 'time-entries:write',
+    summary: 'Stop a running time entry (409 when it is not running)',
+    description: "Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional.",
+    params: s.idParams,
+    query: s.sortKeyQuery,
+    body: s.stopBody,
+    bodyOptional: true,
+    response: s.responseSchema(timeEntries),
+    successStatus: 200,
+    conflict: true,
+    etag: true,
+    kind: timeEntries.kind,
+  },
+  startFavorite: {
+    entity: favorites,
+    operation: 'start',
+    method: 'POST',
+    path: '/v1/favorites/{id}/start',
+    resource: 'time-entries',
+    scope: 'time-entries:write',
+    summary: "Start a timer from a favorite: a new running time entry with the favorite's fields",
+    description:
+      "Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional.",
+    params: s.idParams,
+    query: s.userIdQuery,
+    body: s.startBody,
+    bodyOptional: true,
+    response: s.responseSchema(timeEntries),
+    successStatus: 201,
+    conflict: true,
+    etag: true,
+    kind: favorites.kind,
+  },
+} satisfies Record<string, RouteDef>;
+
+const reportRoutes = {
+  getSummaryReport: {
+    method: 'GET',
+    path: '/v1/reports/summary',
+    resource: 'reports',
+    scope: 'time-entries:read',
+    summary: 'Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month',
+    description: [
+      'Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`.',
+      "`amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none.",
+      'An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null.',
+      'With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group).',
+    ].join(' '),
+    query: s.reportQuery,
+    response: s.summaryReport,
+    csv: true,
+    successStatus: 200,
+  },
+} satisfies Record<string, RouteDef>;
+
+export const routes: typeof publicRoutes & typeof keyRoutes & typeof feedRoutes & typeof timerRoutes & typeof reportRoutes & EntityRoutes = Object.assign(
+  { ...publicRoutes, ...keyRoutes, ...feedRoutes, ...timerRoutes, ...reportRoutes },
   ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
 );
 

@@ -4,6 +4,7 @@ import type { AnyEntity } from '../domain/entity';
 import { BASE_FIELDS, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
 import { SCOPES } from '../domain/auth';
+import { INVOICE_STATUSES } from '../domain/entities/invoices';
 import { ERROR_STATUS, MAX_DETAIL_CHARS, MAX_ERROR_DETAILS, MAX_ERROR_MESSAGE_CHARS, type ErrorCode } from './errors';
 
 /**
@@ -169,6 +170,9 @@ export const cursorParam = z.string().min(1).max(MAX_CURSOR_CHARS).optional().me
 
 export const idParams = z.strictObject({ id: idString });
 
+/** A boolean in the query string: exactly `true` or `false`. */
+export const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' });
+
 /** Filters of the time-entry list (paging parameters are added to every paged list by the route table). */
 export const timeEntryListQuery = z.strictObject({
   startDate: z.union([dateTimeString, dateString]).optional().meta({ description: 'Entries starting at or after this date (inclusive)' }),
@@ -176,6 +180,10 @@ export const timeEntryListQuery = z.strictObject({
   userId: idString.optional(),
   projectId: idString.optional(),
   clientId: idString.optional(),
+  taskId: idString.optional().meta({ description: "Entries of this task (read through the task's project)" }),
+  tagId: idString.optional().meta({ description: 'Entries carrying this tag' }),
+  billable: booleanParam.optional().meta({ description: 'Only billable (true) or only non-billable (false) entries' }),
+  running: z.literal('true').optional().meta({ description: 'true: only running entries (no endTime; at most one per user)' }),
 });
 /** A time entry's sortKey: `<startTime, UTC, ms>#<id>` (shared/domain/entities/time-entries.ts). */
 export const SORT_KEY_REGEX = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#([^#]{1,128})$/;
@@ -189,6 +197,18 @@ export const sortKeyQuery = z.strictObject({
 export const userIdQuery = z.strictObject({ userId: idString.meta({ description: 'The user the favorite belongs to (required with API key authentication)' }) });
 export const favoriteListQuery = z.strictObject({ userId: idString.optional() });
 export const taskListQuery = z.strictObject({ projectId: idString.optional() });
+/** Filters of the invoice list: status, client, issueDate range (both days inclusive). */
+export const invoiceListQuery = z.strictObject({
+  status: z.enum(INVOICE_STATUSES).optional(),
+  clientId: idString.optional(),
+  startDate: dateString.optional().meta({ description: 'Invoices issued on or after this date' }),
+  endDate: dateString.optional().meta({ description: 'Invoices issued on or before this date' }),
+});
+
+/** POST /v1/time-entries/{id}/stop: the optional body. */
+export const stopBody = z.strictObject({ endTime: dateTimeString.optional().meta({ description: 'When the timer stopped (default: now); not before its startTime' }) });
+/** POST /v1/favorites/{id}/start: the optional body. */
+export const startBody = z.strictObject({ startTime: dateTimeString.optional().meta({ description: 'When the timer started (default: now)' }) });
 
 /** One change event (shared/domain/changes.ts): `data` is the record as its own routes return it. */
 export const changeEventSchema = z
@@ -225,3 +245,70 @@ export const changesPage = z
     hasMore: z.boolean().meta({ description: 'More events can be read now; when false, poll again later with nextCursor' }),
   })
   .meta({ id: 'ChangePage' });
+
+/** GET /v1/reports/summary (shared/api/reports.ts). */
+export const REPORT_GROUPINGS = ['user', 'project', 'client', 'task', 'tag', 'day', 'week', 'month'] as const;
+export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+export const reportQuery = z.strictObject({
+  startDate: z.union([dateTimeString, dateString]).meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
+  endDate: z
+    .union([dateTimeString, dateString])
+    .meta({ description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate' }),
+  groupBy: z
+    .string()
+    .max(64)
+    .transform((v) => v.split(',').map((g) => g.trim()))
+    .refine((gs) => gs.length >= 1 && gs.length <= 2, 'one or two groupings, comma separated')
+    .refine((gs) => gs.every((g) => (REPORT_GROUPINGS as readonly string[]).includes(g)), `each grouping must be one of ${REPORT_GROUPINGS.join(', ')}`)
+    .refine((gs) => new Set(gs).size === gs.length, 'the two groupings must differ')
+    .optional()
+    .meta({ description: `One or two of ${REPORT_GROUPINGS.join(', ')}, comma separated (e.g. project,user); none: totals only`, example: 'project,user' }),
+  userId: idString.optional(),
+  projectId: idString.optional(),
+  clientId: idString.optional(),
+  taskId: idString.optional(),
+  tagId: idString.optional(),
+  billable: booleanParam.optional(),
+  timeZone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+    .optional()
+    .meta({ description: 'IANA time zone of the dates and of the day, week and month groups (default UTC)', example: 'Europe/Berlin' }),
+});
+
+const reportAmount = z.object({ currency: z.string(), amount: z.number() });
+const reportTotals = {
+  entries: z.number().int(),
+  durationMinutes: z.number().int(),
+  billableMinutes: z.number().int(),
+  amounts: z.array(reportAmount).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
+};
+const groupFields = {
+  key: z
+    .string()
+    .nullable()
+    .meta({ description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one' }),
+  name: z.string().nullable().meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is" }),
+};
+export const reportSubGroup = z.object({ ...groupFields, ...reportTotals }).meta({ id: 'ReportSubGroup' });
+export const reportGroup = z.object({ ...groupFields, ...reportTotals, groups: z.array(reportSubGroup).optional() }).meta({ id: 'ReportGroup' });
+export const summaryReport = z
+  .object({
+    startDate: z.string(),
+    endDate: z.string(),
+    groupBy: z.array(z.enum(REPORT_GROUPINGS)),
+    timeZone: z.string().optional(),
+    totals: z.object(reportTotals),
+    groups: z.array(reportGroup),
+    runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)' }),
+  })
+  .meta({ id: 'SummaryReport' });

@@ -73,22 +73,27 @@ interface Allocation {
   prevAt: number;
 }
 
-/** Takes the workspace's next feed position: one UpdateItem on its counter (1 WCU). */
-async function allocate(workspaceId: string): Promise<Allocation> {
+/**
+ * Takes the workspace's next `count` feed positions: one UpdateItem on its counter (1 WCU), `ADD n :count`.
+ * The positions are consecutive; the first records when the position before it was taken, the others
+ * follow it at the same instant.
+ */
+async function allocate(workspaceId: string, count = 1): Promise<Allocation[]> {
   const at = clock();
   const res = await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keys.changeSequence(workspaceId),
       // Every operand reads the item as it was before this update: prevAt gets the previous `at`.
-      UpdateExpression: 'SET #t = :type, #prev = if_not_exists(#at, :zero), #at = :at ADD #n :one',
+      UpdateExpression: 'SET #t = :type, #prev = if_not_exists(#at, :zero), #at = :at ADD #n :count',
       ExpressionAttributeNames: { '#t': TYPE, '#prev': 'prevAt', '#at': 'at', '#n': 'n' },
-      ExpressionAttributeValues: { ':type': SEQUENCE_TYPE, ':zero': 0, ':at': at, ':one': 1 },
+      ExpressionAttributeValues: { ':type': SEQUENCE_TYPE, ':zero': 0, ':at': at, ':count': count },
       ReturnValues: 'ALL_NEW',
     }),
   );
   const a = res.Attributes ?? {};
-  return { position: Number(a.n), at, prevAt: Number(a.prevAt ?? 0) };
+  const last = Number(a.n);
+  return Array.from({ length: count }, (_, i) => ({ position: last - count + 1 + i, at, prevAt: i === 0 ? Number(a.prevAt ?? 0) : at }));
 }
 
 const ttlOf = (at: number) => Math.floor((at + CHANGE_ITEM_LIFETIME_MS) / 1000);
@@ -104,43 +109,58 @@ export interface Change {
 /**
  * Writes `ops` (a record's write and everything that travels with it) and the change's event atomically.
  * Returns the event. Errors of the ops pass through unchanged (their position is voided first).
+ *
+ * Several changes (a write that also changes another record, e.g. a started timer stopping the user's
+ * running one) take one position each, in the order given, from one counter update, and their events
+ * commit in the same transaction as the ops. Each changed record was read before the positions were taken
+ * and its write is guarded by the version read, so the per-record order argument holds for every one.
  */
-export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], change: Change): Promise<ChangeEvent> {
-  const id = `evt_${ulid()}`;
+export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], change: Change): Promise<ChangeEvent>;
+export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], changes: readonly Change[]): Promise<ChangeEvent[]>;
+export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], changeOrChanges: Change | readonly Change[]): Promise<ChangeEvent | ChangeEvent[]> {
+  const many = Array.isArray(changeOrChanges);
+  const changes: readonly Change[] = many ? (changeOrChanges as readonly Change[]) : [changeOrChanges as Change];
+  const ids = changes.map(() => `evt_${ulid()}`);
   for (let attempt = 0; ; attempt++) {
-    const slot = await allocate(workspaceId);
-    const event: ChangeEvent = {
-      id,
+    const slots = await allocate(workspaceId, changes.length);
+    const events: ChangeEvent[] = changes.map((change, i) => ({
+      id: ids[i]!,
       type: change.type,
       resource: change.type.slice(0, change.type.indexOf('.')),
       resourceId: change.resourceId,
-      occurredAt: new Date(slot.at).toISOString(),
+      occurredAt: new Date(slots[i]!.at).toISOString(),
       data: change.data,
       ...(change.previousSortKey !== undefined ? { previousSortKey: change.previousSortKey } : {}),
-    };
-    const eventOp: WriteOp = {
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.change(workspaceId, slot.position), [TYPE]: EVENT_TYPE, position: slot.position, at: slot.at, prevAt: slot.prevAt, ttl: ttlOf(slot.at), event },
-          ConditionExpression: 'attribute_not_exists(PK)',
+    }));
+    const eventOps: WriteOp[] = events.map((event, i) => {
+      const slot = slots[i]!;
+      return {
+        item: {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keys.change(workspaceId, slot.position), [TYPE]: EVENT_TYPE, position: slot.position, at: slot.at, prevAt: slot.prevAt, ttl: ttlOf(slot.at), event },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
         },
-      },
-      onConditionFail: () => new PositionTaken(),
-    };
-    if (clock() - slot.at > WRITE_DEADLINE_MS) {
-      await giveUp(workspaceId, slot);
+        onConditionFail: () => new PositionTaken(),
+      };
+    });
+    const voidAll = () => Promise.all(slots.map((slot) => giveUp(workspaceId, slot)));
+    if (clock() - slots[0]!.at > WRITE_DEADLINE_MS) {
+      await voidAll();
       if (attempt < MAX_POSITION_RETRIES) continue;
       throw new FeedContention();
     }
     try {
       // Last in the transaction, so a failed condition of the record's own ops is the one reported.
-      await writeAll([...ops, eventOp]);
-      return event;
+      await writeAll([...ops, ...eventOps]);
+      return many ? events : events[0]!;
     } catch (err) {
+      // Give every position of this write up (one voided by a reader: the others are still empty), then
+      // retry at new ones, or fail: a write whose positions keep being voided is a retryable 503.
+      await voidAll();
       if (err instanceof PositionTaken && attempt < MAX_POSITION_RETRIES) continue;
       if (err instanceof PositionTaken) throw new FeedContention();
-      await giveUp(workspaceId, slot);
       throw err;
     }
   }

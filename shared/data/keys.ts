@@ -95,7 +95,7 @@ export function entityKey(e: AnyEntity, workspaceId: string, rec: Readonly<Recor
 export function indexKeys(e: AnyEntity, workspaceId: string, rec: Readonly<Record<string, unknown>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, idx] of Object.entries(e.indexes ?? {})) {
-    if (!idx) continue;
+    if (!idx || (idx.only && !idx.only.when(rec))) continue;
     const pk = partitionValue(e, idx.pk as KeyPart, workspaceId, rec);
     const sk = sortValue(e, idx.sk as KeyPart, rec);
     if (pk === undefined || sk === undefined) continue;
@@ -183,6 +183,19 @@ export const keys = {
   changeSequence: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#CHANGESEQ`, SK: 'SEQ' }),
   changeLogPartition: (workspaceId: string) => `${ws(workspaceId)}#CHANGES`,
   change: (workspaceId: string, position: number): Key => ({ PK: `${ws(workspaceId)}#CHANGES`, SK: changePositionKey(position) }),
+
+  /**
+   * A user's running timer (shared/data/timers.ts): one item per user holding the sortKey of the user's
+   * running time entry, written in the same transaction as every write that starts or stops one.
+   */
+  runningTimer: (workspaceId: string, userId: string): Key => ({ PK: ws(workspaceId), SK: fit(`RUNNING#${encodeURIComponent(userId)}`, MAX_SORT_KEY_BYTES, ['userId']) }),
+
+  /**
+   * Report rollups (shared/data/rollups.ts): one partition per dimension (`U` user, `P` project, `C`
+   * client, `T` task, `X` the combination user+project+client+task+billable), one item per period and
+   * value: SK `M#<YYYY-MM>#<value>` (a UTC month) or `D#<YYYY-MM-DD>#<value>` (a UTC day).
+   */
+  rollupPartition: (workspaceId: string, dimension: string) => `${ws(workspaceId)}#RU#${dimension}`,
 };
 
 /** Sort key of a feed position: `EVT#` + 15 digits (positions up to 10^15 keep their order). */

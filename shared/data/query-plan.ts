@@ -29,7 +29,15 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
     const { pk, sk } = patternOf(e, pattern);
     const pkFields = pk.composite ?? [];
     if (!pkFields.every((f) => f in given)) continue;
+    // A sparse index (running entries) serves exactly the lists that ask for its records, and wins there.
+    const only = pattern === 'key' ? undefined : e.indexes?.[pattern]?.only;
+    if (only && !(only.param in given)) continue;
     const covered = new Set<string>(pkFields);
+    if (only) {
+      covered.add(only.param);
+      best = { pattern, score: Number.MAX_SAFE_INTEGER, covered };
+      continue;
+    }
     for (const f of sk.composite ?? []) {
       if (!(f in given)) break;
       covered.add(f);
@@ -63,14 +71,17 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
     ...(rest.length
       ? {
           filter: {
-            expression: rest.map((f) => `#${ref(f)} = :${ref(f)}`).join(' AND '),
-            names: Object.fromEntries(rest.map((f) => [`#${ref(f)}`, f])),
-            values: Object.fromEntries(rest.map((f) => [`:${ref(f)}`, given[f]])),
+            expression: rest.map((f) => (filterOf(e, f).op === 'contains' ? `contains(#${ref(f)}, :${ref(f)})` : `#${ref(f)} = :${ref(f)}`)).join(' AND '),
+            names: Object.fromEntries(rest.map((f) => [`#${ref(f)}`, filterOf(e, f).field ?? f])),
+            values: Object.fromEntries(rest.map((f) => [`:${ref(f)}`, filterOf(e, f).type === 'boolean' ? given[f] === 'true' : given[f]])),
           },
         }
       : {}),
   };
 }
+
+/** How a list parameter filters (list.filters of the declaration): equality on the field of its name by default. */
+const filterOf = (e: AnyEntity, param: string) => e.list.filters?.[param] ?? {};
 
 /**
  * The placeholder of a filter field: its name without a trailing `Id` (`clientId` -> `#client`, `:client`).

@@ -10,7 +10,9 @@ import { entityKey, indexKeys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, type Where } from './query-plan';
 import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
-import { writeWithChange } from './changes';
+import { writeWithChange, type Change } from './changes';
+import { companionOf } from './companions';
+import type { CompanionPlan } from './timers';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { StaleRead, type WriteOp } from './write';
 
@@ -61,6 +63,8 @@ export interface RecordPage<R> {
 export type IfMatch = '*' | readonly number[];
 export interface WriteOptions {
   ifMatch?: IfMatch;
+  /** Checked on the record as read, before anything is written (e.g. "must be running" for a stop). */
+  assert?: (current: Readonly<Record<string, unknown>>) => void;
 }
 /** The record's revision (0 for records stored before revisions existed). */
 const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
@@ -77,6 +81,8 @@ class AlreadyWritten extends Error {
 }
 
 const MAX_STALE_RETRIES = 6;
+/** Between retries after a stale read: a short random wait, so racing writers do not meet again at once. */
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** Math.min(attempt, 4)));
 /** DynamoDB's limit of actions in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
 
@@ -176,12 +182,38 @@ export class Repository<E extends AnyEntity> {
     ];
     const created = this.present(item);
     ops.push(...boundOps(this.entity, workspaceId, undefined, created));
-    try {
-      await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created });
-    } catch (err) {
-      if (!(err instanceof AlreadyWritten)) throw err;
+    for (let attempt = 0; ; attempt++) {
+      // Re-planned on every attempt: what travels with the record (a running timer to stop) may have changed.
+      const plan = await this.companion(workspaceId, undefined, item);
+      const all = [...ops, ...plan.ops];
+      if (all.length + plan.changes.length + 1 > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(all.length + plan.changes.length + 1, {}, rec);
+      try {
+        await writeWithChange(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }]);
+      } catch (err) {
+        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) {
+          await backoff(attempt);
+          continue;
+        }
+        if (err instanceof StaleRead) throw conflict(`Another request is changing what this ${this.entity.kind.toLowerCase()} depends on; retry`);
+        if (!(err instanceof AlreadyWritten)) throw err;
+      }
+      return created;
     }
-    return created;
+  }
+
+  /** The writes and events that travel with a write of this entity's records (shared/data/companions.ts). */
+  private async companion(workspaceId: string, before: StoredItem | undefined, after: StoredItem | undefined): Promise<CompanionPlan> {
+    const companion = companionOf(this.entity);
+    if (!companion) return { ops: [], changes: [] as Change[] };
+    return companion({
+      workspaceId,
+      ...(before ? { before } : {}),
+      ...(after ? { after } : {}),
+      present: (item) => this.present(item),
+      toItem: (rec, internals) => this.toItem(workspaceId, rec, internals),
+      stored: (item) => this.stored(item),
+      derive: (rec) => this.derive(rec),
+    });
   }
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
@@ -194,6 +226,7 @@ export class Repository<E extends AnyEntity> {
       // (which bumps it) sends this loop round again, to this check.
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current: Readonly<Record<string, unknown>> = this.present(before);
+      opts.assert?.(current);
       let rec = this.stored(before);
       for (const [name, spec] of Object.entries(this.entity.fields)) {
         if (!(name in patch)) continue;
@@ -226,14 +259,20 @@ export class Repository<E extends AnyEntity> {
         ...referenceOps(this.entity, workspaceId, current, rec),
         ...boundOps(this.entity, workspaceId, current, updated),
       );
-      // the change event takes one more action of the transaction
-      if (ops.length + 1 > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(ops.length + 1, current, rec);
+      const plan = await this.companion(workspaceId, before, item);
+      ops.push(...plan.ops);
+      // the record's ops, what travels with them, and one event per changed record
+      const writes = ops.length + plan.changes.length + 1;
+      if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, current, rec);
       const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
       try {
-        await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey });
+        await writeWithChange(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }]);
         return updated;
       } catch (err) {
-        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
+        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) {
+          await backoff(attempt);
+          continue;
+        }
         if (err instanceof StaleRead) throw conflict(`The ${this.entity.kind.toLowerCase()} is being changed by another request; retry`);
         throw err;
       }
@@ -268,6 +307,7 @@ export class Repository<E extends AnyEntity> {
         ...lockOps(this.entity, workspaceId, current, undefined, String(before.SK)),
         ...referenceOps(this.entity, workspaceId, current, undefined),
         ...boundOps(this.entity, workspaceId, current, undefined),
+        ...(await this.companion(workspaceId, before, undefined)).ops,
       ];
       try {
         await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });
@@ -307,7 +347,9 @@ export class Repository<E extends AnyEntity> {
 
   /** One page, newest first (descending sort key), with a signed cursor bound to the workspace and query. */
   async page(workspaceId: string, q: PageQuery = {}): Promise<RecordPage<EntityRecord<E>>> {
-    const plan = planQuery(this.entity, workspaceId, q.where ?? {}, q.range);
+    const where = await this.narrowed(workspaceId, q.where ?? {});
+    if (!where) return { items: [], hasMore: false, stats: { calls: 0, scanned: 0, budgetExhausted: false }, access: 'none (no record can match)' };
+    const plan = planQuery(this.entity, workspaceId, where, q.range);
     const page = await queryPage({
       workspaceId,
       ...(plan.index ? { index: plan.index } : {}),
@@ -328,6 +370,25 @@ export class Repository<E extends AnyEntity> {
   }
 
   /**
+   * The filters with those they imply (list.implies: a task's project), so the Query reads the narrower
+   * partition; undefined when nothing can match (the named record does not exist, or it contradicts
+   * another filter). One consistent GetItem per implying filter.
+   */
+  async narrowed(workspaceId: string, where: Where): Promise<Where | undefined> {
+    const out: Record<string, string | undefined> = { ...where };
+    for (const rule of this.entity.list.implies ?? []) {
+      const id = where[rule.param];
+      if (id === undefined) continue;
+      const target = await repository(rule.target()).getItem(workspaceId, { id });
+      const implied = target?.[rule.field];
+      if (typeof implied !== 'string') return undefined;
+      if (out[rule.field] !== undefined && out[rule.field] !== implied) return undefined;
+      out[rule.field] = implied;
+    }
+    return out;
+  }
+
+  /**
    * An update whose counter moves do not fit one transaction (e.g. replacing 50 tags by 50 others:
    * 100 counter changes + the item) cannot be atomic: refuse it (400 naming the reference fields)
    * rather than fail with a 500 or split it and risk counters that no longer match the records.
@@ -342,7 +403,7 @@ export class Repository<E extends AnyEntity> {
   }
 
   /** The record as stored: id, timestamps and declared fields (no keys, internals or computed fields). */
-  private stored(item: StoredItem): Record<string, unknown> {
+  stored(item: StoredItem): Record<string, unknown> {
     const rec: Record<string, unknown> = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
     for (const name of Object.keys(this.entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
     return rec;

@@ -34,6 +34,11 @@ export interface KeyDecl<K extends string = string> {
 export interface IndexDecl<K extends string = string> extends KeyDecl<K> {
   /** What the index lists, for docs and the benchmark ("user+project"). */
   access: string;
+  /**
+   * A sparse index: only records for which `when` holds have its keys (e.g. running time entries), and
+   * a list reads it exactly when its `param` filter is given (`?running=true`).
+   */
+  only?: { when: (rec: Readonly<Record<string, unknown>>) => boolean; param: string };
 }
 export type IndexSlot = `GSI${number}`;
 
@@ -126,6 +131,17 @@ export interface ListDecl {
    * per user), and at most WHOLE_LIST_MAX_BYTES of their JSON; counted exactly in the record's transaction.
    */
   bound?: { maxRecords: number; env: string; per?: string };
+  /**
+   * List parameters that are not plain string equality on a field of the same name: `field` names the
+   * stored attribute, `op` `contains` tests membership in a list attribute (a tag in tagIds), `type`
+   * `boolean` compares with true/false (the query string carries "true" / "false").
+   */
+  filters?: Readonly<Record<string, { field?: string; op?: 'eq' | 'contains'; type?: 'boolean' }>>;
+  /**
+   * A filter that implies another, found by reading the named record (a task's project): the list adds
+   * the implied filter so it reads the narrower partition (taskId -> the project's index + filter).
+   */
+  implies?: ReadonlyArray<{ param: string; target: () => AnyEntity; field: string }>;
 }
 
 /** The largest a whole list's records may weigh together (their JSON, UTF-8): docs/capacity.md has the arithmetic. */

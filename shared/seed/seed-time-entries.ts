@@ -1,6 +1,7 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../data/db';
-import { entityKey } from '../data/keys';
+import { entityKey, keys } from '../data/keys';
+import { rollupDeltas, rollupUpdate } from '../data/rollups';
 import { clients, projects, tags, tasks, timeEntries } from '../data/repositories';
 import { counterAttr } from '../data/record-writes';
 import type { FieldValues, Repository, StoredItem } from '../data/repository';
@@ -10,7 +11,7 @@ import type { Client } from '../domain/entities/clients';
 import type { Project } from '../domain/entities/projects';
 import type { Tag } from '../domain/entities/tags';
 import type { Task } from '../domain/entities/tasks';
-import { deriveTimeEntry, type TimeEntry } from '../domain/entities/time-entries';
+import { deriveTimeEntry, isRunning, type TimeEntry } from '../domain/entities/time-entries';
 import { ulid } from '../domain/ids';
 import { prng } from './random';
 
@@ -121,6 +122,7 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
   const userWeights = users.map((_, i) => USER_WEIGHTS[i] ?? 5);
   const created = new Date().toISOString();
   const out: TimeEntry[] = [];
+  const runningUsers = new Set<string>();
   for (let i = 0; i < count; i++) {
     // A weekday working-hours start, on a 5-minute grid.
     let day = new Date(now - Math.floor(rand() * spanMs));
@@ -137,7 +139,9 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
       createdAt: created,
       updatedAt: created,
     };
-    if (!running) rec.endTime = new Date(Math.min(start + minutes * 60_000, now)).toISOString();
+    // At most one running timer per user (the rule the API keeps: shared/data/timers.ts).
+    if (!running || runningUsers.has(rec.userId)) rec.endTime = new Date(Math.min(start + minutes * 60_000, now)).toISOString();
+    else runningUsers.add(rec.userId);
     const r = rand();
     if (r < 0.92) {
       const { project, tasks: projectTasks } = weighted(
@@ -210,10 +214,30 @@ async function addCounters(workspaceId: string, records: readonly TimeEntry[]): 
   }
 }
 
-/** Writes already generated records (counters first, then the items in parallel batches of 25). */
+/**
+ * What the repository writes with each entry, in bulk: the report rollups (one ADD per rollup item for all
+ * records, shared/data/rollups.ts) and the running-timer item of each running entry (shared/data/timers.ts).
+ * Like the counters, written BEFORE the entries: a half-done seed leaves rollups too high, never missing.
+ */
+async function addRollupsAndTimers(workspaceId: string, items: readonly StoredItem[], concurrency: number): Promise<void> {
+  const updates = [...rollupDeltas(items.map((item) => [undefined, item] as const))].map(([key, d]) => rollupUpdate(workspaceId, key, d));
+  let next = 0;
+  const worker = async () => {
+    while (next < updates.length) await db().send(new UpdateCommand(updates[next++]!));
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, updates.length) }, worker));
+  for (const item of items.filter((i) => isRunning(i))) {
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...keys.runningTimer(workspaceId, String(item.userId)), [TYPE_ATTRIBUTE]: 'RUNNINGTIMER', sortKey: item.SK, id: item.id } }),
+    );
+  }
+}
+
+/** Writes already generated records (counters, rollups and timers first, then the items in parallel batches of 25). */
 export async function writeTimeEntries(workspaceId: string, records: readonly TimeEntry[], opts: TimeEntrySeedOptions = {}): Promise<void> {
   await addCounters(workspaceId, records);
   const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { [VERSION_ATTRIBUTE]: 1, [REVISION_ATTRIBUTE]: 1 }));
+  await addRollupsAndTimers(workspaceId, items, opts.concurrency ?? 8);
   const batches: StoredItem[][] = [];
   for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
   let done = 0;

@@ -12,7 +12,7 @@ import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harne
 useTestTable();
 const api = apiClient();
 const ORIGIN = 'https://app.example.com';
-const EXPOSED = 'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId';
+const EXPOSED = 'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId';
 const saved = process.env.CORS_ORIGINS;
 afterEach(() => {
   if (saved === undefined) delete process.env.CORS_ORIGINS;

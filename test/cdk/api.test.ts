@@ -166,9 +166,9 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
 
   test('one invoke permission per function for the whole API (not one per method)', () => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
-    // the functions behind the API (resources, openapi, changes) + the authorizer's permission.
+    // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission.
     expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
-    expect(FUNCTION_NAMES).toHaveLength(10);
+    expect(FUNCTION_NAMES).toHaveLength(11);
   });
 
   test('CORS preflight: an OPTIONS mock on every path of the route table, no authorizer, 204 with the allowed origin, methods and headers', () => {
@@ -188,7 +188,7 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
   });
 
   test("the gateway's own answers carry CORS: every Gateway Response and the 501 mock", () => {
-    const exposed = "'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId'";
+    const exposed = "'RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId'";
     const responses = resourcesOfType(s, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties!);
     expect(responses.length).toBeGreaterThanOrEqual(9);
     for (const r of responses) {

@@ -16,8 +16,8 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one authorizer: 11, all nodejs22.x on arm64', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 4);
+  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer: 12, all nodejs22.x on arm64', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 5);
     expect(RESOURCES.length).toBe(7);
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) expect(fnJson(name).json.Type).toBe('AWS::Lambda::Function');
@@ -108,6 +108,25 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
         Action: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Resource: { 'Fn::GetAtt': [s.logicalId(s.stack.table), 'Arn'] },
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*#CHANGES', 'RATE#*'] } },
+      },
+    ]);
+  });
+
+  test('reports function: GetItem and Query on the table and its indexes, no other write than UpdateItem on rate counters', () => {
+    const { roleId } = fnJson('reports');
+    const statements = statementsOfRole(s, roleId).filter((st) => asArray(st.Action).some((a: string) => a.startsWith('dynamodb:')));
+    const tableId = s.logicalId(s.stack.table);
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+        Resource: [{ 'Fn::GetAtt': [tableId, 'Arn'] }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] }],
+      },
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
       },
     ]);
   });

@@ -159,7 +159,8 @@ describe('parallel merge updates of one record: no acknowledged field is lost', 
     const { ws, key } = await workspace('merge-move');
     let applied = 0;
     for (let round = 0; round < ROUNDS * 2; round++) {
-      const e = await ok(api.post('/v1/time-entries', { userId: 'u1', startTime: `2026-05-01T0${round % 10}:00:00Z` }, { key }));
+      // each round's entry has its own user: a second running timer of one user would stop the first (timers)
+      const e = await ok(api.post('/v1/time-entries', { userId: `u${round}`, startTime: `2026-05-01T0${round % 10}:00:00Z` }, { key }));
       const [move, notes, name] = await Promise.all([
         api.put(`/v1/time-entries/${e.id}`, { startTime: `2026-06-01T0${round % 10}:00:00Z` }, { key, query: { sortKey: e.sortKey } }),
         api.put(`/v1/time-entries/${e.id}`, { notes: `n${round}` }, { key, query: { sortKey: e.sortKey } }),
@@ -196,7 +197,8 @@ describe('paging while entries are created and moved', () => {
     const project = await ok(api.post('/v1/projects', { name: 'Paged' }, { key }));
     const base = Date.UTC(2026, 6, 1);
     const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
-    const bodyFor = (userId: string, minutes: number) => ({ userId, startTime: at(minutes), projectId: project.id });
+    // finished entries (running ones of one user would stop each other: timers)
+    const bodyFor = (userId: string, minutes: number) => ({ userId, startTime: at(minutes), endTime: at(minutes + 5), projectId: project.id });
     // 90 stable entries spread over 90 hours, 30 movers interleaved with them.
     const stable: Array<{ id: string }> = [];
     const movers: Array<{ id: string; sortKey: string }> = [];
@@ -217,7 +219,8 @@ describe('paging while entries are created and moved', () => {
           await ok(api.post('/v1/time-entries', bodyFor('stable', ((w * 7919 + n * 104_729) % 6000) - 300 + 0.5), { key }));
         } else {
           const m = movers[(w * 13 + n) % movers.length]!;
-          const res = await api.put(`/v1/time-entries/${m.id}`, { startTime: at(((w * 31 + n * 997) % 5400) + 0.25) }, { key, query: { sortKey: m.sortKey } });
+          const minute = ((w * 31 + n * 997) % 5400) + 0.25;
+          const res = await api.put(`/v1/time-entries/${m.id}`, { startTime: at(minute), endTime: at(minute + 5) }, { key, query: { sortKey: m.sortKey } });
           if (res.status === 200) m.sortKey = res.body.sortKey;
           else expect(res.status).toBe(404); // another mover got there first: this sortKey is stale
         }

@@ -151,6 +151,21 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
     200,
     'stop entry',
   );
+  // timers: a running entry, the running list, the stop route (409 once stopped)
+  const timer = await expectStatus(api.post('/v1/time-entries', { userId: 'user-2', startTime: '2026-03-10T08:00:00Z' }, k), 201, 'start timer');
+  await expectStatus(api.get('/v1/time-entries', { ...k, query: { running: 'true' } }), 200, 'running entries');
+  await expectStatus(api.post(`/v1/time-entries/${timer.id}/stop`, { endTime: '2026-03-10T09:00:00Z' }, { ...k, query: { sortKey: timer.sortKey } }), 200, 'stop timer');
+  await expectStatus(api.post(`/v1/time-entries/${timer.id}/stop`, {}, { ...k, query: { sortKey: timer.sortKey } }), 409, 'stop a stopped timer');
+  await expectStatus(api.get('/v1/time-entries', { ...k, query: { taskId: design.id, tagId: urgent.id, billable: 'true' } }), 200, 'entries by task, tag and billable');
+  await expectStatus(api.get('/v1/time-entries', { ...k, query: { limit: '2' }, headers: { Accept: 'text/csv' } }), 200, 'entries as CSV');
+  // reports
+  await expectStatus(api.get('/v1/reports/summary', { ...k, query: { startDate: '2026-03-01', endDate: '2026-03-31', groupBy: 'project,day' } }), 200, 'summary report');
+  await expectStatus(
+    api.get('/v1/reports/summary', { ...k, query: { startDate: '2026-03-01', endDate: '2026-03-31', groupBy: 'tag', timeZone: 'Europe/Berlin' }, headers: { Accept: 'text/csv' } }),
+    200,
+    'summary report as CSV',
+  );
+  await expectStatus(api.get('/v1/reports/summary', { ...k, query: { startDate: '2026-03-01' } }), 400, 'summary without endDate');
   let cursor: string | undefined;
   let paged = 0;
   do {
@@ -158,7 +173,7 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
     paged += page.items.length;
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);
-  if (paged !== 6) throw new Error(`paged ${paged} entries, expected 6`);
+  if (paged !== 7) throw new Error(`paged ${paged} entries, expected 7`);
   await expectStatus(
     api.get('/v1/time-entries', { ...k, query: { userId: 'user-1', startDate: '2026-03-01', endDate: '2026-03-31', projectId: site.id, clientId: acme.id } }),
     200,
@@ -180,6 +195,13 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   );
   const fav2 = await expectStatus(api.post('/v1/favorites', { userId: 'user-1', name: 'Build', projectId: app.id }, k), 201, 'create favorite 2');
   await expectStatus(api.get(`/v1/favorites/${fav.id}`, { ...k, query: { userId: 'user-0' } }), 200, 'get favorite');
+  const started = await expectStatus(
+    api.post(`/v1/favorites/${fav.id}/start`, { startTime: '2026-03-11T08:00:00Z' }, { ...k, query: { userId: 'user-0' } }),
+    201,
+    'start from a favorite',
+  );
+  await expectStatus(api.post(`/v1/favorites/${fav.id}/start`, {}, { ...k, query: { userId: 'user-1' } }), 404, "start from another user's favorite");
+  await expectStatus(api.del(`/v1/time-entries/${started.id}`, { ...k, query: { sortKey: started.sortKey } }), 200, 'delete the started entry');
   await expectStatus(api.get(`/v1/favorites/${fav.id}`, { ...k, query: { userId: 'user-1' } }), 404, 'favorite of another user');
   await expectStatus(api.get(`/v1/favorites/${fav.id}`, k), 400, 'favorite without userId');
   await expectStatus(api.put(`/v1/favorites/${fav.id}`, { notes: null, tagIds: null, name: 'Daily' }, { ...k, query: { userId: 'user-0' } }), 200, 'update favorite');
@@ -235,7 +257,7 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
       projects: [site.id, app.id],
       tasks: [design.id],
       tags: [urgent.id],
-      'time-entries': [...entries.map((e) => e.id), running.id],
+      'time-entries': [...entries.map((e) => e.id), running.id, timer.id],
       invoices: seen.filter((i) => i.id !== draft.id).map((i) => i.id),
     },
     requests,

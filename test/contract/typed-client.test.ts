@@ -61,9 +61,12 @@ test('a generated client runs a full scenario over every resource', async () => 
   const key = await makeKey(ws, HIGH_LIMITS);
   const api = createClient<paths>({ baseUrl, headers: { 'X-API-Key': key }, fetch: checkingFetch });
   /** Unwraps a success; a failure shows the typed error body. */
-  const ok = <T>(r: { data?: T; error?: unknown; response: Response }): T => {
+  // Routes that also answer CSV (Accept: text/csv) type their data as JSON | string: without that header
+  // the answer is JSON, so the string case is refused here.
+  const ok = <T>(r: { data?: T; error?: unknown; response: Response }): Exclude<T, string> => {
     if (r.data === undefined) throw new Error(`${r.response.status} ${r.response.url}: ${JSON.stringify(r.error)}`);
-    return r.data;
+    if (typeof r.data === 'string') throw new Error(`${r.response.url}: a text answer where JSON was expected`);
+    return r.data as Exclude<T, string>;
   };
 
   // the document
@@ -168,6 +171,24 @@ test('a generated client runs a full scenario over every resource', async () => 
   expect(ok(await api.PUT('/v1/favorites/{id}', { params: { path: { id: fav.id }, query: { userId: 'ann' } }, body: { tagIds: null, billable: true } })).tagIds).toBeUndefined();
   expect(ok(await api.GET('/v1/favorites', { params: { query: { userId: 'ann' } } })).items.map((f) => f.id)).toEqual([fav.id]);
   expect(ok(await api.GET('/v1/favorites', { params: { query: { userId: 'bob' } } })).items).toEqual([]);
+  // timers: start from the favorite (a running entry with its fields), stop it; filters; the summary report
+  const timer = ok(await api.POST('/v1/favorites/{id}/start', { params: { path: { id: fav.id }, query: { userId: 'ann' } }, body: { startTime: '2026-04-10T09:00:00Z' } }));
+  expect(timer).toMatchObject({ userId: 'ann', name: 'Design block', taskId: task.id, billable: true });
+  expect(ok(await api.GET('/v1/time-entries', { params: { query: { running: 'true', userId: 'ann' } } })).items.map((e) => e.id)).toEqual([timer.id]);
+  const stopped = ok(
+    await api.POST('/v1/time-entries/{id}/stop', { params: { path: { id: timer.id }, query: { sortKey: timer.sortKey } }, body: { endTime: '2026-04-10T09:30:00Z' } }),
+  );
+  expect(stopped.durationMinutes).toBe(30);
+  expect(ok(await api.GET('/v1/time-entries', { params: { query: { taskId: task.id, tagId: tag.id, billable: 'true' } } })).items).toHaveLength(6);
+  const summary: Schemas['SummaryReport'] = ok(
+    await api.GET('/v1/reports/summary', { params: { query: { startDate: '2026-04-01', endDate: '2026-04-30', groupBy: 'user,day' } } }),
+  );
+  expect(summary.groups.map((g) => [g.key, g.entries])).toEqual([
+    ['ann', 4],
+    ['bob', 3],
+  ]);
+  expect(summary.totals.durationMinutes).toBe(7 * 60 + 30);
+  ok(await api.DELETE('/v1/time-entries/{id}', { params: { path: { id: timer.id }, query: { sortKey: stopped.sortKey } } }));
   ok(await api.DELETE('/v1/favorites/{id}', { params: { path: { id: fav.id }, query: { userId: 'ann' } } }));
 
   // invoices: seeded through the entity (the API only reads and deletes them)

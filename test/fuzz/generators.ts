@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import fc from 'fast-check';
 import type { RouteDef } from '../../shared/api/routes';
 
@@ -328,14 +329,16 @@ export function requestFor(route: RouteDef & { id: string }, fixture: () => Fixt
       return q;
     });
   // Most requests carry only the route's own parameters (so the body is what is fuzzed).
-  const required = names.filter((n) => n === 'sortKey' || (n === 'userId' && route.path.endsWith('{id}')));
+  // the addressing parameters, and any the route's schema requires (a report's startDate and endDate)
+  const isRequired = (n: string) => n === 'sortKey' || (n === 'userId' && route.path.endsWith('{id}')) || !(route.query?.shape[n] as z.ZodType).safeParse(undefined).success;
+  const required = names.filter(isRequired);
   const minimal = fc.record(Object.fromEntries(required.map((n) => [n, validQueryValue(route, n, f)]))) as fc.Arbitrary<Record<string, string | string[]>>;
   const query = fc.oneof(
     { weight: 1, arbitrary: minimal },
     {
       weight: 2,
       arbitrary: fc.record(Object.fromEntries(names.map((n) => [n, validQueryValue(route, n, f)])), {
-        requiredKeys: names.filter((n) => n === 'sortKey' || (n === 'userId' && route.path.endsWith('{id}'))),
+        requiredKeys: required,
       }) as fc.Arbitrary<Record<string, string | string[]>>,
     },
     { weight: 2, arbitrary: queryArb },

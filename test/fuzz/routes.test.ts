@@ -67,11 +67,10 @@ beforeAll(async () => {
   const userId = 'user-1';
   const entries = [];
   for (let i = 0; i < 3; i++) {
+    // the fixture entry (the second) is a running timer, so that stopping it can succeed once
+    const endTime = i === 1 ? {} : { endTime: `2026-03-0${i + 1}T10:00:00Z` };
     entries.push(
-      await created(
-        api.post('/v1/time-entries', { userId, startTime: `2026-03-0${i + 1}T09:00:00Z`, endTime: `2026-03-0${i + 1}T10:00:00Z`, taskId: task.id, tagIds: [tags[0].id] }, { key }),
-        'entry',
-      ),
+      await created(api.post('/v1/time-entries', { userId, startTime: `2026-03-0${i + 1}T09:00:00Z`, ...endTime, taskId: task.id, tagIds: [tags[0].id] }, { key }), 'entry'),
     );
   }
   const favorite = await created(api.post('/v1/favorites', { userId, name: 'Fav', projectId: project.id, tagIds: [tags[1].id] }, { key }), 'favorite');

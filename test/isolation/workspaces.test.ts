@@ -125,6 +125,8 @@ function victimRef(field: string, v: Workspace): unknown {
       return v.rec.tasks.id;
     case 'tagIds':
       return [v.rec.tags.id];
+    case 'tagId':
+      return v.rec.tags.id;
     case 'userId':
       return v.userId;
     default:
@@ -164,8 +166,8 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
       const me = await send('GET', route.path, what);
       expect([what, me.status, me.body.workspaceId]).toEqual([what, 200, a.ws]);
     } else if (isIdRoute) {
-      // the victim's real id (and sortKey / userId)
-      const target = v.rec[route.resource as ResourceName];
+      // the victim's real id (and sortKey / userId); a route's entity may be another function's (start a favorite)
+      const target = v.rec[(route.entity?.resource ?? route.resource) as ResourceName];
       const path = route.path.replace('{id}', encodeURIComponent(target.id));
       const writable = Object.keys((route.body as { shape?: object } | undefined)?.shape ?? {});
       const body = route.method === 'PUT' ? { [writable.includes('notes') ? 'notes' : 'name']: 'hijacked' } : undefined;
@@ -186,6 +188,17 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
           expectError(r, 400, `${what} own record with the victim's ${field}`);
           expect(r.body.error.details.some((d: { field: string }) => REFERENCE_FIELDS.includes(d.field))).toBe(true);
         }
+      }
+    } else if (route.id === 'getSummaryReport') {
+      // the report: the attacker's own time, and nothing of the victim's under the victim's filters
+      const period = { startDate: '2026-05-01', endDate: '2026-05-31', groupBy: 'project,tag' };
+      const own = await send('GET', route.path, what, { query: period });
+      expect([what, own.status, own.body.totals.entries]).toEqual([what, 200, 4]);
+      for (const field of Object.keys(route.query?.shape ?? {})) {
+        const ref = victimRef(field, v);
+        if (ref === undefined) continue;
+        const res = await send('GET', route.path, `${what} filtered by the victim's ${field}`, { query: { ...period, [field]: String(ref) } });
+        expect([what, field, res.status, res.body.totals.entries, res.body.groups]).toEqual([what, field, 200, 0, []]);
       }
     } else if (route.method === 'GET') {
       // lists: plain, then filtered by the victim's ids, then with the victim's cursor

@@ -1,5 +1,5 @@
 import { toApiError } from '../../shared/api/response';
-import { entityKey, indexKeys, locateKey, queryKeys } from '../../shared/data/keys';
+import { entityKey, indexKeys, locateKey, queryKeys, keys } from '../../shared/data/keys';
 import { planQuery } from '../../shared/data/query-plan';
 import { uniqueValue } from '../../shared/domain/entity';
 import { clients } from '../../shared/domain/entities/clients';
@@ -19,7 +19,7 @@ const id = '01JB2Z3Y4X5W6V7T8S9R0Q1P2N';
 test('entity and index keys are the stored formats', () => {
   expect(entityKey(clients, ws, { id })).toEqual({ PK: 'WS#acme', SK: `CLIENT#${id}` });
   expect(entityKey(favorites, ws, { id, userId: 'u#1' })).toEqual({ PK: 'WS#acme', SK: `FAVORITE#u%231#${id}` });
-  const entry = { id, userId: 'u#1', projectId: 'P 1', clientId: 'C1', startTime: '2026-03-02T09:00:00.000Z' };
+  const entry = { id, userId: 'u#1', projectId: 'P 1', clientId: 'C1', startTime: '2026-03-02T09:00:00.000Z', endTime: '2026-03-02T10:00:00.000Z' };
   const sk = `2026-03-02T09:00:00.000Z#${id}`;
   expect(entityKey(timeEntries, ws, entry)).toEqual({ PK: 'WS#acme#TE', SK: sk });
   expect(indexKeys(timeEntries, ws, entry)).toEqual({
@@ -34,6 +34,12 @@ test('entity and index keys are the stored formats', () => {
     GSI5PK: 'WS#acme#TE#UC#u%231#C1',
     GSI5SK: sk,
   });
+  // a running entry (no endTime) is also in the running-entries index
+  const { endTime: _end, ...runningEntry } = entry;
+  void _end;
+  expect(indexKeys(timeEntries, ws, runningEntry)).toMatchObject({ GSI6PK: 'WS#acme#TE#RUN', GSI6SK: sk });
+  expect(keys.runningTimer(ws, 'u#1')).toEqual({ PK: 'WS#acme', SK: 'RUNNING#u%231' });
+  expect(keys.rollupPartition(ws, 'P')).toBe('WS#acme#RU#P');
   expect(indexKeys(invoices, ws, { id, issueDate: '2026-03-01' })).toEqual({ GSI1PK: 'WS#acme#INVOICES', GSI1SK: `2026-03-01#${id}` });
   expect(locateKey(timeEntries, ws, { id, sortKey: sk })).toEqual({ PK: 'WS#acme#TE', SK: sk });
   expect(locateKey(timeEntries, ws, { id, sortKey: `2026-03-02T09:00:00.000Z#OTHER` })).toBeUndefined();

@@ -165,14 +165,17 @@ export class ContractValidator {
     } else {
       const response = this.resolveResponse(declared);
       const validate = this.validatorFor(`${op.operationId} ${res.status}`, response);
-      const textType = Object.keys((response.content as Json | undefined) ?? {}).find((t) => t.startsWith('text/'));
-      if (textType) {
+      const ctype = Object.entries(res.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+      const csvDeclared = Boolean((response.content as Record<string, unknown> | undefined)?.['text/csv']);
+      const textType = Object.keys((response.content as Json | undefined) ?? {}).find((t) => t.startsWith('text/') && t !== 'text/csv');
+      if (/^text\/csv\b/.test(ctype ?? '')) {
+        // a CSV answer (Accept: text/csv): the document must declare it for this status; its body is text
+        if (!csvDeclared) problems.push(`Content-Type is ${ctype}, which ${op.operationId} ${res.status} does not declare`);
+      } else if (textType) {
         // A text answer (the reference page, its script): the declared media type, a body.
-        const ctype = Object.entries(res.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
         if (res.headers && !(ctype ?? '').startsWith(textType)) problems.push(`Content-Type is ${ctype ?? 'missing'}, the document declares ${textType}`);
         if (res.body === '') problems.push(`${op.operationId} ${res.status} declares a ${textType} body but none was sent`);
       } else if (validate) {
-        const ctype = Object.entries(res.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
         if (res.headers && !/^application\/json\b/.test(ctype ?? '')) problems.push(`Content-Type is ${ctype ?? 'missing'}, the document declares application/json`);
         let body: unknown;
         try {

@@ -190,3 +190,91 @@ test('a selective filter with a tiny call budget: partial pages, but nothing ski
   expect(got).toEqual(expected.map((e) => e.id));
   expect(exhausted).toBeGreaterThan(0);
 });
+
+describe('taskId, tagId, billable and running (issue 16), combined with the other filters', () => {
+  const has = (e: Entry, f: Record<string, string | undefined>) =>
+    matches(e, f) &&
+    (!f.taskId || e.taskId === f.taskId) &&
+    (!f.tagId || (e.tagIds ?? []).includes(f.tagId)) &&
+    (!f.billable || String(e.billable === true) === f.billable) &&
+    (!f.running || e.endTime === undefined);
+
+  test('every combination returns exactly the matching entries, each once, newest first (brute force)', async () => {
+    const p0 = cat.projects[0]!;
+    const p1 = cat.projects[1]!;
+    const [t0, t1] = p0.tasks;
+    const [g0, g1] = cat.tags;
+    const u = SEED_USERS;
+    const sets: Array<Record<string, string>> = [
+      { taskId: t0!.id },
+      { taskId: t1!.id, userId: u[0]! },
+      { taskId: t0!.id, projectId: p0.project.id },
+      { taskId: t0!.id, projectId: p1.project.id }, // contradicts the task's project: nothing
+      { taskId: t0!.id, clientId: p0.project.clientId! },
+      { taskId: 'no-such-task' },
+      { tagId: g0!.id },
+      { tagId: g1!.id, userId: u[1]! },
+      { tagId: g0!.id, projectId: p0.project.id, billable: 'true' },
+      { tagId: g1!.id, taskId: t1!.id },
+      { billable: 'true' },
+      { billable: 'false' },
+      { billable: 'false', userId: u[2]! },
+      { billable: 'true', clientId: cat.clients[0]!.id, userId: u[0]! },
+      { running: 'true' },
+      { running: 'true', userId: u[0]! },
+      { running: 'true', projectId: p0.project.id, billable: 'true' },
+    ];
+    const ranges: Array<{ q: Record<string, string>; lo?: string; hi?: string }> = [
+      { q: {} },
+      { q: { startDate: '2026-02-01', endDate: '2026-03-15' }, lo: '2026-02-01T00:00:00.000Z', hi: '2026-03-15T23:59:59.999Z' },
+    ];
+    let nonEmpty = 0;
+    for (const f of sets) {
+      for (const r of ranges) {
+        const expected = all.filter((e) => has(e, { ...f, ...(r.lo ? { lo: r.lo } : {}), ...(r.hi ? { hi: r.hi } : {}) }));
+        const { items } = await pageAll(api, key, { ...f, ...r.q, limit: '37' });
+        const label = JSON.stringify({ f, r: r.q });
+        expect({ label, ids: items.map((i) => i.id) }).toEqual({ label, ids: expected.map((e) => e.id) });
+        if (expected.length) nonEmpty++;
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(20);
+    expect(all.filter((e) => e.endTime === undefined).length).toBeGreaterThan(0);
+  }, 300_000);
+
+  test('the Query each one runs: taskId reads the task project (GSI2/GSI4), running the running-entries index (GSI6), tagId and billable filter it', async () => {
+    const seen: Array<{ command: string; input: Record<string, unknown> }> = [];
+    const spy = 'time-entries-new-filter-spy';
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        seen.push({ command: String(context.commandName), input: args.input as Record<string, unknown> });
+        return next(args);
+      },
+      { step: 'initialize', name: spy },
+    );
+    try {
+      const p0 = cat.projects[0]!;
+      const cases: Array<[Record<string, string>, string | undefined, string | undefined]> = [
+        [{ taskId: p0.tasks[0]!.id }, 'GSI2', '#task = :task'],
+        [{ taskId: p0.tasks[0]!.id, userId: 'alice' }, 'GSI4', '#task = :task'],
+        [{ tagId: cat.tags[0]!.id }, undefined, 'contains(#tag, :tag)'],
+        [{ tagId: cat.tags[0]!.id, userId: 'alice' }, 'GSI1', 'contains(#tag, :tag)'],
+        [{ billable: 'true', projectId: p0.project.id }, 'GSI2', '#billable = :billable'],
+        [{ running: 'true' }, 'GSI6', undefined],
+        [{ running: 'true', userId: 'alice' }, 'GSI6', '#user = :user'],
+      ];
+      for (const [q, index, filter] of cases) {
+        seen.length = 0;
+        const res = await api.get('/v1/time-entries', { key, query: { ...q, limit: '20' } });
+        expect(res.status).toBe(200);
+        const queries = seen.filter((s) => s.command === 'QueryCommand');
+        expect(seen.some((s) => s.command === 'ScanCommand')).toBe(false);
+        expect({ q, index: queries[0]!.input.IndexName, filter: queries[0]!.input.FilterExpression }).toEqual({ q, index, filter });
+        // the task's project is one consistent read of the task
+        expect({ q, gets: seen.filter((s) => s.command === 'GetItemCommand').length }).toEqual({ q, gets: q.taskId ? 1 : 0 });
+      }
+    } finally {
+      db().middlewareStack.remove(spy);
+    }
+  });
+});

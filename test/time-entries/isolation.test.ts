@@ -17,7 +17,13 @@ let entriesB: Entry[];
 async function fill(key: string, cat: Awaited<ReturnType<typeof makeCatalog>>): Promise<Entry[]> {
   const out: Entry[] = [];
   for (let i = 0; i < 12; i++) {
-    const body = { userId: `user-${i % 2}`, startTime: new Date(Date.UTC(2026, 2, 1 + i, 9)).toISOString(), projectId: i % 3 === 0 ? cat.p1.id : cat.p2.id, tagIds: [cat.tag1.id] };
+    const body = {
+      userId: `user-${i % 2}`,
+      startTime: new Date(Date.UTC(2026, 2, 1 + i, 9)).toISOString(),
+      endTime: new Date(Date.UTC(2026, 2, 1 + i, 10)).toISOString(),
+      projectId: i % 3 === 0 ? cat.p1.id : cat.p2.id,
+      tagIds: [cat.tag1.id],
+    };
     out.push(await created<Entry>(api.post('/v1/time-entries', body, { key })));
   }
   return out;

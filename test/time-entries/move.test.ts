@@ -15,12 +15,14 @@ const hour = (h: number) => new Date(Date.UTC(2026, 4, 1) + h * 3600_000).toISOS
 
 async function makeEntries(userId: string, n: number): Promise<Entry[]> {
   const out: Entry[] = [];
-  for (let i = 0; i < n; i++) out.push(await created<Entry>(api.post('/v1/time-entries', { userId, startTime: hour(i * 2) }, { key })));
+  for (let i = 0; i < n; i++) out.push(await created<Entry>(api.post('/v1/time-entries', { userId, startTime: hour(i * 2), endTime: hour(i * 2 + 1) }, { key })));
   return out.sort(newestFirst);
 }
 
 const move = async (e: Entry, startTime: string) => {
-  const res = await api.put(`/v1/time-entries/${e.id}`, { startTime }, { key, query: { sortKey: e.sortKey } });
+  // the entry keeps its hour (finished entries: a running one per user would stop the others)
+  const endTime = new Date(Date.parse(startTime) + 3600_000).toISOString();
+  const res = await api.put(`/v1/time-entries/${e.id}`, { startTime, endTime }, { key, query: { sortKey: e.sortKey } });
   expect(res.status).toBe(200);
   return res.body as Entry;
 };

@@ -57,9 +57,18 @@ export const invoices = defineEntity({
       throw conflict(`Invoice ${rec.number} is ${rec.status}; only draft and void invoices can be deleted (void it in the application first)`);
     }
   },
-  list: { mode: 'paged', via: ['GSI1'] },
+  // issueDate range as a BETWEEN on the index's sort key; status and clientId filter that narrowed Query.
+  list: { mode: 'paged', via: ['GSI1'], range: (startDate, endDate) => issueDateRange(startDate, endDate) },
 });
 export type Invoice = EntityRecord<typeof invoices>;
+
+/** Sort-key bounds of an issueDate range (both days inclusive; `~` sorts after every id). */
+export function issueDateRange(startDate?: string, endDate?: string): { lo: string; hi: string } {
+  const from = startDate ?? '0000-01-01';
+  const to = endDate ?? '9999-12-31';
+  if (to < from) throw invalidField('endDate', 'must not be before startDate');
+  return { lo: from, hi: `${to}#~` };
+}
 
 /** The arithmetic every invoice satisfies: amount = quantity x unitPrice, subtotal = sum, total = subtotal + tax. */
 export function assertInvoiceTotals(rec: Record<string, unknown>): void {

@@ -35,7 +35,8 @@ export const timeEntries = defineEntity({
     startTime: { schema: dateTimeString, required: true, keySafe: true },
     endTime: { schema: dateTimeString },
     notes: { schema: notesString },
-    billable: { schema: z.boolean(), default: false },
+    // No fixed default: a create that does not send it takes its project's billable (rule below).
+    billable: { schema: z.boolean() },
     tagIds: { schema: tagIdsSchema },
   },
   computed: {
@@ -50,6 +51,8 @@ export const timeEntries = defineEntity({
     GSI3: { access: 'client', pk: { prefix: 'TE#C', composite: ['clientId'] }, sk: BY_START },
     GSI4: { access: 'user+project', pk: { prefix: 'TE#UP', composite: ['userId', 'projectId'] }, sk: BY_START },
     GSI5: { access: 'user+client', pk: { prefix: 'TE#UC', composite: ['userId', 'clientId'] }, sk: BY_START },
+    // Sparse: only running entries (no endTime) are in it; `?running=true` lists them (at most one per user).
+    GSI6: { access: 'running', pk: { prefix: 'TE#RUN' }, sk: BY_START, only: { when: isRunning, param: 'running' } },
   },
   references: [
     { field: 'projectId', target: () => projects },
@@ -67,8 +70,23 @@ export const timeEntries = defineEntity({
       },
     },
     projectClientTask,
+    {
+      // After projectClientTask, which may have set the project from the task.
+      reads: ['billable', 'projectId', 'taskId'],
+      check: async (rec, { lookup }) => {
+        if (rec.billable !== undefined) return;
+        const project = typeof rec.projectId === 'string' ? await lookup(projects, rec.projectId) : undefined;
+        rec.billable = project?.billable ?? false;
+      },
+    },
   ],
-  list: { mode: 'paged', via: ['key', 'GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'], range: (startDate, endDate) => sortKeyRange(startDate, endDate) },
+  list: {
+    mode: 'paged',
+    via: ['key', 'GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'],
+    range: (startDate, endDate) => sortKeyRange(startDate, endDate),
+    filters: { tagId: { field: 'tagIds', op: 'contains' }, billable: { type: 'boolean' } },
+    implies: [{ param: 'taskId', target: () => tasks, field: 'projectId' }],
+  },
 });
 export type TimeEntry = EntityRecord<typeof timeEntries>;
 
@@ -79,6 +97,14 @@ export interface TimeEntryFilters {
   userId?: string;
   projectId?: string;
   clientId?: string;
+  taskId?: string;
+  tagId?: string;
+  billable?: 'true' | 'false';
+}
+
+/** A time entry without endTime is a running timer. */
+export function isRunning(rec: Readonly<Record<string, unknown>>): boolean {
+  return rec.endTime === undefined || rec.endTime === null;
 }
 
 /** Upper end of any sort key: ids are [0-9A-Z] (ULIDs), all below `~`. */

@@ -104,6 +104,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/time-entries/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a running time entry (409 when it is not running)
+         * @description Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional. Required scope: `time-entries:write`.
+         */
+        post: operations["stopTimeEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/favorites/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a timer from a favorite: a new running time entry with the favorite's fields
+         * @description Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scope: `time-entries:write`.
+         */
+        post: operations["startFavorite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month
+         * @description Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group). Required scope: `time-entries:read`.
+         */
+        get: operations["getSummaryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients": {
         parameters: {
             query?: never;
@@ -320,7 +380,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List time entries, newest startTime first (paginated)
+         * List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor
          * @description Required scope: `time-entries:read`.
          */
         get: operations["listTimeEntries"];
@@ -424,7 +484,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List invoices, newest issueDate first (paginated)
+         * List invoices, newest issueDate first (paginated); filters: status, clientId, issueDate range (startDate, endDate)
          * @description Required scope: `invoices:read`.
          */
         get: operations["listInvoices"];
@@ -641,7 +701,7 @@ export interface components {
             /** Format: date-time */
             endTime?: string;
             notes?: string;
-            billable: boolean;
+            billable?: boolean;
             tagIds?: string[];
             /** @description Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry */
             sortKey: string;
@@ -707,6 +767,66 @@ export interface components {
              * @example "3"
              */
             etag: string;
+        };
+        SummaryReport: {
+            startDate: string;
+            endDate: string;
+            groupBy: ("user" | "project" | "client" | "task" | "tag" | "day" | "week" | "month")[];
+            timeZone?: string;
+            totals: {
+                /** Format: int64 */
+                entries: number;
+                /** Format: int64 */
+                durationMinutes: number;
+                /** Format: int64 */
+                billableMinutes: number;
+                /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
+                amounts: {
+                    currency: string;
+                    amount: number;
+                }[];
+            };
+            groups: components["schemas"]["ReportGroup"][];
+            /**
+             * Format: int64
+             * @description Running entries that started in the period (not counted above)
+             */
+            runningEntries: number;
+        };
+        ReportGroup: {
+            /** @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one */
+            key: string | null;
+            /** @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is */
+            name: string | null;
+            /** Format: int64 */
+            entries: number;
+            /** Format: int64 */
+            durationMinutes: number;
+            /** Format: int64 */
+            billableMinutes: number;
+            /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
+            amounts: {
+                currency: string;
+                amount: number;
+            }[];
+            groups?: components["schemas"]["ReportSubGroup"][];
+        };
+        ReportSubGroup: {
+            /** @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one */
+            key: string | null;
+            /** @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is */
+            name: string | null;
+            /** Format: int64 */
+            entries: number;
+            /** Format: int64 */
+            durationMinutes: number;
+            /** Format: int64 */
+            billableMinutes: number;
+            /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
+            amounts: {
+                currency: string;
+                amount: number;
+            }[];
         };
         /**
          * @example {
@@ -1324,6 +1444,183 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             410: components["responses"]["CursorExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    stopTimeEntry: {
+        parameters: {
+            query: {
+                /** @description The entry's sortKey, as returned with it (URL-encode # as %23) */
+                sortKey: string;
+            };
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the timer stopped (default: now); not before its startTime
+                     */
+                    endTime?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    startFavorite: {
+        parameters: {
+            query: {
+                /** @description The user the favorite belongs to (required with API key authentication) */
+                userId: string;
+            };
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the timer started (default: now)
+                     */
+                    startTime?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getSummaryReport: {
+        parameters: {
+            query: {
+                /** @description First day (or instant) of the period, on startTime (inclusive) */
+                startDate: string;
+                /** @description Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate */
+                endDate: string;
+                /** @description One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only */
+                groupBy?: string;
+                userId?: string;
+                projectId?: string;
+                clientId?: string;
+                taskId?: string;
+                tagId?: string;
+                billable?: "true" | "false";
+                /** @description IANA time zone of the dates and of the day, week and month groups (default UTC) */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryReport"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -2432,6 +2729,14 @@ export interface operations {
                 userId?: string;
                 projectId?: string;
                 clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
+                taskId?: string;
+                /** @description Entries carrying this tag */
+                tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
+                billable?: "true" | "false";
+                /** @description true: only running entries (no endTime; at most one per user) */
+                running?: "true";
             };
             header?: never;
             path?: never;
@@ -2450,6 +2755,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
                     "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, X-Request-Id, x-amzn-RequestId";
+                    /** @description CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor) */
+                    "Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2459,6 +2766,7 @@ export interface operations {
                         nextCursor?: string;
                         hasMore: boolean;
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2630,7 +2938,7 @@ export interface operations {
                     /** Format: date-time */
                     endTime?: string | null;
                     notes?: string | null;
-                    billable?: boolean;
+                    billable?: boolean | null;
                     tagIds?: string[] | null;
                 };
             };
@@ -3018,6 +3326,12 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page */
                 cursor?: string;
+                status?: "draft" | "sent" | "paid" | "void";
+                clientId?: string;
+                /** @description Invoices issued on or after this date */
+                startDate?: string;
+                /** @description Invoices issued on or before this date */
+                endDate?: string;
             };
             header?: never;
             path?: never;

@@ -137,6 +137,13 @@ async function main(): Promise<void> {
   expectEqual('get favorite', ok(await sdk.getFavorite({ path: { id: fav.id }, query: { userId: 'ann' } })).projectId, site.id);
   expectEqual('update favorite', ok(await sdk.updateFavorite({ path: { id: fav.id }, query: { userId: 'ann' }, body: { billable: true } })).billable, true);
   expectEqual('list favorites', ok(await sdk.listFavorites({ query: { userId: 'ann' } })).items.length, 1);
+  // timers: start one from the favorite, stop it; then the summary report of that day
+  const running = ok(await sdk.startFavorite({ path: { id: fav.id }, query: { userId: 'ann' }, body: { startTime: '2026-04-09T09:00:00Z' } }));
+  expectEqual('started timer runs', running.endTime, undefined);
+  const stopped = ok(await sdk.stopTimeEntry({ path: { id: running.id }, query: { sortKey: running.sortKey! }, body: { endTime: '2026-04-09T09:45:00Z' } }));
+  expectEqual('stopped timer', stopped.durationMinutes, 45);
+  const report = ok(await sdk.getSummaryReport({ query: { startDate: '2026-04-09', endDate: '2026-04-09', groupBy: 'project' } }));
+  expectEqual('report of the day', report.totals.durationMinutes, 45);
   ok(await sdk.deleteFavorite({ path: { id: fav.id }, query: { userId: 'ann' } }));
 
   // invoices (seeded by the test: the API only reads and deletes them; create and update answer 501)

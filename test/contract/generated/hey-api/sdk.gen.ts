@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddClientData, AddClientErrors, AddClientResponses, CreateFavoriteData, CreateFavoriteErrors, CreateFavoriteResponses, CreateInvoiceData, CreateInvoiceErrors, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateTagData, CreateTagErrors, CreateTagResponses, CreateTaskData, CreateTaskErrors, CreateTaskResponses, CreateTimeEntryData, CreateTimeEntryErrors, CreateTimeEntryResponses, DeleteClientData, DeleteClientErrors, DeleteClientResponses, DeleteFavoriteData, DeleteFavoriteErrors, DeleteFavoriteResponses, DeleteInvoiceData, DeleteInvoiceErrors, DeleteInvoiceResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteTagData, DeleteTagErrors, DeleteTagResponses, DeleteTaskData, DeleteTaskErrors, DeleteTaskResponses, DeleteTimeEntryData, DeleteTimeEntryErrors, DeleteTimeEntryResponses, GetApiReferenceData, GetApiReferenceErrors, GetApiReferenceResponses, GetApiReferenceScriptData, GetApiReferenceScriptErrors, GetApiReferenceScriptResponses, GetClientData, GetClientErrors, GetClientResponses, GetFavoriteData, GetFavoriteErrors, GetFavoriteResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetMeData, GetMeErrors, GetMeResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetTagData, GetTagErrors, GetTagResponses, GetTaskData, GetTaskErrors, GetTaskResponses, GetTimeEntryData, GetTimeEntryErrors, GetTimeEntryResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListClientsData, ListClientsErrors, ListClientsResponses, ListFavoritesData, ListFavoritesErrors, ListFavoritesResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListTagsData, ListTagsErrors, ListTagsResponses, ListTasksData, ListTasksErrors, ListTasksResponses, ListTimeEntriesData, ListTimeEntriesErrors, ListTimeEntriesResponses, UpdateClientData, UpdateClientErrors, UpdateClientResponses, UpdateFavoriteData, UpdateFavoriteErrors, UpdateFavoriteResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateTagData, UpdateTagErrors, UpdateTagResponses, UpdateTaskData, UpdateTaskErrors, UpdateTaskResponses, UpdateTimeEntryData, UpdateTimeEntryErrors, UpdateTimeEntryResponses } from './types.gen';
+import type { AddClientData, AddClientErrors, AddClientResponses, CreateFavoriteData, CreateFavoriteErrors, CreateFavoriteResponses, CreateInvoiceData, CreateInvoiceErrors, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateTagData, CreateTagErrors, CreateTagResponses, CreateTaskData, CreateTaskErrors, CreateTaskResponses, CreateTimeEntryData, CreateTimeEntryErrors, CreateTimeEntryResponses, DeleteClientData, DeleteClientErrors, DeleteClientResponses, DeleteFavoriteData, DeleteFavoriteErrors, DeleteFavoriteResponses, DeleteInvoiceData, DeleteInvoiceErrors, DeleteInvoiceResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteTagData, DeleteTagErrors, DeleteTagResponses, DeleteTaskData, DeleteTaskErrors, DeleteTaskResponses, DeleteTimeEntryData, DeleteTimeEntryErrors, DeleteTimeEntryResponses, GetApiReferenceData, GetApiReferenceErrors, GetApiReferenceResponses, GetApiReferenceScriptData, GetApiReferenceScriptErrors, GetApiReferenceScriptResponses, GetClientData, GetClientErrors, GetClientResponses, GetFavoriteData, GetFavoriteErrors, GetFavoriteResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetMeData, GetMeErrors, GetMeResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetSummaryReportData, GetSummaryReportErrors, GetSummaryReportResponses, GetTagData, GetTagErrors, GetTagResponses, GetTaskData, GetTaskErrors, GetTaskResponses, GetTimeEntryData, GetTimeEntryErrors, GetTimeEntryResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListClientsData, ListClientsErrors, ListClientsResponses, ListFavoritesData, ListFavoritesErrors, ListFavoritesResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListTagsData, ListTagsErrors, ListTagsResponses, ListTasksData, ListTasksErrors, ListTasksResponses, ListTimeEntriesData, ListTimeEntriesErrors, ListTimeEntriesResponses, StartFavoriteData, StartFavoriteErrors, StartFavoriteResponses, StopTimeEntryData, StopTimeEntryErrors, StopTimeEntryResponses, UpdateClientData, UpdateClientErrors, UpdateClientResponses, UpdateFavoriteData, UpdateFavoriteErrors, UpdateFavoriteResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateTagData, UpdateTagErrors, UpdateTagResponses, UpdateTaskData, UpdateTaskErrors, UpdateTaskResponses, UpdateTimeEntryData, UpdateTimeEntryErrors, UpdateTimeEntryResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -58,6 +58,47 @@ export const getMe = <ThrowOnError extends boolean = false>(options?: Options<Ge
 export const listChanges = <ThrowOnError extends boolean = false>(options?: Options<ListChangesData, ThrowOnError>): RequestResult<ListChangesResponses, ListChangesErrors, ThrowOnError> => (options?.client ?? client).get<ListChangesResponses, ListChangesErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
     url: '/v1/changes',
+    ...options
+});
+
+/**
+ * Stop a running time entry (409 when it is not running)
+ *
+ * Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional. Required scope: `time-entries:write`.
+ */
+export const stopTimeEntry = <ThrowOnError extends boolean = false>(options: Options<StopTimeEntryData, ThrowOnError>): RequestResult<StopTimeEntryResponses, StopTimeEntryErrors, ThrowOnError> => (options.client ?? client).post<StopTimeEntryResponses, StopTimeEntryErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/time-entries/{id}/stop',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Start a timer from a favorite: a new running time entry with the favorite's fields
+ *
+ * Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scope: `time-entries:write`.
+ */
+export const startFavorite = <ThrowOnError extends boolean = false>(options: Options<StartFavoriteData, ThrowOnError>): RequestResult<StartFavoriteResponses, StartFavoriteErrors, ThrowOnError> => (options.client ?? client).post<StartFavoriteResponses, StartFavoriteErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/favorites/{id}/start',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month
+ *
+ * Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group). Required scope: `time-entries:read`.
+ */
+export const getSummaryReport = <ThrowOnError extends boolean = false>(options: Options<GetSummaryReportData, ThrowOnError>): RequestResult<GetSummaryReportResponses, GetSummaryReportErrors, ThrowOnError> => (options.client ?? client).get<GetSummaryReportResponses, GetSummaryReportErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/reports/summary',
     ...options
 });
 
@@ -314,7 +355,7 @@ export const updateTag = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
- * List time entries, newest startTime first (paginated)
+ * List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor
  *
  * Required scope: `time-entries:read`.
  */
@@ -440,7 +481,7 @@ export const updateFavorite = <ThrowOnError extends boolean = false>(options: Op
 });
 
 /**
- * List invoices, newest issueDate first (paginated)
+ * List invoices, newest issueDate first (paginated); filters: status, clientId, issueDate range (startDate, endDate)
  *
  * Required scope: `invoices:read`.
  */

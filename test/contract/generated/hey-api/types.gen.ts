@@ -169,7 +169,7 @@ export type TimeEntry = {
     startTime: string;
     endTime?: string;
     notes?: string;
-    billable: boolean;
+    billable?: boolean;
     tagIds?: Array<string>;
     /**
      * Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry
@@ -229,6 +229,73 @@ export type Invoice = {
      * The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
      */
     etag: string;
+};
+
+export type SummaryReport = {
+    startDate: string;
+    endDate: string;
+    groupBy: Array<'user' | 'project' | 'client' | 'task' | 'tag' | 'day' | 'week' | 'month'>;
+    timeZone?: string;
+    totals: {
+        entries: number;
+        durationMinutes: number;
+        billableMinutes: number;
+        /**
+         * Billable minutes times the project's hourlyRate, per currency (rounded to cents)
+         */
+        amounts: Array<{
+            currency: string;
+            amount: number;
+        }>;
+    };
+    groups: Array<ReportGroup>;
+    /**
+     * Running entries that started in the period (not counted above)
+     */
+    runningEntries: number;
+};
+
+export type ReportGroup = {
+    /**
+     * The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one
+     */
+    key: string | null;
+    /**
+     * The record's name, the day's date, the week (2026-W10) or the month; null when the key is
+     */
+    name: string | null;
+    entries: number;
+    durationMinutes: number;
+    billableMinutes: number;
+    /**
+     * Billable minutes times the project's hourlyRate, per currency (rounded to cents)
+     */
+    amounts: Array<{
+        currency: string;
+        amount: number;
+    }>;
+    groups?: Array<ReportSubGroup>;
+};
+
+export type ReportSubGroup = {
+    /**
+     * The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one
+     */
+    key: string | null;
+    /**
+     * The record's name, the day's date, the week (2026-W10) or the month; null when the key is
+     */
+    name: string | null;
+    entries: number;
+    durationMinutes: number;
+    billableMinutes: number;
+    /**
+     * Billable minutes times the project's hourlyRate, per currency (rounded to cents)
+     */
+    amounts: Array<{
+        currency: string;
+        amount: number;
+    }>;
 };
 
 export type Deleted = {
@@ -596,6 +663,260 @@ export type ListChangesResponses = {
 };
 
 export type ListChangesResponse = ListChangesResponses[keyof ListChangesResponses];
+
+export type StopTimeEntryData = {
+    body?: {
+        /**
+         * When the timer stopped (default: now); not before its startTime
+         */
+        endTime?: string;
+    };
+    headers?: {
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query: {
+        /**
+         * The entry's sortKey, as returned with it (URL-encode # as %23)
+         */
+        sortKey: string;
+    };
+    url: '/v1/time-entries/{id}/stop';
+};
+
+export type StopTimeEntryErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type StopTimeEntryError = StopTimeEntryErrors[keyof StopTimeEntryErrors];
+
+export type StopTimeEntryResponses = {
+    /**
+     * OK
+     */
+    200: TimeEntry;
+};
+
+export type StopTimeEntryResponse = StopTimeEntryResponses[keyof StopTimeEntryResponses];
+
+export type StartFavoriteData = {
+    body?: {
+        /**
+         * When the timer started (default: now)
+         */
+        startTime?: string;
+    };
+    headers?: {
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query: {
+        /**
+         * The user the favorite belongs to (required with API key authentication)
+         */
+        userId: string;
+    };
+    url: '/v1/favorites/{id}/start';
+};
+
+export type StartFavoriteErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type StartFavoriteError = StartFavoriteErrors[keyof StartFavoriteErrors];
+
+export type StartFavoriteResponses = {
+    /**
+     * Created
+     */
+    201: TimeEntry;
+};
+
+export type StartFavoriteResponse = StartFavoriteResponses[keyof StartFavoriteResponses];
+
+export type GetSummaryReportData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * First day (or instant) of the period, on startTime (inclusive)
+         */
+        startDate: string | string;
+        /**
+         * Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate
+         */
+        endDate: string | string;
+        /**
+         * One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only
+         */
+        groupBy?: string;
+        userId?: string;
+        projectId?: string;
+        clientId?: string;
+        taskId?: string;
+        tagId?: string;
+        billable?: 'true' | 'false';
+        /**
+         * IANA time zone of the dates and of the day, week and month groups (default UTC)
+         */
+        timeZone?: string;
+    };
+    url: '/v1/reports/summary';
+};
+
+export type GetSummaryReportErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type GetSummaryReportError = GetSummaryReportErrors[keyof GetSummaryReportErrors];
+
+export type GetSummaryReportResponses = {
+    /**
+     * OK
+     */
+    200: SummaryReport;
+};
+
+export type GetSummaryReportResponse = GetSummaryReportResponses[keyof GetSummaryReportResponses];
 
 export type ListClientsData = {
     body?: never;
@@ -2148,6 +2469,22 @@ export type ListTimeEntriesData = {
         userId?: string;
         projectId?: string;
         clientId?: string;
+        /**
+         * Entries of this task (read through the task's project)
+         */
+        taskId?: string;
+        /**
+         * Entries carrying this tag
+         */
+        tagId?: string;
+        /**
+         * Only billable (true) or only non-billable (false) entries
+         */
+        billable?: 'true' | 'false';
+        /**
+         * true: only running entries (no endTime; at most one per user)
+         */
+        running?: 'true';
     };
     url: '/v1/time-entries';
 };
@@ -2465,7 +2802,7 @@ export type UpdateTimeEntryData = {
         startTime?: string;
         endTime?: string | null;
         notes?: string | null;
-        billable?: boolean;
+        billable?: boolean | null;
         tagIds?: Array<string> | null;
     };
     headers?: {
@@ -2972,6 +3309,16 @@ export type ListInvoicesData = {
          * The nextCursor of the previous page
          */
         cursor?: string;
+        status?: 'draft' | 'sent' | 'paid' | 'void';
+        clientId?: string;
+        /**
+         * Invoices issued on or after this date
+         */
+        startDate?: string;
+        /**
+         * Invoices issued on or before this date
+         */
+        endDate?: string;
     };
     url: '/v1/invoices';
 };
