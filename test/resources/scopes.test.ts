@@ -28,7 +28,7 @@ const protectedRoutes = routeList.filter((r) => r.scope !== null && r.scope !== 
 const anyKeyRoutes = routeList.filter((r) => r.scope === ANY_KEY);
 
 test('the matrix covers every route and every scope', () => {
-  expect(SCOPES).toHaveLength(14);
+  expect(SCOPES).toHaveLength(16);
   expect(protectedRoutes.length + anyKeyRoutes.length + 1).toBe(routeList.length);
   expect(anyKeyRoutes.map((r) => r.id)).toEqual(['listChanges']);
   expect(new Set(protectedRoutes.map((r) => r.scope))).toEqual(new Set(SCOPES));
