@@ -7,6 +7,7 @@ import { createApiKey } from '../shared/data/apikey-store';
 import { seedWorkspace } from '../shared/seed/seed';
 import { startDynamoDbLocal } from './dynamodb';
 import { createLocalServer } from './server';
+import { startWebhookDelivery } from './webhooks';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
 
 /**
@@ -20,15 +21,18 @@ async function main() {
   const authTtl = Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300);
   process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   process.env.CURSOR_SECRET ||= DEV_CURSOR_SECRET;
+  process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true'; // http and loopback receivers, locally only (docs/webhooks.md)
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
 
   console.log(`Starting DynamoDB Local on port ${dynamoPort} (data in ${dataDir}) ...`);
   const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   let stopping = false;
+  let delivery: ReturnType<typeof startWebhookDelivery> | undefined;
   const stop = async (code = 0) => {
     stopping = true;
     server.close();
+    await delivery?.stop();
     await dynamo.stop();
     process.exit(code);
   };
@@ -59,6 +63,7 @@ async function main() {
     void stop(1);
   });
   server.listen(port, () => {
+    delivery = startWebhookDelivery(); // the webhook dispatcher and sender, as in AWS (local/webhooks.ts)
     console.log(`API listening on http://127.0.0.1:${port}  (try: curl http://127.0.0.1:${port}/v1/openapi.json)`);
     console.log(`DynamoDB Local: ${dynamo.endpoint}   Authorizer cache: ${authTtl}s   Ctrl-C stops both.`);
   });
