@@ -167,7 +167,7 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
     // the functions behind the API (resources, openapi, changes) + the authorizer's permission.
     expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
-    expect(FUNCTION_NAMES).toHaveLength(9);
+    expect(FUNCTION_NAMES).toHaveLength(10);
   });
 
   test('ApiUrl and TableName outputs', () => {

@@ -16,9 +16,9 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi, one for the change feed, one authorizer: 10, all nodejs22.x on arm64', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 3);
-    expect(RESOURCES.length).toBe(7);
+  test('one function per resource, one for openapi, one for the change feed, one authorizer, the webhook dispatcher and sender: 13, all nodejs22.x on arm64', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 5);
+    expect(RESOURCES.length).toBe(8);
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) expect(fnJson(name).json.Type).toBe('AWS::Lambda::Function');
   });
@@ -129,7 +129,7 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
       }
       expect(env.CURSOR_SECRET).toBeUndefined();
     }
-    expect(CURSOR_FUNCTIONS).toEqual(['changes', 'time-entries', 'invoices']);
+    expect(CURSOR_FUNCTIONS).toEqual(['changes', 'webhooks', 'time-entries', 'invoices']);
   });
 
   test('bounded timeouts (authorizer and openapi 5 s, resources 10 s)', () => {

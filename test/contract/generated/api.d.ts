@@ -41,6 +41,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)
+         * @description Required scope: `webhooks:write`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.ping event to the endpoint (queued; see its deliveries)
+         * @description Required scope: `webhooks:write`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery attempts of a webhook, newest first (paginated)
+         * @description Required scope: `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clients": {
         parameters: {
             query?: never;
@@ -405,6 +465,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks, oldest first
+         * @description Required scope: `webhooks:read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Required scope: `webhooks:write`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Required scope: `webhooks:read`.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Update a webhook (merge); enabled: true re-enables a disabled one (events from then on are sent)
+         * @description Required scope: `webhooks:write`.
+         */
+        put: operations["updateWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Required scope: `webhooks:write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -588,6 +700,44 @@ export interface components {
              */
             etag: string;
         };
+        WebhookSecret: {
+            id: string;
+            /**
+             * @description The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookPing: {
+            /** @description The event id of the ping (its webhook-id header) */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.ping";
+            /** @enum {boolean} */
+            queued: true;
+        };
+        WebhookAttempt: {
+            eventId: string;
+            /** @description The event type (a change type, or webhook.ping) */
+            type: string;
+            /** @description 1 for the first attempt of the event */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the attempt started
+             */
+            at: string;
+            /** @description The receiver's HTTP status (absent when no answer came) */
+            statusCode?: number;
+            /** @description Why no answer came: timeout, refused address, connection error */
+            error?: string;
+            durationMs: number;
+            /**
+             * Format: date-time
+             * @description When the event is tried again (absent: delivered, or retries exhausted)
+             */
+            nextRetryAt?: string;
+        };
         /**
          * @example {
          *       "deleted": true,
@@ -598,6 +748,65 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
             id: string;
+        };
+        Webhook: {
+            id: string;
+            /** @description Where events are POSTed (https; http and loopback only on a local run) */
+            url: string;
+            /**
+             * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+             * @example [
+             *       "time-entry.*",
+             *       "project.deleted"
+             *     ]
+             */
+            events: string[];
+            description?: string;
+            /** @description false: no events are sent; set true again to resume (events from then on) */
+            enabled: boolean;
+            /** @description Why the server disabled the endpoint (absent while enabled) */
+            disabledReason?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
+        };
+        WebhookCreated: {
+            id: string;
+            /** @description Where events are POSTed (https; http and loopback only on a local run) */
+            url: string;
+            /**
+             * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+             * @example [
+             *       "time-entry.*",
+             *       "project.deleted"
+             *     ]
+             */
+            events: string[];
+            description?: string;
+            /** @description false: no events are sent; set true again to resume (events from then on) */
+            enabled: boolean;
+            /** @description Why the server disabled the endpoint (absent while enabled) */
+            disabledReason?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+             * @example "3"
+             */
+            etag: string;
+            /**
+             * @description The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
         Error: {
             error: {
@@ -956,6 +1165,138 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             410: components["responses"]["CursorExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPing"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["WebhookAttempt"][];
+                        /** @description Opaque cursor for the next page; present when hasMore is true */
+                        nextCursor?: string;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -2637,6 +2978,267 @@ export interface operations {
         };
     };
     deleteInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed (https; http and loopback only on a local run) */
+                    url: string;
+                    /**
+                     * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+                     * @example [
+                     *       "time-entry.*",
+                     *       "project.deleted"
+                     *     ]
+                     */
+                    events: string[];
+                    description?: string;
+                    /** @description false: no events are sent; set true again to resume (events from then on) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag (or *): when it is the current one the answer is 304 Not Modified without a body */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
+            304: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
+                "If-Match"?: string;
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed (https; http and loopback only on a local run) */
+                    url?: string;
+                    /**
+                     * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+                     * @example [
+                     *       "time-entry.*",
+                     *       "project.deleted"
+                     *     ]
+                     */
+                    events?: string[];
+                    description?: string | null;
+                    /** @description false: no events are sent; set true again to resume (events from then on) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: {
