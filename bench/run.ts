@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 webhook delivery. Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
@@ -21,14 +21,15 @@ import { muteStdout, out, startBench } from './lib/env';
 import { markdownTable, metText, table, WARM_COLUMNS, warmRow, type Target } from './lib/report';
 import { fmt, kb, ratio } from './lib/stats';
 import { summarizeThroughput, type ThroughputRun } from './throughput';
+import { formatWebhooks, type WebhookBench } from './webhooks';
 import type { WarmResult } from './warm';
 import { formatPaging, type PagingRow } from './time-entries-paging';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const QUICK = values.quick;
 const CFG = QUICK
-  ? { coldRuns: 3, compareRuns: 2, warmIterations: 200, entries: 2500, page: 10, pagingRuns: 5, tpRounds: 3, tpSeconds: 2, tpWarmup: 1 }
-  : { coldRuns: 20, compareRuns: 10, warmIterations: 1000, entries: 10_000, page: 40, pagingRuns: 21, tpRounds: 7, tpSeconds: 3, tpWarmup: 2 };
+  ? { coldRuns: 3, compareRuns: 2, warmIterations: 200, entries: 2500, page: 10, pagingRuns: 5, tpRounds: 3, tpSeconds: 2, tpWarmup: 1, whWrites: 30, whBurst: 100 }
+  : { coldRuns: 20, compareRuns: 10, warmIterations: 1000, entries: 10_000, page: 40, pagingRuns: 21, tpRounds: 7, tpSeconds: 3, tpWarmup: 2, whWrites: 100, whBurst: 500 };
 const COLD_RATIO_TARGET = 2.0;
 const WARM_P50_TARGET_MS = 0.3;
 const THROUGHPUT_TARGET = 0.7;
@@ -269,6 +270,7 @@ async function main() {
   let work: WorkRow[] = [];
   let paging: { rows: PagingRow[]; seedMs: number } = { rows: [], seedMs: 0 };
   let tp: ThroughputRun[] = [];
+  let hooks: WebhookBench | undefined;
   try {
     const { createWorkspace } = await import('./lib/fixtures');
     const { DynamoCounter } = await import('./lib/dynamo-counter');
@@ -319,6 +321,11 @@ async function main() {
       const { measureThroughput } = await import('./throughput');
       tp = await measureThroughput(ws, { rounds: CFG.tpRounds, seconds: CFG.tpSeconds, warmupSeconds: CFG.tpWarmup, connections: 10, progress });
     });
+    await attempt('7. webhooks', async () => {
+      phase(`7. webhooks (${CFG.whWrites} writes for latency, ${CFG.whBurst} for throughput)`);
+      const { measureWebhooks } = await import('./webhooks');
+      hooks = await measureWebhooks(gateway, ws, { writes: CFG.whWrites, spacingMs: 50, burst: CFG.whBurst, progress });
+    });
     counter.destroy();
   } finally {
     unmute();
@@ -359,6 +366,10 @@ async function main() {
     });
   }
   if (tp.length) sections.push(throughputSection(tp, 10, targets));
+  if (hooks) {
+    const f = formatWebhooks(hooks);
+    sections.push({ title: '7. Webhook delivery (local run)', text: `${table(f.header, f.rows)}\n${f.note}`, markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}` });
+  }
 
   const seconds = (performance.now() - t0) / 1000;
   const m = machine(started, load0);
@@ -395,6 +406,7 @@ async function main() {
     'npx tsx bench/warm-only.ts [--iterations 1000] [--mode memory]  # the warm-overhead section alone',
     'npx tsx bench/time-entries-paging.ts --entries 10000 --page 40   # the paging section alone',
     'npx tsx bench/rate-limit.ts                                      # rate-limit cost detail',
+    'npx tsx bench/webhooks-only.ts [--writes 100] [--burst 500]       # the webhook section alone',
     '```',
     '',
     'Needs Java 17+ (DynamoDB Local is started by the command, in memory, on a free port). Loopback only.',

@@ -206,7 +206,22 @@ export async function queuePing(workspaceId: string, ep: { id: string }, event: 
 /** SQS delays a message at most 15 minutes: a longer wait is several hops. */
 export const MAX_DELAY_SECONDS = 900;
 
+/** A message that is neither a well-formed 'deliver' nor 'dispatch' one: it fails (then goes to the dead-letter queue). */
+class MalformedMessage extends Error {
+  constructor() {
+    super('malformed webhook message');
+    this.name = 'MalformedMessage';
+  }
+}
+const isText = (v: unknown) => typeof v === 'string' && v.length > 0;
+function assertMessage(msg: DeliveryMessage): void {
+  const m = msg as unknown as Record<string, unknown> | null;
+  const ok = typeof m === 'object' && m !== null && isText(m.workspaceId) && (m.kind === 'dispatch' || (m.kind === 'deliver' && isText(m.webhookId) && isText(m.eventId)));
+  if (!ok) throw new MalformedMessage();
+}
+
 export async function handleMessage(msg: DeliveryMessage, queue: DeliveryQueue): Promise<void> {
+  assertMessage(msg);
   if (msg.kind === 'dispatch') {
     await dispatch(msg.workspaceId, queue);
     return;
@@ -216,7 +231,7 @@ export async function handleMessage(msg: DeliveryMessage, queue: DeliveryQueue):
   const now = Date.now();
   if (d.nextAttemptAt > now + 500) {
     // not due yet: a long delay in hops, or a message re-handled after a crash that had already scheduled it
-    await queue.send([{ body: msg, delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil((d.nextAttemptAt - now) / 1000)) }]);
+    await queue.send([{ body: msg, delaySeconds: Math.min(MAX_DELAY_SECONDS, (d.nextAttemptAt - now) / 1000) }]);
     return;
   }
   const ep = await endpoint(msg.workspaceId, msg.webhookId);
@@ -254,9 +269,8 @@ async function attempt(d: Delivery, ep: Endpoint, queue: DeliveryQueue): Promise
   logger.info('Webhook attempt', { webhookId: ep.id, eventId: d.event.id, attempt: number, statusCode: outcome.statusCode, error: outcome.error, status });
   if (!recorded) return; // another handler of the same message moved the delivery on first
   if (status === 'pending') {
-    await queue.send([
-      { body: { kind: 'deliver', workspaceId: d.workspaceId, webhookId: ep.id, eventId: d.event.id }, delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(delay!)) },
-    ]);
+    // SQS takes whole seconds (shared/data/queue.ts rounds up); the local queue keeps fractions (short test schedules)
+    await queue.send([{ body: { kind: 'deliver', workspaceId: d.workspaceId, webhookId: ep.id, eventId: d.event.id }, delaySeconds: Math.min(MAX_DELAY_SECONDS, delay!) }]);
   } else if (status === 'delivered') {
     if (ep.failedEvents > 0) await resetExhausted(d.workspaceId, ep.id);
   } else if (d.event.type !== PING_TYPE) {

@@ -66,9 +66,9 @@ export const webhookOperations: RouteImpls = {
     const params = p as unknown as { id: string };
     if (body.events) assertEvents(body.events);
     if (body.url) await assertUrl(body.url);
-    const before = await existing(auth.workspaceId, params.id);
-    // Re-enabling resumes with the events from now on, and forgets the failures that disabled it.
-    const resume = body.enabled === true && !before.enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
+    // Re-enabling resumes with the events from now on, and forgets the failures that disabled it (read
+    // first only then: an update that does not enable is the generic one write).
+    const resume = body.enabled === true && !(await existing(auth.workspaceId, params.id)).enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
     const record = await repo().update(auth.workspaceId, { id: params.id }, body, { ...writeOptions(headers), ...(resume ? { system: { internals: resume } } : {}) });
     return recordReply(record);
   },

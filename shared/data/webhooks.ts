@@ -247,7 +247,7 @@ export interface Attempt {
 }
 
 /**
- * Records an attempt and the delivery's new state in one transaction-free pair of writes: the state
+ * Records an attempt (keyed by its start time: the log lists attempts newest first) and the delivery's new state in a pair of writes: the state
  * update is conditional on the attempt count read (two processes handling one message record one
  * outcome each; the state keeps the first). Returns false when another process moved it on first.
  */
@@ -255,7 +255,7 @@ export async function recordAttempt(d: Delivery, attempt: Attempt, next: Pick<De
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.attempt(d.workspaceId, d.webhookId, ulid()), [TYPE]: 'ATTEMPT', ...attempt, ttl: ttlIn(LOG_LIFETIME_S) },
+      Item: { ...keys.attempt(d.workspaceId, d.webhookId, ulid(Date.parse(attempt.at))), [TYPE]: 'ATTEMPT', ...attempt, ttl: ttlIn(LOG_LIFETIME_S) },
     }),
   );
   return setDeliveryState(d, { ...next, attempts: attempt.attempt });

@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
-import { localQueueDepth } from '../../shared/data/webhooks';
+import { dispatch } from '../../shared/api/webhook-delivery';
+import { dispatchPosition, localQueueDepth } from '../../shared/data/webhooks';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { HIGH_LIMITS, workspaceWithKey } from '../resources/support';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
@@ -279,4 +280,21 @@ test('Idempotency-Key is refused where the answer carries the secret', async () 
   expect(res.status).toBe(400);
   expect(res.body.error.message).toMatch(/secret/);
   expect((await api.get('/v1/webhooks', { key })).body.items).toHaveLength(0);
+});
+
+test('a dispatcher that dies after writing deliveries, before queueing them and moving its position, loses nothing and sends nothing twice', async () => {
+  const { ws, key } = await workspaceWithKey('wh');
+  const r = await receiver();
+  await hook(key, r);
+  for (const name of ['p', 'q', 'r']) expect((await api.post('/v1/clients', { name }, { key })).status).toBe(201);
+  const crashing = {
+    send: () => Promise.reject(new Error('crash')),
+  };
+  await expect(dispatch(ws, crashing)).rejects.toThrow('crash');
+  expect(await dispatchPosition(ws)).toBe(0);
+  start();
+  await until(() => r.events().length === 3);
+  await settled();
+  expect(r.requests).toHaveLength(3);
+  expect(await dispatchPosition(ws)).toBe(3);
 });
