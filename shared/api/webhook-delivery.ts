@@ -9,6 +9,7 @@ import { gapTimeoutMs, readChanges } from '../data/changes';
 import { repository } from '../data/repository';
 import {
   advanceDispatch,
+  claimAttempt,
   countExhausted,
   decryptSecret,
   dispatchPosition,
@@ -239,8 +240,16 @@ export async function handleMessage(msg: DeliveryMessage, queue: DeliveryQueue):
     await setDeliveryState(d, { status: 'dropped', nextAttemptAt: d.nextAttemptAt });
     return;
   }
+  const claim = await claimAttempt(d, webhookTimeoutMs() + CLAIM_MARGIN_MS);
+  if (claim === 'moved') return; // another handler made this attempt
+  if (claim !== 'claimed') {
+    await queue.send([{ body: msg, delaySeconds: Math.min(MAX_DELAY_SECONDS, claim / 1000 + 0.05) }]);
+    return;
+  }
   await attempt(d, ep, queue);
 }
+/** A claim outlives the POST's timeout by this much (DNS, signing, the table calls around it). */
+const CLAIM_MARGIN_MS = 20_000;
 
 async function attempt(d: Delivery, ep: Endpoint, queue: DeliveryQueue): Promise<void> {
   const body = JSON.stringify(d.event);

@@ -266,9 +266,9 @@ export async function setDeliveryState(d: Delivery, next: Pick<Delivery, 'status
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.delivery(d.workspaceId, d.webhookId, d.event.id),
-        UpdateExpression: 'SET #s = :s, #n = :n, #a = :a',
+        UpdateExpression: 'SET #s = :s, #n = :n, #a = :a REMOVE #l',
         ConditionExpression: '#a = :was AND #s = :pending',
-        ExpressionAttributeNames: { '#s': 'status', '#n': 'nextAttemptAt', '#a': 'attempts' },
+        ExpressionAttributeNames: { '#s': 'status', '#n': 'nextAttemptAt', '#a': 'attempts', '#l': 'leaseUntil' },
         ExpressionAttributeValues: { ':s': next.status, ':n': next.nextAttemptAt, ':a': next.attempts ?? d.attempts, ':was': d.attempts, ':pending': 'pending' },
       }),
     );
@@ -276,6 +276,36 @@ export async function setDeliveryState(d: Delivery, next: Pick<Delivery, 'status
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
+  }
+}
+
+/**
+ * Claims the next attempt of a delivery for `leaseMs`, so that two handlers of one delivery (a message
+ * queued twice by dispatchers running at once, or redelivered while still being handled) do not both
+ * POST: 'claimed'; 'moved' when the delivery is no longer at the attempt read (handled meanwhile); or the
+ * milliseconds until another handler's claim ends (the caller queues the message again for then: if that
+ * handler died, its claim lapses and the attempt is made).
+ */
+export async function claimAttempt(d: Delivery, leaseMs: number): Promise<'claimed' | 'moved' | number> {
+  const now = Date.now();
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.delivery(d.workspaceId, d.webhookId, d.event.id),
+        UpdateExpression: 'SET #l = :until',
+        ConditionExpression: '#a = :was AND #s = :pending AND (attribute_not_exists(#l) OR #l < :now)',
+        ExpressionAttributeNames: { '#l': 'leaseUntil', '#a': 'attempts', '#s': 'status' },
+        ExpressionAttributeValues: { ':until': now + leaseMs, ':was': d.attempts, ':pending': 'pending', ':now': now },
+      }),
+    );
+    return 'claimed';
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.delivery(d.workspaceId, d.webhookId, d.event.id), ConsistentRead: true }));
+    const it = res.Item;
+    if (!it || it.status !== 'pending' || Number(it.attempts) !== d.attempts) return 'moved';
+    return Math.max(0, Number(it.leaseUntil ?? 0) - now);
   }
 }
 
