@@ -51,7 +51,8 @@ type Gateway = {
 
 export function routeKind(id: RouteId): WorkRow['kind'] {
   const m = /^(list|create|get|update|delete)/.exec(id);
-  return id === 'getOpenApi' ? 'other' : ((m?.[1] as WorkRow['kind'] | undefined) ?? 'other');
+  // not entity operations: the OpenAPI document, a webhook's delivery log (read after its webhook)
+  return id === 'getOpenApi' || id === 'listWebhookDeliveries' ? 'other' : ((m?.[1] as WorkRow['kind'] | undefined) ?? 'other');
 }
 
 let seq = 0;
@@ -104,6 +105,7 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   };
   const r = route.resource;
   const base = `/v1/${r}`;
+  if (r === 'webhooks') return webhookRequests(route, ws);
   const idQuery = (rec: EntityRecord<AnyEntity>): Record<string, string> =>
     r === 'time-entries' ? { sortKey: String(rec.sortKey) } : r === 'favorites' ? { userId: String(rec.userId) } : {};
   const existing: Record<string, EntityRecord<AnyEntity>> = {
@@ -185,6 +187,40 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       }
       return reqs;
     }
+  }
+}
+
+/** The webhook routes: a fresh endpoint per request (loopback receivers allowed, as on a local run). */
+async function webhookRequests(route: RouteDef & { id: RouteId }, ws: Workspace): Promise<Req[]> {
+  process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
+  const { repository } = await import('../shared/data/repository');
+  const { webhooks } = await import('../shared/domain/entities/webhooks');
+  const { encryptSecret } = await import('../shared/data/webhooks');
+  const { newWebhookSecret } = await import('../shared/domain/webhooks');
+  const body = { url: 'http://127.0.0.1:9/bench', events: ['client.*'] };
+  const hook = async () =>
+    repository(webhooks).create(ws.id, body, {
+      system: { internals: { _secret: await encryptSecret(newWebhookSecret()), _readable: ['clients'], _activeSince: new Date().toISOString(), _failedEvents: 0 } },
+    });
+  const at = async (suffix = '') => `/v1/webhooks/${(await hook()).id}${suffix}`;
+  switch (route.id) {
+    case 'listWebhooks':
+      return [{ path: '/v1/webhooks' }];
+    case 'createWebhook':
+      return [{ label: '(checks the URL, encrypts the secret, records the workspace in the delivery directory)', path: '/v1/webhooks', body }];
+    case 'getWebhook':
+    case 'deleteWebhook':
+      return [{ path: await at() }];
+    case 'updateWebhook':
+      return [{ path: await at(), body: { description: 'updated' } }];
+    case 'rotateWebhookSecret':
+      return [{ path: await at('/rotate-secret') }];
+    case 'testWebhook':
+      return [{ path: await at('/test') }];
+    case 'listWebhookDeliveries':
+      return [{ path: await at('/deliveries') }];
+    default:
+      throw new Error(`bench/dynamo-work.ts: no request for webhook route ${route.id}`);
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery. Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
@@ -21,6 +21,7 @@ import { muteStdout, out, startBench } from './lib/env';
 import { markdownTable, metText, table, WARM_COLUMNS, warmRow, type Target } from './lib/report';
 import { fmt, kb, ratio } from './lib/stats';
 import { summarizeThroughput, type ThroughputRun } from './throughput';
+import { formatWebhooks, type WebhookBench } from './webhooks';
 import type { WarmResult } from './warm';
 import { formatPaging, type PagingRow } from './time-entries-paging';
 import { formatReports, type ReportBench } from './reports';
@@ -41,6 +42,8 @@ const CFG = QUICK
       reportUsers: 10,
       reportEntries: 6000,
       reportRuns: 3,
+      whWrites: 30,
+      whBurst: 100,
     }
   : {
       coldRuns: 20,
@@ -55,6 +58,8 @@ const CFG = QUICK
       reportUsers: 50,
       reportEntries: 60_000,
       reportRuns: 9,
+      whWrites: 100,
+      whBurst: 500,
     };
 const COLD_RATIO_TARGET = 2.0;
 const WARM_P50_TARGET_MS = 0.3;
@@ -297,6 +302,7 @@ async function main() {
   let paging: { rows: PagingRow[]; seedMs: number } = { rows: [], seedMs: 0 };
   let tp: ThroughputRun[] = [];
   let reports: ReportBench | undefined;
+  let hooks: WebhookBench | undefined;
   try {
     const { createWorkspace } = await import('./lib/fixtures');
     const { DynamoCounter } = await import('./lib/dynamo-counter');
@@ -353,6 +359,11 @@ async function main() {
       reports = await measureReports(gateway, counter, { users: CFG.reportUsers, entries: CFG.reportEntries, runs: CFG.reportRuns, progress });
       counter.enabled = false;
     });
+    await attempt('8. webhooks', async () => {
+      phase(`8. webhooks (${CFG.whWrites} writes for latency, ${CFG.whBurst} for throughput)`);
+      const { measureWebhooks } = await import('./webhooks');
+      hooks = await measureWebhooks(gateway, ws, { writes: CFG.whWrites, spacingMs: 50, burst: CFG.whBurst, progress });
+    });
     counter.destroy();
   } finally {
     unmute();
@@ -401,6 +412,10 @@ async function main() {
       markdown: rf.markdown,
     });
   }
+  if (hooks) {
+    const f = formatWebhooks(hooks);
+    sections.push({ title: '8. Webhook delivery (local run)', text: `${table(f.header, f.rows)}\n${f.note}`, markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}` });
+  }
 
   const seconds = (performance.now() - t0) / 1000;
   const m = machine(started, load0);
@@ -439,6 +454,7 @@ async function main() {
     'npx tsx bench/time-entries-paging.ts --entries 10000 --page 40   # the paging section alone',
     'npx tsx bench/reports-only.ts --users 50 --entries 60000          # the report-cost section alone',
     'npx tsx bench/rate-limit.ts                                      # rate-limit cost detail',
+    'npx tsx bench/webhooks-only.ts [--writes 100] [--burst 500]       # the webhook section alone',
     '```',
     '',
     'Needs Java 17+ (DynamoDB Local is started by the command, in memory, on a free port). Loopback only.',

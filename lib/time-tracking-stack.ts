@@ -13,6 +13,7 @@ import { DOCS_SCRIPT } from '../shared/api/routes';
 import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse, notOfferedRequestParameters } from './gateway-responses';
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
+import { WebhookDelivery } from './webhooks';
 
 export interface TimeTrackingStackProps extends StackProps {
   readonly config: StageConfig;
@@ -41,6 +42,7 @@ export class TimeTrackingStack extends Stack {
   readonly authorizerFunction: ServiceFunction;
   readonly cursorSecret: secretsmanager.Secret;
   readonly accessLogGroup: logs.LogGroup;
+  readonly webhooks: WebhookDelivery;
 
   constructor(scope: Construct, id: string, props: TimeTrackingStackProps) {
     super(scope, id, props);
@@ -52,6 +54,8 @@ export class TimeTrackingStack extends Stack {
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE.ttlAttribute,
+      // Wakes the webhook dispatcher (lib/webhooks.ts); new images only (the dispatcher reads the feed itself).
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       pointInTimeRecoverySpecification: {
         pointInTimeRecoveryEnabled: config.pointInTimeRecovery,
         ...(config.pointInTimeRecovery ? { recoveryPeriodInDays: config.pitrRecoveryPeriodDays } : {}),
@@ -292,6 +296,9 @@ export class TimeTrackingStack extends Stack {
       authorizerFunction: this.authorizerFunction,
       accessLogGroup: this.accessLogGroup,
     });
+
+    // ---------------------------------------------------------------- webhook delivery (stream -> dispatcher -> SQS -> sender)
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, cursorSecret: this.cursorSecret, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });

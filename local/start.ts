@@ -10,6 +10,7 @@ import { createLocalServer, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_
 import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './supervisor';
 import { installDurableCommits } from './durable-commits';
 import { portFree, portProblems } from './ports';
+import { startWebhookDelivery } from './webhooks';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
 
 /**
@@ -29,6 +30,7 @@ async function main() {
   const requestTimeoutMs = seconds('REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_MS);
   process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   process.env.CURSOR_SECRET ||= DEV_CURSOR_SECRET;
+  process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true'; // http and loopback receivers, locally only (docs/webhooks.md)
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
 
   const stateFile = join(dataDir, 'npm-start.json');
@@ -46,13 +48,14 @@ async function main() {
   }
 
   // what stop() stops, as far as it got
-  const running: { server?: Server; dynamo?: SupervisedDynamo } = {};
+  const running: { server?: Server; dynamo?: SupervisedDynamo; delivery?: ReturnType<typeof startWebhookDelivery> } = {};
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
     running.server?.close();
     running.server?.closeAllConnections();
+    await running.delivery?.stop();
     await running.dynamo?.stop();
     process.exit(code);
   };
@@ -106,6 +109,7 @@ async function main() {
     void stop(1);
   });
   server.listen(port, () => {
+    running.delivery = startWebhookDelivery(); // the webhook dispatcher and sender, as in AWS (local/webhooks.ts)
     console.log(`API listening on http://127.0.0.1:${port}`);
     console.log(`  API reference (a browser): http://127.0.0.1:${port}/v1/docs`);
     console.log(`  OpenAPI document:\n    curl -s http://127.0.0.1:${port}/v1/openapi.json`);

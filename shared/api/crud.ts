@@ -1,3 +1,4 @@
+import { invalidField } from '../domain/errors';
 import { repository, type IfMatch, type Locator } from '../data/repository';
 import { timeEntries } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
@@ -46,9 +47,9 @@ function noneMatch(headers: OperationInput['headers'], etag: string): boolean {
   return value === '*' || value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 /** A single record as an answer: the record (its `etag` field included, as in list items) and its ETag header. */
-const recordReply = (record: { etag?: string }): Reply => new Reply(record, record.etag ? { ETag: record.etag } : {});
+export const recordReply = (record: { etag?: string }): Reply => new Reply(record, record.etag ? { ETag: record.etag } : {});
 /** The write options of a conditional write route. */
-const writeOptions = (headers: OperationInput['headers']) => {
+export const writeOptions = (headers: OperationInput['headers']) => {
   const ifMatch = ifMatchOf(headers);
   return ifMatch === undefined ? {} : { ifMatch };
 };
@@ -111,16 +112,18 @@ const FROM_FAVORITE = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tag
 
 /**
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to
- * its entity operation. A resource's function file is `export const handler = entityHandler('<resource>')`.
+ * its entity operation, or to its own implementation in `overrides` (webhooks: shared/api/webhooks.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
  * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)
  */
-export function entityHandler(resource: ResourceName) {
+export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}) {
   const impls: Record<string, RouteImpl<RouteDef>> = {};
   for (const route of routeList.filter((r) => r.resource === resource)) {
+    const own = (overrides as Record<string, RouteImpl<RouteDef> | undefined>)[route.id];
     const operation = entityOperation(route);
-    if (!operation) continue;
+    if (!operation && !own) continue;
     impls[route.id] = async (req) => {
-      const run = () => operation({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers });
+      const run = () => (own ? own(req) : operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
+      if (route.noIdempotency && req.idempotencyKey) throw invalidField('Idempotency-Key', route.noIdempotency);
       if (!req.idempotencyKey) return run();
       // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer.
       const answer = await runIdempotent(

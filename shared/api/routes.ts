@@ -30,6 +30,9 @@ export type RouteScope = Scope | typeof ANY_KEY | null;
 /** Routes answered with text rather than JSON (the reference page and its script). */
 export type TextContentType = 'text/html; charset=utf-8' | 'text/javascript; charset=utf-8';
 
+const SECRET_NOT_KEPT =
+  'Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What an entity route does with its entity (shared/api/crud.ts implements each once). */
 export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete' | 'stop' | 'start';
@@ -58,6 +61,8 @@ export interface RouteDef {
   successStatus: 200 | 201;
   /** Its cursor expires (410 CURSOR_EXPIRED): the change feed's. */
   expiringCursor?: boolean;
+  /** Refuses Idempotency-Key (400), saying why: its answer carries a secret, which is never kept. */
+  noIdempotency?: string;
   /** May answer 409 CONFLICT (uniqueness, references, state). */
   conflict?: boolean;
   /** Declared, but permanently answered with 501 NOT_IMPLEMENTED (documented as such). */
@@ -105,6 +110,10 @@ interface CrudOptions {
   deleteSummary?: string;
   /** The list also answers `Accept: text/csv` (the next page's cursor in the Next-Cursor header). */
   listCsv?: boolean;
+  /** The create answer, when it shows more than the record (a webhook's secret). */
+  createResponse?: (item: z.ZodObject) => z.ZodType;
+  /** The create route refuses Idempotency-Key, for this reason. */
+  createNoIdempotency?: string;
   /** Operations declared but not offered (501): the summary in the document, the message of the 501. */
   notOffered?: Partial<Record<'create' | 'update', { summary: string; message: string }>>;
 }
@@ -169,7 +178,8 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
           summary: `Create ${a}`,
           ...(boundNote ? { description: boundNote } : {}),
           body: s.createBodySchema(entity.fields),
-          response: item,
+          response: opts.createResponse ? opts.createResponse(item) : item,
+          ...(opts.createNoIdempotency ? { noIdempotency: opts.createNoIdempotency } : {}),
           successStatus: 201,
           conflict: true,
           kind,
@@ -252,6 +262,12 @@ const ROUTE_OPTIONS: { [R in ResourceName]?: CrudOptions } = {
     updateSummary: 'Update a time entry (merge); changing startTime moves it and returns a new sortKey',
   },
   favorites: { listQuery: s.favoriteListQuery, idQuery: s.userIdQuery },
+  webhooks: {
+    listSummary: 'List webhooks, oldest first',
+    createResponse: s.webhookCreatedSchema,
+    createNoIdempotency: SECRET_NOT_KEPT,
+    updateSummary: 'Update a webhook (merge); enabled: true re-enables a disabled one (events from then on are sent)',
+  },
   invoices: {
     listQuery: s.invoiceListQuery,
     listSummary: 'List invoices, newest issueDate first (paginated); filters: status, clientId, issueDate range (startDate, endDate)',
@@ -401,8 +417,47 @@ const reportRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-export const routes: typeof publicRoutes & typeof keyRoutes & typeof feedRoutes & typeof timerRoutes & typeof reportRoutes & EntityRoutes = Object.assign(
-  { ...publicRoutes, ...keyRoutes, ...feedRoutes, ...timerRoutes, ...reportRoutes },
+/** What webhooks offer besides their five routes (shared/api/webhooks.ts implements them). */
+const webhookRoutes = {
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: '/v1/webhooks/{id}/rotate-secret',
+    resource: 'webhooks',
+    scope: 'webhooks:write',
+    summary: 'Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)',
+    params: s.idParams,
+    response: s.webhookSecretSchema,
+    noIdempotency: SECRET_NOT_KEPT,
+    successStatus: 200,
+    kind: 'Webhook',
+  },
+  testWebhook: {
+    method: 'POST',
+    path: '/v1/webhooks/{id}/test',
+    resource: 'webhooks',
+    scope: 'webhooks:write',
+    summary: 'Send a webhook.ping event to the endpoint (queued; see its deliveries)',
+    params: s.idParams,
+    response: s.webhookPingSchema,
+    successStatus: 200,
+    kind: 'Webhook',
+  },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/v1/webhooks/{id}/deliveries',
+    resource: 'webhooks',
+    scope: 'webhooks:read',
+    summary: 'Delivery attempts of a webhook, newest first (paginated)',
+    params: s.idParams,
+    query: z.strictObject({ limit: s.limitParam, cursor: s.cursorParam }),
+    response: s.pageOf(s.webhookAttemptSchema),
+    successStatus: 200,
+    kind: 'Webhook',
+  },
+} satisfies Record<string, RouteDef>;
+
+export const routes: typeof publicRoutes & typeof keyRoutes & typeof feedRoutes & typeof timerRoutes & typeof reportRoutes & typeof webhookRoutes & EntityRoutes = Object.assign(
+  { ...publicRoutes, ...keyRoutes, ...feedRoutes, ...timerRoutes, ...reportRoutes, ...webhookRoutes },
   ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
 );
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
+import { CHANGE_ENTITIES, CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
 import { BASE_FIELDS, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
@@ -215,11 +215,11 @@ export const changeEventSchema = z
   .object({
     id: z.string().max(64).meta({ description: 'The event id (evt_...), unique; webhooks deliver it as webhook-id' }),
     type: z.enum(CHANGE_TYPES as [string, ...string[]]).meta({ description: '<resource>.created, .updated or .deleted' }),
-    resource: z.enum(ENTITIES.map(changeResource) as [string, ...string[]]),
+    resource: z.enum(CHANGE_ENTITIES.map(changeResource) as [string, ...string[]]),
     resourceId: idString.meta({ description: 'The id of the record that changed' }),
     occurredAt: dateTimeString.meta({ description: 'When the change was made (UTC)' }),
     data: z
-      .union(ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+      .union(CHANGE_ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
       .meta({ description: 'The record after the change (for a deleted event, its last state), as its GET returns it' }),
     previousSortKey: z.string().max(512).optional().meta({ description: 'A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)' }),
   })
@@ -312,3 +312,32 @@ export const summaryReport = z
     runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)' }),
   })
   .meta({ id: 'SummaryReport' });
+/** Webhooks (shared/domain/entities/webhooks.ts): the signing secret appears in two answers only. */
+export const webhookSecretField = z.string().meta({
+  description: 'The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.',
+  example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+});
+export const webhookCreatedSchema = (item: z.ZodObject) => item.extend({ secret: webhookSecretField }).meta({ id: 'WebhookCreated' });
+export const webhookSecretSchema = z.object({ id: z.string(), secret: webhookSecretField }).meta({ id: 'WebhookSecret' });
+export const webhookPingSchema = z
+  .object({
+    id: z.string().meta({ description: 'The event id of the ping (its webhook-id header)' }),
+    type: z.literal('webhook.ping'),
+    queued: z.literal(true),
+  })
+  .meta({ id: 'WebhookPing' });
+export const webhookAttemptSchema = z
+  .object({
+    eventId: z.string(),
+    type: z.string().meta({ description: 'The event type (a change type, or webhook.ping)' }),
+    attempt: z.number().int().meta({ description: '1 for the first attempt of the event' }),
+    at: timestampField('When the attempt started'),
+    statusCode: z.number().int().optional().meta({ description: "The receiver's HTTP status (absent when no answer came)" }),
+    error: z.string().optional().meta({ description: 'Why no answer came: timeout, refused address, connection error' }),
+    durationMs: z.number().int(),
+    nextRetryAt: timestampField('When the event is tried again (absent: delivered, or retries exhausted)').optional(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+function timestampField(description: string) {
+  return z.string().meta({ format: 'date-time', description });
+}

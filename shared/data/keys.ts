@@ -196,6 +196,23 @@ export const keys = {
    * value: SK `M#<YYYY-MM>#<value>` (a UTC month) or `D#<YYYY-MM-DD>#<value>` (a UTC day).
    */
   rollupPartition: (workspaceId: string, dimension: string) => `${ws(workspaceId)}#RU#${dimension}`,
+  /** The workspace of a change-log partition key (`WS#<ws>#CHANGES`), e.g. from a stream record; else undefined. */
+  workspaceOfChangeLog: (pk: string): string | undefined => (pk.startsWith('WS#') && pk.endsWith('#CHANGES') ? pk.slice(3, -'#CHANGES'.length) : undefined),
+
+  /**
+   * Webhook delivery (shared/data/webhooks.ts). Per endpoint, one partition holds its deliveries (one
+   * item per event, SK `DELIVERY#<eventId>`: written once, so a re-dispatched event is not sent twice)
+   * and its attempt log (SK `ATTEMPT#<ulid>`, newest last). Per workspace, the dispatcher's feed
+   * position. Outside any workspace: the directory of workspaces with webhooks and the local run's
+   * queue (what SQS is in AWS).
+   */
+  webhookLogPartition: (workspaceId: string, webhookId: string) => `${ws(workspaceId)}#WEBHOOK#${webhookId}`,
+  delivery: (workspaceId: string, webhookId: string, eventId: string): Key => ({ PK: `${ws(workspaceId)}#WEBHOOK#${webhookId}`, SK: `DELIVERY#${eventId}` }),
+  attempt: (workspaceId: string, webhookId: string, attemptId: string): Key => ({ PK: `${ws(workspaceId)}#WEBHOOK#${webhookId}`, SK: `ATTEMPT#${attemptId}` }),
+  dispatchPosition: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#WEBHOOKS`, SK: 'DISPATCH' }),
+  webhookDirectory: (workspaceId: string): Key => ({ PK: 'WEBHOOKDIR', SK: workspaceId }),
+  webhookDirectoryPartition: 'WEBHOOKDIR',
+  localQueuePartition: 'LOCALQUEUE',
 };
 
 /** Sort key of a feed position: `EVT#` + 15 digits (positions up to 10^15 keep their order). */

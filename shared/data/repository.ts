@@ -14,7 +14,7 @@ import { writeWithChange, type Change } from './changes';
 import { companionOf } from './companions';
 import type { CompanionPlan } from './timers';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
-import { StaleRead, type WriteOp } from './write';
+import { StaleRead, writeAll, type WriteOp } from './write';
 
 /**
  * The one CRUD implementation every entity uses: it turns an entity declaration (shared/domain/entity.ts)
@@ -65,6 +65,11 @@ export interface WriteOptions {
   ifMatch?: IfMatch;
   /** Checked on the record as read, before anything is written (e.g. "must be running" for a stop). */
   assert?: (current: Readonly<Record<string, unknown>>) => void;
+  /**
+   * Server-set state that no request body can send: computed fields (a webhook's `disabledReason`) and
+   * `_` internals (its encrypted secret), merged over the record and the internals it carries.
+   */
+  system?: { set?: Readonly<Record<string, unknown>>; internals?: StoredItem };
 }
 /** The record's revision (0 for records stored before revisions existed). */
 const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
@@ -159,7 +164,7 @@ export class Repository<E extends AnyEntity> {
     return this.present(item);
   }
 
-  async create(workspaceId: string, input: FieldValues<E>): Promise<EntityRecord<E>> {
+  async create(workspaceId: string, input: FieldValues<E>, opts: Pick<WriteOptions, 'system'> = {}): Promise<EntityRecord<E>> {
     const now = new Date().toISOString();
     const values = input as Readonly<Record<string, unknown>>;
     let rec: Record<string, unknown> = {};
@@ -167,9 +172,9 @@ export class Repository<E extends AnyEntity> {
       const v = values[name] ?? spec.default;
       if (v !== undefined && v !== null) rec[name] = v;
     }
-    rec = this.derive({ ...rec, id: ulid(), createdAt: now, updatedAt: now });
+    rec = this.derive({ ...rec, ...opts.system?.set, id: ulid(), createdAt: now, updatedAt: now });
     await this.check(workspaceId, rec);
-    const item = this.toItem(workspaceId, rec, { [VERSION]: 1, [REVISION]: 1 });
+    const item = this.toItem(workspaceId, rec, { ...opts.system?.internals, [VERSION]: 1, [REVISION]: 1 });
     const ops: WriteOp[] = [
       {
         item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -188,7 +193,7 @@ export class Repository<E extends AnyEntity> {
       const all = [...ops, ...plan.ops];
       if (all.length + plan.changes.length + 1 > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(all.length + plan.changes.length + 1, {}, rec);
       try {
-        await writeWithChange(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }]);
+        await this.commit(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }]);
       } catch (err) {
         if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) {
           await backoff(attempt);
@@ -235,12 +240,13 @@ export class Repository<E extends AnyEntity> {
         if (v === null || v === undefined) delete rec[name];
         else rec[name] = v;
       }
+      Object.assign(rec, opts.system?.set);
       rec.updatedAt = new Date().toISOString();
       rec = this.derive(rec);
       await this.check(workspaceId, rec, current, patch);
       const internals = Object.fromEntries(Object.entries(before).filter(([k]) => k.startsWith('_') && k !== TYPE));
       const version = Number(before[VERSION] ?? 0);
-      const item = this.toItem(workspaceId, rec, { ...internals, [VERSION]: version + 1, [REVISION]: revisionOf(before) + 1 });
+      const item = this.toItem(workspaceId, rec, { ...internals, ...opts.system?.internals, [VERSION]: version + 1, [REVISION]: revisionOf(before) + 1 });
       const oldKey = this.key(workspaceId, current);
       const moved = oldKey.PK !== item.PK || oldKey.SK !== item.SK;
       const guard = { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': VERSION }, ExpressionAttributeValues: { ':v': version } };
@@ -266,7 +272,7 @@ export class Repository<E extends AnyEntity> {
       if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, current, rec);
       const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
       try {
-        await writeWithChange(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }]);
+        await this.commit(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }]);
         return updated;
       } catch (err) {
         if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) {
@@ -310,7 +316,7 @@ export class Repository<E extends AnyEntity> {
         ...(await this.companion(workspaceId, before, undefined)).ops,
       ];
       try {
-        await writeWithChange(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });
+        await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });
         return { deleted: true, id: String(before.id) };
       } catch (err) {
         if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
@@ -342,7 +348,7 @@ export class Repository<E extends AnyEntity> {
       for (const item of res.Items ?? []) if (item[TYPE] === this.entity.type) out.push(this.present(item));
       start = res.LastEvaluatedKey;
     } while (start);
-    return out.sort(byName);
+    return this.entity.list.order === 'created' ? out.sort(byCreation) : out.sort(byName);
   }
 
   /** One page, newest first (descending sort key), with a signed cursor bound to the workspace and query. */
@@ -402,10 +408,23 @@ export class Repository<E extends AnyEntity> {
     );
   }
 
-  /** The record as stored: id, timestamps and declared fields (no keys, internals or computed fields). */
+  /**
+   * The one write path of every record: its ops with the change events in one transaction
+   * (shared/data/changes.ts), or the ops alone for an entity declared `changes: false`.
+   */
+  private async commit(workspaceId: string, ops: WriteOp[], changes: Change | Change[]): Promise<void> {
+    if (this.entity.changes === false) await writeAll(ops);
+    else await writeWithChange(workspaceId, ops, Array.isArray(changes) ? changes : [changes]);
+  }
+
+  /**
+   * The record as stored: id, timestamps, declared fields and stored computed fields other than the
+   * exposed sort key (no keys or internals). Derived values are computed again after the merge.
+   */
   stored(item: StoredItem): Record<string, unknown> {
     const rec: Record<string, unknown> = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
     for (const name of Object.keys(this.entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
+    for (const name of Object.keys(this.entity.computed ?? {})) if (name !== this.entity.sortKeyField && item[name] !== undefined) rec[name] = item[name];
     return rec;
   }
 }
@@ -417,6 +436,9 @@ export function repository<E extends AnyEntity>(entity: E): Repository<E> {
   if (!r) repositories.set(entity, (r = new Repository<AnyEntity>(entity)));
   return r as unknown as Repository<E>;
 }
+
+/** Creation order: ids are ULIDs, which sort by creation time. */
+const byCreation = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) => String(a.id).localeCompare(String(b.id));
 
 /** Created once: `localeCompare(b, 'en', options)` builds a collator on every call (~11 µs each). */
 const nameCollator = new Intl.Collator('en', { sensitivity: 'base' });

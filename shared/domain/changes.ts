@@ -13,10 +13,12 @@ export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 /** The entity's name in change types: its kind in kebab case ('Time entry' -> 'time-entry'). */
 export const changeResource = (e: AnyEntity): string => e.kind.toLowerCase().replace(/ /g, '-');
 
+/** The entities whose writes make events: all but those declared `changes: false` (webhook endpoints). */
+export const CHANGE_ENTITIES: readonly AnyEntity[] = ENTITIES.filter((e: AnyEntity) => e.changes !== false);
 /** Every change type, in registry order: `client.created`, ..., `invoice.deleted`. */
-export const CHANGE_TYPES: readonly string[] = ENTITIES.flatMap((e) => CHANGE_ACTIONS.map((a) => `${changeResource(e)}.${a}`));
+export const CHANGE_TYPES: readonly string[] = CHANGE_ENTITIES.flatMap((e) => CHANGE_ACTIONS.map((a) => `${changeResource(e)}.${a}`));
 /** The entity of a change resource name. */
-export const entityOfChange = (resource: string): AnyEntity | undefined => ENTITIES.find((e) => changeResource(e) === resource);
+export const entityOfChange = (resource: string): AnyEntity | undefined => CHANGE_ENTITIES.find((e) => changeResource(e) === resource);
 
 /** One change event as the API shows it. `data` is the record after the change (for `deleted`, its last state). */
 export interface ChangeEvent {
@@ -40,10 +42,15 @@ export const CHANGE_ITEM_LIFETIME_MS = CHANGE_RETENTION_MS + 86_400_000;
  * The `types` filter: a comma list of change types, `<resource>.*` or `*`. Returns the predicate over
  * change types; an unknown type is a 400 naming it (a typo must not silently filter everything out).
  */
-export function changeTypeFilter(list: string | undefined): (type: string) => boolean {
+export function changeTypeFilter(list: string | undefined, field = 'types'): (type: string) => boolean {
   if (list === undefined) return () => true;
+  return changeTypeMatcher(list.split(','), field);
+}
+
+/** The same, over a list of patterns (a webhook's `events`); `field` names the request field in a 400. */
+export function changeTypeMatcher(patterns: readonly string[], field = 'events'): (type: string) => boolean {
   const wanted = new Set<string>();
-  for (const raw of list.split(',')) {
+  for (const raw of patterns) {
     const t = raw.trim();
     if (t === '*') return () => true;
     const wildcard = /^([a-z-]+)\.\*$/.exec(t);
@@ -52,7 +59,7 @@ export function changeTypeFilter(list: string | undefined): (type: string) => bo
     } else if (CHANGE_TYPES.includes(t)) {
       wanted.add(t);
     } else {
-      throw invalidField('types', `unknown change type "${t.slice(0, 64)}"; use ${CHANGE_TYPES[0]}, ${changeResource(ENTITIES[0])}.* or *`);
+      throw invalidField(field, `unknown change type "${t.slice(0, 64)}"; use ${CHANGE_TYPES[0]}, ${changeResource(CHANGE_ENTITIES[0]!)}.* or *`);
     }
   }
   return (type) => wanted.has(type);

@@ -113,6 +113,11 @@ export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends 
    */
   assertDeletable?(rec: EntityRecordOf<F, C>): void;
   list: ListDecl;
+  /**
+   * Whether its writes make change-feed events (default true). `false` for records that are not
+   * time-tracking data (webhook endpoints): the repository then writes them without an event.
+   */
+  changes?: boolean;
 }
 
 /**
@@ -123,6 +128,8 @@ export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends 
  */
 export interface ListDecl {
   mode: 'whole' | 'paged';
+  /** Order of a whole list: by name (default), or by creation (the ULID id). */
+  order?: 'name' | 'created';
   via: readonly ('key' | IndexSlot)[];
   range?: (startDate?: string, endDate?: string) => { lo: string; hi: string };
   /**
@@ -167,6 +174,7 @@ export interface AnyEntity {
   rules?: readonly RuleDecl[];
   assertDeletable?(rec: Readonly<Record<string, unknown>>): void;
   list: ListDecl;
+  changes?: boolean;
 }
 
 /** A record as the API shows it: its fields, computed fields and its ETag (the revision it is at). */

@@ -6,12 +6,13 @@ import { projects } from './entities/projects';
 import { tags } from './entities/tags';
 import { tasks } from './entities/tasks';
 import { timeEntries } from './entities/time-entries';
+import { webhooks } from './entities/webhooks';
 
 /**
  * Every entity of the API, in the order the API lists its resources. What is derived over all of them
  * lives here: the resource names (and so the scopes), and `usedBy` (the inverse of the references).
  */
-export const ENTITIES = [clients, projects, tasks, tags, timeEntries, favorites, invoices] as const;
+export const ENTITIES = [clients, projects, tasks, tags, timeEntries, favorites, invoices, webhooks] as const;
 export type Entity = (typeof ENTITIES)[number];
 export type ResourceName = Entity['resource'];
 /** Index names the entities declare (the table also has those of the API-key items: shared/data/table.ts). */

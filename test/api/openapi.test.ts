@@ -43,7 +43,7 @@ describe('GET /v1/openapi.json', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).toBeDefined();
     }
     const resources = new Set(routeList.map((r) => r.resource));
-    expect([...resources].sort()).toEqual(['changes', 'clients', 'favorites', 'invoices', 'me', 'openapi', 'projects', 'reports', 'tags', 'tasks', 'time-entries']);
+    expect([...resources].sort()).toEqual(['changes', 'clients', 'favorites', 'invoices', 'me', 'openapi', 'projects', 'reports', 'tags', 'tasks', 'time-entries', 'webhooks']);
   });
 
   test("declares the API key scheme, the error schema with examples, and the caller's server URL", () => {

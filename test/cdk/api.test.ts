@@ -168,7 +168,7 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
     // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission.
     expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
-    expect(FUNCTION_NAMES).toHaveLength(11);
+    expect(FUNCTION_NAMES).toHaveLength(12);
   });
 
   test('CORS preflight: an OPTIONS mock on every path of the route table, no authorizer, 204 with the allowed origin, methods and headers', () => {

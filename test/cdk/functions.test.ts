@@ -16,9 +16,9 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer: 12, all nodejs22.x on arm64', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 5);
-    expect(RESOURCES.length).toBe(7);
+  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer, the webhook dispatcher and sender: 15, all nodejs22.x on arm64', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 7);
+    expect(RESOURCES.length).toBe(8);
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) expect(fnJson(name).json.Type).toBe('AWS::Lambda::Function');
   });
@@ -161,7 +161,7 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
       }
       expect(env.CURSOR_SECRET).toBeUndefined();
     }
-    expect(CURSOR_FUNCTIONS).toEqual(['changes', 'time-entries', 'invoices']);
+    expect(CURSOR_FUNCTIONS).toEqual(['changes', 'webhooks', 'time-entries', 'invoices']);
   });
 
   test('bounded timeouts (authorizer, openapi and me 5 s, resources 10 s)', () => {

@@ -7,6 +7,8 @@ const EXPECTED_ALARMS = [
   'Api5xxRate',
   'ApiLatencyP99',
   'AuthorizerErrors',
+  'webhook-dlq',
+  'webhook-stream-failures',
   ...FUNCTION_NAMES.map((n) => `Fn-${n}-Errors`),
   ...[...FUNCTION_NAMES, 'authorizer'].map((n) => `Fn-${n}-Throttles`),
   'TableThrottles',

@@ -245,6 +245,23 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
   await expectStatus(api.get('/v1/changes', { ...k, query: { cursor: 'junk' } }), 400, 'bad change cursor');
   await expectStatus(api.get('/v1/changes', { ...k, query: { since: '2020-01-01T00:00:00Z' } }), 410, 'change feed since too old');
 
+  // webhooks: create (secret once), read, list, update, rotate, test, deliveries, delete; their errors
+  const hook = await expectStatus(
+    api.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['client.*', 'time-entry.created'], description: 'sync' }, k),
+    201,
+    'create webhook',
+  );
+  if (!String(hook.secret).startsWith('whsec_')) throw new Error('create webhook: no secret');
+  await expectStatus(api.get(`/v1/webhooks/${hook.id}`, k), 200, 'get webhook');
+  await expectStatus(api.get('/v1/webhooks', k), 200, 'list webhooks');
+  await expectStatus(api.put(`/v1/webhooks/${hook.id}`, { enabled: false }, k), 200, 'update webhook');
+  await expectStatus(api.post(`/v1/webhooks/${hook.id}/rotate-secret`, undefined, k), 200, 'rotate webhook secret');
+  await expectStatus(api.post(`/v1/webhooks/${hook.id}/test`, undefined, k), 200, 'test webhook');
+  await expectStatus(api.get(`/v1/webhooks/${hook.id}/deliveries`, { ...k, query: { limit: '5' } }), 200, 'webhook deliveries');
+  await expectStatus(api.post('/v1/webhooks', { url: 'http://169.254.169.254/', events: ['*'] }, k), 400, 'webhook to metadata');
+  await expectStatus(api.get('/v1/webhooks/nope/deliveries', k), 404, 'deliveries of a missing webhook');
+  await expectStatus(api.del(`/v1/webhooks/${hook.id}`, k), 200, 'delete webhook');
+
   // delete what is no longer referenced, in dependency order
   await expectStatus(api.del(`/v1/favorites/${fav.id}`, { ...k, query: { userId: 'user-0' } }), 200, 'delete favorite 2');
   await expectStatus(api.del(`/v1/tasks/${build.id}`, k), 200, 'delete task');

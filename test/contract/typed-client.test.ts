@@ -227,6 +227,21 @@ test('a generated client runs a full scenario over every resource', async () => 
   const expired = await api.GET('/v1/changes', { params: { query: { since: '2020-01-01T00:00:00Z' } } });
   expect([expired.response.status, expired.error?.error.code]).toEqual([410, 'CURSOR_EXPIRED']);
 
+  // webhooks: the secret in the create and rotate answers only; ping and the delivery log
+  const hook: Schemas['WebhookCreated'] = ok(await api.POST('/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } }));
+  expect(hook.secret).toMatch(/^whsec_/);
+  const readBack: Schemas['Webhook'] = ok(await api.GET('/v1/webhooks/{id}', { params: { path: { id: hook.id } } }));
+  expect(readBack).not.toHaveProperty('secret');
+  expect(ok(await api.GET('/v1/webhooks')).items.map((w) => w.id)).toEqual([hook.id]);
+  expect(ok(await api.PUT('/v1/webhooks/{id}', { params: { path: { id: hook.id } }, body: { description: 'typed' } })).description).toBe('typed');
+  const rotated: Schemas['WebhookSecret'] = ok(await api.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id: hook.id } } }));
+  expect(rotated.secret).not.toBe(hook.secret);
+  const ping: Schemas['WebhookPing'] = ok(await api.POST('/v1/webhooks/{id}/test', { params: { path: { id: hook.id } } }));
+  expect(ping.type).toBe('webhook.ping');
+  const log = ok(await api.GET('/v1/webhooks/{id}/deliveries', { params: { path: { id: hook.id }, query: { limit: 10 } } }));
+  expect(log.hasMore).toBe(false);
+  ok(await api.DELETE('/v1/webhooks/{id}', { params: { path: { id: hook.id } } }));
+
   // auth errors are typed too
   const anon = createClient<paths>({ baseUrl, fetch: checkingFetch });
   const denied = await anon.GET('/v1/clients');

@@ -226,6 +226,19 @@ export function validField(name: string, f: Fixture): fc.Arbitrary<unknown> {
     case 'startTime':
     case 'endTime':
       return isoInstant;
+    case 'enabled':
+      return fc.boolean();
+    case 'url':
+      // loopback receivers (allowed on a local run) and addresses refused everywhere
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom('http://127.0.0.1:9/hooks', 'http://[::1]:9/x?y=1') },
+        { weight: 1, arbitrary: fc.constantFrom('http://10.0.0.1/', 'http://169.254.169.254/') },
+      );
+    case 'events':
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.subarray(['*', 'client.*', 'time-entry.created', 'invoice.deleted'], { minLength: 1 }) },
+        { weight: 1, arbitrary: fc.constant(['webhook.*']) },
+      );
     default:
       return fc.string({ maxLength: 10 });
   }

@@ -91,6 +91,7 @@ beforeAll(async () => {
       }),
     );
   }
+  const webhook = (await api.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['*'] }, { key })).body;
   const te = await api.get('/v1/time-entries', { key, query: { limit: '1' } });
   const inv = await api.get('/v1/invoices', { key, query: { limit: '1' } });
   fixture = {
@@ -103,7 +104,16 @@ beforeAll(async () => {
     favorite: { id: favorite.id, userId },
     invoiceId: invoices[0]!.id,
     cursors: { timeEntries: te.body.nextCursor, invoices: inv.body.nextCursor },
-    ids: { clients: client.id, projects: project.id, tasks: task.id, tags: tags[0].id, 'time-entries': entries[1].id, favorites: favorite.id, invoices: invoices[0]!.id },
+    ids: {
+      clients: client.id,
+      projects: project.id,
+      tasks: task.id,
+      tags: tags[0].id,
+      'time-entries': entries[1].id,
+      favorites: favorite.id,
+      invoices: invoices[0]!.id,
+      webhooks: webhook.id,
+    },
   };
 });
 

@@ -36,7 +36,7 @@ function withDecodedTokens(text: string): string {
 const sha = (key: string) => [createHash('sha256').update(key).digest('hex'), createHash('sha256').update(key).digest('base64url')];
 
 let restore: Array<() => void> = [];
-beforeAll(() => {
+function capture(): void {
   const grab = (chunk: unknown) => captured.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
   const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (grab(chunk), true));
   const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (grab(chunk), true));
@@ -46,7 +46,8 @@ beforeAll(() => {
       .mockImplementation((...args: unknown[]) => grab(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
   );
   restore = [out, err, ...cons].map((s) => () => s.mockRestore());
-});
+}
+beforeAll(capture);
 afterAll(() => restore.forEach((r) => r()));
 
 test('a whole scenario logs no key or key hash, and answers no storage attribute or caller workspace id', async () => {
@@ -97,4 +98,41 @@ test('a whole scenario logs no key or key hash, and answers no storage attribute
   expect(problems).toEqual([]);
   restore.forEach((r) => r());
   console.log(`hygiene: ${lines.length} log lines scanned, ${responses.length} responses scanned, ${keys.length} keys`);
+});
+
+test('webhook secrets: never in a log line (DEBUG, event logging on), in no answer but create and rotate, never stored in clear', async () => {
+  captured.length = 0;
+  capture(); // the first test restored the streams at its end
+  const firstResponse = responses.length;
+  const ws = `hyg-${randomBytes(8).toString('hex')}`;
+  const key = await makeKey(ws, { perMinute: 100_000, perHour: 1_000_000 });
+  const { startWebhookDelivery } = await import('../../local/webhooks');
+  const created = await api.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['*'] }, { key });
+  const rotated = await api.post(`/v1/webhooks/${created.body.id}/rotate-secret`, undefined, { key });
+  const secrets = [created.body.secret as string, rotated.body.secret as string];
+  expect(secrets.every((s) => /^whsec_/.test(s))).toBe(true);
+  // a delivery attempt signs with both secrets (transition) and logs its outcome (port 9: refused)
+  expect((await api.post('/v1/clients', { name: 'logged' }, { key })).status).toBe(201);
+  const loop = startWebhookDelivery({ pollMs: 20 });
+  const { until } = await import('../webhooks/support');
+  await until(async () => (await api.get(`/v1/webhooks/${created.body.id}/deliveries`, { key })).body.items.length > 0);
+  await loop.stop();
+  await api.get(`/v1/webhooks/${created.body.id}`, { key });
+  await api.get('/v1/webhooks', { key });
+  const logText = captured.join('');
+  expect(logText).toContain('Webhook attempt');
+  const bare = secrets.map((s) => s.slice('whsec_'.length));
+  expect(bare.filter((s) => logText.includes(s))).toEqual([]);
+  expect(logText.includes('whsec_')).toBe(false);
+  const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db, tableName } = await import('../../shared/data/db');
+  const stored = JSON.stringify((await db().send(new ScanCommand({ TableName: tableName() }))).Items);
+  expect(bare.filter((s) => stored.includes(s))).toEqual([]);
+  restore.forEach((r) => r());
+  const answers = responses
+    .slice(firstResponse)
+    .filter(({ req }) => req.includes('/v1/webhooks'))
+    .map(({ req, res }) => ({ req, secret: res.text.includes('whsec_') }));
+  expect(answers.filter((a) => a.secret).map((a) => a.req)).toEqual(['POST /v1/webhooks', `POST /v1/webhooks/${created.body.id}/rotate-secret`]);
+  expect(answers.length).toBeGreaterThan(4);
 });

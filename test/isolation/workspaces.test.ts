@@ -57,6 +57,7 @@ async function createWorkspace(label: string): Promise<Workspace> {
       }),
     );
   const invoices = await seedInvoices(ws, 4);
+  const webhook = await created('/v1/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['*'], description: `Hook ${label}` });
   const page = async (path: string) => {
     const res = await api.get(path, { ...k, query: { limit: '2' } });
     if (!res.body.nextCursor) throw new Error(`${path}: no cursor`);
@@ -75,6 +76,7 @@ async function createWorkspace(label: string): Promise<Workspace> {
       favorites: favorite,
       'time-entries': entry,
       invoices: { id: String(invoices[0]!.id) },
+      webhooks: webhook,
     },
     cursors: { 'time-entries': await page('/v1/time-entries'), invoices: await page('/v1/invoices'), changes: await page('/v1/changes') },
     secrets: [
@@ -83,6 +85,7 @@ async function createWorkspace(label: string): Promise<Workspace> {
       ...[client, project, task, tag, favorite].flatMap((r) => [r.id, r.name]),
       ...entries.flatMap((e) => [e.id, e.sortKey]),
       ...invoices.map((i) => String(i.id)),
+      webhook.id,
     ],
   };
 }
@@ -108,6 +111,7 @@ function ownBody(resource: ResourceName, w: Workspace): Record<string, unknown> 
     tags: { name: `new-${randomBytes(3).toString('hex')}` },
     'time-entries': { userId: w.userId, startTime: '2026-06-01T09:00:00Z' },
     favorites: { userId: w.userId, name: 'New favorite' },
+    webhooks: { url: 'http://127.0.0.1:9/new', events: ['client.*'] },
   };
   const body = bodies[resource];
   if (!body) throw new Error(`no isolation fixture for resource ${resource}: add one`);
@@ -170,7 +174,7 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
       const target = v.rec[(route.entity?.resource ?? route.resource) as ResourceName];
       const path = route.path.replace('{id}', encodeURIComponent(target.id));
       const writable = Object.keys((route.body as { shape?: object } | undefined)?.shape ?? {});
-      const body = route.method === 'PUT' ? { [writable.includes('notes') ? 'notes' : 'name']: 'hijacked' } : undefined;
+      const body = route.method === 'PUT' ? { [writable.includes('notes') ? 'notes' : writable.includes('name') ? 'name' : 'description']: 'hijacked' } : undefined;
       const res = await send(route.method, path, what, { query: addressing(route, v), ...(body ? { body } : {}) });
       if (route.notImplemented) expectError(res, 501, what);
       else {

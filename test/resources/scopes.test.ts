@@ -29,7 +29,7 @@ const publicRoutes = routeList.filter((r) => r.scope === null);
 const anyKeyRoutes = routeList.filter((r) => r.scope === ANY_KEY);
 
 test('the matrix covers every route and every scope', () => {
-  expect(SCOPES).toHaveLength(14);
+  expect(SCOPES).toHaveLength(16);
   expect(publicRoutes.map((r) => r.id)).toEqual(['getOpenApi', 'getApiReference', 'getApiReferenceScript']);
   expect(anyKeyRoutes.map((r) => r.id)).toEqual(['getMe', 'listChanges']);
   expect(protectedRoutes.length + publicRoutes.length + anyKeyRoutes.length).toBe(routeList.length);

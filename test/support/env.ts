@@ -7,3 +7,5 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.POWERTOOLS_DEV ??= 'false';
 process.env.AWS_REGION ??= 'local';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+// Webhooks: tests run as a local run does (http and loopback receivers allowed); AWS rules are tested by setting it false.
+process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';

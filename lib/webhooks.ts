@@ -1,0 +1,148 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { keys } from '../shared/data/keys';
+import type { StageConfig } from './config';
+import { ServiceFunction } from './service-function';
+
+/** The item type of change events (shared/data/changes.ts): the only stream records that wake the dispatcher. */
+export const CHANGE_EVENT_TYPE = 'CHANGE';
+/** A message is tried this many times by the sender before SQS moves it to the dead-letter queue. */
+export const WEBHOOK_MAX_RECEIVES = 5;
+/** The sender's timeout: one POST (WEBHOOK_TIMEOUT_MS, 10 s) per message of a batch in parallel, plus the table calls. */
+export const SENDER_TIMEOUT = Duration.seconds(30);
+
+export interface WebhookDeliveryProps {
+  readonly config: StageConfig;
+  readonly table: dynamodb.Table;
+  readonly cursorSecret: secretsmanager.Secret;
+  /** The webhooks API function: queues pings, encrypts secrets. */
+  readonly api: ServiceFunction;
+  readonly alarmTopic: sns.Topic;
+}
+
+/**
+ * Webhook delivery in AWS, from managed parts (docs/webhooks.md): the table's stream, filtered to new
+ * change-event items -> the dispatcher function -> an SQS queue (with a dead-letter queue) -> the sender
+ * function. Both functions run the code `npm start` runs locally (shared/api/webhook-delivery.ts).
+ * Least privilege: each function gets only the table actions it calls, SQS send where it queues, and
+ * the cursor secret (which the webhook secrets' encryption key is derived from) where it signs.
+ */
+export class WebhookDelivery extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly streamFailures: sqs.Queue;
+  readonly dispatcher: ServiceFunction;
+  readonly sender: ServiceFunction;
+  readonly dlqAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
+    super(scope, id);
+    const { config, table } = props;
+    const queueDefaults = { enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED, retentionPeriod: Duration.days(14) };
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', queueDefaults);
+    this.queue = new sqs.Queue(this, 'Queue', {
+      ...queueDefaults,
+      retentionPeriod: Duration.days(4),
+      visibilityTimeout: Duration.seconds(SENDER_TIMEOUT.toSeconds() * 6),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
+    });
+    // Stream batches the dispatcher failed on after its retries (the next change of the workspace catches up anyway).
+    this.streamFailures = new sqs.Queue(this, 'StreamFailures', queueDefaults);
+    for (const q of [this.deadLetterQueue, this.streamFailures]) {
+      Validations.of(q).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (failed webhook messages, failed stream batches).' });
+    }
+
+    const env = { WEBHOOK_QUEUE_URL: this.queue.queueUrl, CURSOR_SECRET_ARN: props.cursorSecret.secretArn };
+    this.dispatcher = new ServiceFunction(this, 'Fn-webhook-dispatcher', {
+      name: 'webhook-dispatcher',
+      config,
+      tableName: table.tableName,
+      timeout: Duration.seconds(60),
+      description: `time-tracking ${config.stage}: webhook dispatcher (stream -> deliveries -> SQS)`,
+      environment: env,
+    });
+    // Reads webhooks and the feed (Query, GetItem), writes deliveries, voids and its position (PutItem, UpdateItem): workspace items only.
+    this.dispatcher.bindTable(table, {
+      kind: 'items',
+      actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      leadingKeys: [`${keys.workspacePartition('*')}`],
+    });
+    this.dispatcher.fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(0),
+        retryAttempts: 10,
+        bisectBatchOnError: true,
+        onFailure: new SqsDlq(this.streamFailures),
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { _type: { S: lambda.FilterRule.isEqual(CHANGE_EVENT_TYPE) } } },
+          }),
+        ],
+      }),
+    );
+    this.queue.grantSendMessages(this.dispatcher.role);
+    Validations.of(this.dispatcher.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'The DynamoDB stream event source needs dynamodb:ListStreams, which has no resource-level permissions (AWS requires Resource "*" for it, and only it); the stream read actions are limited to this table\'s stream.',
+    });
+
+    this.sender = new ServiceFunction(this, 'Fn-webhook-sender', {
+      name: 'webhook-sender',
+      config,
+      tableName: table.tableName,
+      timeout: SENDER_TIMEOUT,
+      description: `time-tracking ${config.stage}: webhook sender (SQS -> signed POST)`,
+      environment: env,
+    });
+    // Reads deliveries and webhooks, writes attempts and states, counts failures, disables an endpoint; a 'dispatch' message dispatches.
+    this.sender.bindTable(table, {
+      kind: 'items',
+      actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      leadingKeys: [`${keys.workspacePartition('*')}`],
+    });
+    this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    this.queue.grantSendMessages(this.sender.role);
+    for (const fn of [this.dispatcher, this.sender, props.api]) props.cursorSecret.grantRead(fn.role);
+
+    // The API's webhooks function queues pings.
+    this.queue.grantSendMessages(props.api.role);
+    props.api.fn.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
+
+    const action = new cwActions.SnsAction(props.alarmTopic);
+    this.dlqAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
+      alarmName: `time-tracking-${config.stage}-webhook-dlq`,
+      alarmDescription: 'Webhook messages the sender failed on 5 times (not receiver failures, which are retried on the schedule): look at the sender logs',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    this.dlqAlarm.addAlarmAction(action);
+    this.dlqAlarm.addOkAction(action);
+    const streamAlarm = new cloudwatch.Alarm(this, 'StreamFailureAlarm', {
+      alarmName: `time-tracking-${config.stage}-webhook-stream-failures`,
+      alarmDescription: 'Stream batches the webhook dispatcher failed on after its retries',
+      metric: this.streamFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    streamAlarm.addAlarmAction(action);
+    streamAlarm.addOkAction(action);
+  }
+}

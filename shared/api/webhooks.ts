@@ -1,0 +1,106 @@
+import { changeTypeMatcher, type ChangeEvent } from '../domain/changes';
+import { webhooks } from '../domain/entities/webhooks';
+import { invalidField, notFound } from '../domain/errors';
+import { ulid } from '../domain/ids';
+import { newWebhookSecret, PING_TYPE } from '../domain/webhooks';
+import { deliveryQueue } from '../data/queue';
+import { repository } from '../data/repository';
+import { addToDirectory, attemptsPage, encryptSecret, endpoint } from '../data/webhooks';
+import type { AuthContext } from './auth';
+import { recordReply, writeOptions } from './crud';
+import { Reply, type RouteImpls } from './handler';
+import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from './webhook-delivery';
+
+/**
+ * The webhook routes that do more than the generic entity operations (shared/api/crud.ts): create and
+ * update check the URL (scheme, then DNS and every address: docs/webhooks.md, "Security") and the event
+ * types; create makes the signing secret (shown once, stored encrypted) and records which resources
+ * the creating key can read; rotate-secret, test and deliveries. Get, list and delete are generic.
+ */
+const repo = () => repository(webhooks);
+interface WebhookInput {
+  url: string;
+  events: string[];
+  description?: string;
+  enabled?: boolean;
+}
+
+async function assertUrl(url: string): Promise<void> {
+  const dest = await checkDestination(url);
+  if ('refused' in dest) throw invalidField('url', dest.refused);
+}
+const assertEvents = (events: readonly string[]) => void changeTypeMatcher(events, 'events');
+
+/** The resources whose events an endpoint created by this key receives: those it holds the read scope of. */
+const readableBy = (auth: AuthContext) => auth.scopes.filter((s) => s.endsWith(':read') && s !== 'webhooks:read').map((s) => s.slice(0, -':read'.length));
+
+async function existing(workspaceId: string, id: string) {
+  const ep = await endpoint(workspaceId, id);
+  if (!ep) throw notFound(webhooks.kind);
+  return ep;
+}
+
+export const webhookOperations: RouteImpls = {
+  createWebhook: async ({ auth, body: raw }) => {
+    const body = raw as unknown as WebhookInput;
+    assertEvents(body.events);
+    await assertUrl(body.url);
+    const secret = newWebhookSecret();
+    await addToDirectory(auth.workspaceId);
+    const record = await repo().create(auth.workspaceId, body, {
+      system: {
+        internals: {
+          _secret: await encryptSecret(secret),
+          _readable: readableBy(auth),
+          _activeSince: new Date().toISOString(),
+          _failedEvents: 0,
+          _createdByKey: auth.keyId,
+        },
+      },
+    });
+    return new Reply({ ...record, secret }, recordReply(record).headers);
+  },
+
+  updateWebhook: async ({ auth, params: p, body: raw, headers }) => {
+    const body = raw as unknown as Partial<WebhookInput>;
+    const params = p as unknown as { id: string };
+    if (body.events) assertEvents(body.events);
+    if (body.url) await assertUrl(body.url);
+    // Re-enabling resumes with the events from now on, and forgets the failures that disabled it (read
+    // first only then: an update that does not enable is the generic one write).
+    const resume = body.enabled === true && !(await existing(auth.workspaceId, params.id)).enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
+    const record = await repo().update(auth.workspaceId, { id: params.id }, body, { ...writeOptions(headers), ...(resume ? { system: { internals: resume } } : {}) });
+    return recordReply(record);
+  },
+
+  rotateWebhookSecret: async ({ auth, params }) => {
+    const before = await existing(auth.workspaceId, params.id);
+    const secret = newWebhookSecret();
+    await repo().update(
+      auth.workspaceId,
+      { id: params.id },
+      {},
+      { system: { internals: { _secret: await encryptSecret(secret), _prevSecret: before.sealedSecret, _prevSecretUntil: Date.now() + PREVIOUS_SECRET_MS } } },
+    );
+    return { id: params.id, secret };
+  },
+
+  testWebhook: async ({ auth, params }) => {
+    const ep = await existing(auth.workspaceId, params.id);
+    const event: ChangeEvent = {
+      id: `evt_${ulid()}`,
+      type: PING_TYPE,
+      resource: 'webhook',
+      resourceId: ep.id,
+      occurredAt: new Date().toISOString(),
+      data: { webhookId: ep.id, url: ep.url },
+    };
+    await queuePing(auth.workspaceId, ep, event, deliveryQueue<DeliveryMessage>());
+    return { id: event.id, type: PING_TYPE, queued: true };
+  },
+
+  listWebhookDeliveries: async ({ auth, params, query }) => {
+    await existing(auth.workspaceId, params.id);
+    return attemptsPage(auth.workspaceId, params.id, query.limit ?? 50, query.cursor);
+  },
+};

@@ -1,0 +1,380 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ChangeEvent } from '../domain/changes';
+import { webhooks } from '../domain/entities/webhooks';
+import { ulid } from '../domain/ids';
+import { db, tableName, type StoredItem } from './db';
+import { entityKey, keys } from './keys';
+import { queryPage } from './paging';
+import { getCursorSecret } from './secrets';
+import { TYPE_ATTRIBUTE as TYPE } from './table';
+
+/**
+ * Storage of webhook delivery (docs/data-model.md, "Webhooks"): the encrypted signing secrets, the
+ * dispatcher's feed position per workspace, one delivery item per (endpoint, event) written once, the
+ * attempt log, the directory of workspaces with webhooks and the local run's durable queue.
+ */
+
+/** Delivery items and attempts are kept as long as change events. */
+const LOG_LIFETIME_S = 31 * 86_400;
+const ttlIn = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
+
+// ---- secrets: AES-256-GCM under a key derived (HKDF) from the deployment's cursor secret ----
+
+let keyCache: { from: string; key: Buffer } | undefined;
+async function secretKey(): Promise<Buffer> {
+  const master = await getCursorSecret();
+  if (keyCache?.from !== master) keyCache = { from: master, key: Buffer.from(hkdfSync('sha256', master, 'timetrack-webhooks', 'webhook-secret-v1', 32)) };
+  return keyCache.key;
+}
+/** `v1.<iv>.<tag>.<ciphertext>` (base64url): the secret can be recovered to sign, never read from the table as it is. */
+export async function encryptSecret(secret: string): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await secretKey(), iv);
+  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+export async function decryptSecret(sealed: string): Promise<string> {
+  const [v, iv, tag, data] = sealed.split('.');
+  if (v !== 'v1' || !iv || !tag || data === undefined) throw new Error('unreadable webhook secret');
+  const decipher = createDecipheriv('aes-256-gcm', await secretKey(), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+// ---- endpoints as the delivery code needs them (internals included) ----
+
+export interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  readable: string[];
+  activeSince: string;
+  sealedSecret: string;
+  sealedPrevSecret?: string;
+  prevSecretUntil?: number;
+  failedEvents: number;
+}
+function endpointOf(item: StoredItem): Endpoint {
+  return {
+    id: String(item.id),
+    url: String(item.url),
+    events: (item.events as string[]) ?? [],
+    enabled: item.enabled !== false,
+    readable: (item._readable as string[]) ?? [],
+    activeSince: String(item._activeSince ?? item.createdAt),
+    sealedSecret: String(item._secret),
+    ...(item._prevSecret ? { sealedPrevSecret: String(item._prevSecret), prevSecretUntil: Number(item._prevSecretUntil ?? 0) } : {}),
+    failedEvents: Number(item._failedEvents ?? 0),
+  };
+}
+/** Every endpoint of a workspace (one Query of its `WEBHOOK#` items). */
+export async function endpointsOf(workspaceId: string): Promise<Endpoint[]> {
+  const out: Endpoint[] = [];
+  let start: StoredItem | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+        ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':p': 'WEBHOOK#' },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of res.Items ?? []) if (item[TYPE] === webhooks.type) out.push(endpointOf(item));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+export async function endpoint(workspaceId: string, id: string): Promise<Endpoint | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: entityKey(webhooks, workspaceId, { id }), ConsistentRead: true }));
+  return res.Item && res.Item[TYPE] === webhooks.type ? endpointOf(res.Item) : undefined;
+}
+
+/**
+ * Counts an event that exhausted its retries (`_failedEvents` + 1) and returns the new count; a
+ * delivered event resets the count (only written when it is not already 0).
+ */
+export async function countExhausted(workspaceId: string, id: string): Promise<number> {
+  try {
+    const res = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(webhooks, workspaceId, { id }),
+        UpdateExpression: 'ADD #f :one',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#f': '_failedEvents' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(res.Attributes?._failedEvents ?? 0);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return 0; // deleted meanwhile
+    throw err;
+  }
+}
+export async function resetExhausted(workspaceId: string, id: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entityKey(webhooks, workspaceId, { id }),
+        UpdateExpression: 'SET #f = :zero',
+        ConditionExpression: 'attribute_exists(PK) AND #f > :zero',
+        ExpressionAttributeNames: { '#f': '_failedEvents' },
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+// ---- the directory of workspaces with webhooks (what the local delivery loop wakes) ----
+
+export async function addToDirectory(workspaceId: string): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.webhookDirectory(workspaceId), [TYPE]: 'WEBHOOKDIR' } }));
+}
+export async function directory(): Promise<string[]> {
+  const out: string[] = [];
+  let start: StoredItem | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.webhookDirectoryPartition },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of res.Items ?? []) out.push(String(item.SK));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+// ---- the dispatcher's position in each workspace's feed ----
+
+export async function dispatchPosition(workspaceId: string): Promise<number> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.dispatchPosition(workspaceId), ConsistentRead: true }));
+  return Number(res.Item?.position ?? 0);
+}
+/** Moves the position forward (never back: a slower concurrent dispatcher cannot undo a faster one). */
+export async function advanceDispatch(workspaceId: string, position: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.dispatchPosition(workspaceId),
+        UpdateExpression: 'SET #p = :p, #t = :t',
+        ConditionExpression: 'attribute_not_exists(#p) OR #p < :p',
+        ExpressionAttributeNames: { '#p': 'position', '#t': TYPE },
+        ExpressionAttributeValues: { ':p': position, ':t': 'WEBHOOKDISPATCH' },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+/** The last feed position taken in the workspace (0 when none). */
+export async function lastFeedPosition(workspaceId: string): Promise<number> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.changeSequence(workspaceId), ConsistentRead: true }));
+  return Number(res.Item?.n ?? 0);
+}
+
+// ---- deliveries and attempts ----
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'dropped';
+export interface Delivery {
+  workspaceId: string;
+  webhookId: string;
+  event: ChangeEvent;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due (ms since the epoch). */
+  nextAttemptAt: number;
+}
+
+/**
+ * Writes the delivery of an event to an endpoint unless it exists (the condition makes a re-dispatched
+ * event a no-op). Returns the stored delivery either way.
+ */
+export async function ensureDelivery(workspaceId: string, webhookId: string, event: ChangeEvent): Promise<Delivery> {
+  const fresh: Delivery = { workspaceId, webhookId, event, status: 'pending', attempts: 0, nextAttemptAt: Date.now() };
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.delivery(workspaceId, webhookId, event.id), [TYPE]: 'DELIVERY', ...fresh, ttl: ttlIn(LOG_LIFETIME_S) },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return fresh;
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    return (await getDelivery(workspaceId, webhookId, event.id))!;
+  }
+}
+export async function getDelivery(workspaceId: string, webhookId: string, eventId: string): Promise<Delivery | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.delivery(workspaceId, webhookId, eventId), ConsistentRead: true }));
+  const it = res.Item;
+  if (!it) return undefined;
+  return {
+    workspaceId,
+    webhookId,
+    event: it.event as ChangeEvent,
+    status: it.status as DeliveryStatus,
+    attempts: Number(it.attempts),
+    nextAttemptAt: Number(it.nextAttemptAt),
+  };
+}
+
+/** One attempt as the deliveries route lists it. */
+export interface Attempt {
+  eventId: string;
+  type: string;
+  attempt: number;
+  at: string;
+  statusCode?: number;
+  error?: string;
+  durationMs: number;
+  nextRetryAt?: string;
+}
+
+/**
+ * Records an attempt (keyed by its start time: the log lists attempts newest first) and the delivery's new state in a pair of writes: the state
+ * update is conditional on the attempt count read (two processes handling one message record one
+ * outcome each; the state keeps the first). Returns false when another process moved it on first.
+ */
+export async function recordAttempt(d: Delivery, attempt: Attempt, next: Pick<Delivery, 'status' | 'nextAttemptAt'>): Promise<boolean> {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.attempt(d.workspaceId, d.webhookId, ulid(Date.parse(attempt.at))), [TYPE]: 'ATTEMPT', ...attempt, ttl: ttlIn(LOG_LIFETIME_S) },
+    }),
+  );
+  return setDeliveryState(d, { ...next, attempts: attempt.attempt });
+}
+export async function setDeliveryState(d: Delivery, next: Pick<Delivery, 'status' | 'nextAttemptAt'> & { attempts?: number }): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.delivery(d.workspaceId, d.webhookId, d.event.id),
+        UpdateExpression: 'SET #s = :s, #n = :n, #a = :a REMOVE #l',
+        ConditionExpression: '#a = :was AND #s = :pending',
+        ExpressionAttributeNames: { '#s': 'status', '#n': 'nextAttemptAt', '#a': 'attempts', '#l': 'leaseUntil' },
+        ExpressionAttributeValues: { ':s': next.status, ':n': next.nextAttemptAt, ':a': next.attempts ?? d.attempts, ':was': d.attempts, ':pending': 'pending' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/**
+ * Claims the next attempt of a delivery for `leaseMs`, so that two handlers of one delivery (a message
+ * queued twice by dispatchers running at once, or redelivered while still being handled) do not both
+ * POST: 'claimed'; 'moved' when the delivery is no longer at the attempt read (handled meanwhile); or the
+ * milliseconds until another handler's claim ends (the caller queues the message again for then: if that
+ * handler died, its claim lapses and the attempt is made).
+ */
+export async function claimAttempt(d: Delivery, leaseMs: number): Promise<'claimed' | 'moved' | number> {
+  const now = Date.now();
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.delivery(d.workspaceId, d.webhookId, d.event.id),
+        UpdateExpression: 'SET #l = :until',
+        ConditionExpression: '#a = :was AND #s = :pending AND (attribute_not_exists(#l) OR #l < :now)',
+        ExpressionAttributeNames: { '#l': 'leaseUntil', '#a': 'attempts', '#s': 'status' },
+        ExpressionAttributeValues: { ':until': now + leaseMs, ':was': d.attempts, ':pending': 'pending', ':now': now },
+      }),
+    );
+    return 'claimed';
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.delivery(d.workspaceId, d.webhookId, d.event.id), ConsistentRead: true }));
+    const it = res.Item;
+    if (!it || it.status !== 'pending' || Number(it.attempts) !== d.attempts) return 'moved';
+    return Math.max(0, Number(it.leaseUntil ?? 0) - now);
+  }
+}
+
+/** The attempt log of an endpoint, newest first, one signed-cursor page at a time. */
+export async function attemptsPage(workspaceId: string, webhookId: string, limit: number, cursor?: string): Promise<{ items: Attempt[]; nextCursor?: string; hasMore: boolean }> {
+  const page = await queryPage({
+    workspaceId,
+    keyCondition: { expression: 'PK = :pk AND begins_with(SK, :p)', values: { ':pk': keys.webhookLogPartition(workspaceId, webhookId), ':p': 'ATTEMPT#' } },
+    scanForward: false,
+    limit,
+    ...(cursor !== undefined ? { cursor } : {}),
+  });
+  const items = page.items.map((it): Attempt => {
+    const a: Attempt = { eventId: String(it.eventId), type: String(it.type), attempt: Number(it.attempt), at: String(it.at), durationMs: Number(it.durationMs) };
+    if (it.statusCode !== undefined) a.statusCode = Number(it.statusCode);
+    if (it.error !== undefined) a.error = String(it.error);
+    if (it.nextRetryAt !== undefined) a.nextRetryAt = String(it.nextRetryAt);
+    return a;
+  });
+  return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), hasMore: page.hasMore };
+}
+
+// ---- the local run's queue: SQS's part, in the table (messages survive a restart) ----
+
+export interface QueuedMessage<T> {
+  id: string;
+  body: T;
+}
+const dueKey = (at: number, id: string) => `${String(Math.max(0, Math.floor(at))).padStart(15, '0')}#${id}`;
+
+export async function localEnqueue(bodies: ReadonlyArray<{ body: unknown; delaySeconds: number }>): Promise<void> {
+  for (let i = 0; i < bodies.length; i += 25) {
+    const chunk = bodies.slice(i, i + 25);
+    let items = chunk.map(({ body, delaySeconds }) => ({
+      PutRequest: { Item: { PK: keys.localQueuePartition, SK: dueKey(Date.now() + delaySeconds * 1000, ulid()), [TYPE]: 'LOCALQUEUE', body: JSON.stringify(body) } },
+    }));
+    for (let round = 0; items.length > 0; round++) {
+      const res = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: items } }));
+      items = (res.UnprocessedItems?.[tableName()] ?? []) as typeof items;
+      if (round > 10 && items.length) throw new Error('local queue: writes not processed');
+    }
+  }
+}
+/** Messages due now (at most `max`), oldest first. They stay queued until localAck. */
+export async function localReceive<T>(max: number): Promise<Array<QueuedMessage<T>>> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK <= :now',
+      ExpressionAttributeValues: { ':pk': keys.localQueuePartition, ':now': `${dueKey(Date.now(), '')}~` },
+      ConsistentRead: true,
+      Limit: max,
+    }),
+  );
+  return (res.Items ?? []).map((it) => ({ id: String(it.SK), body: JSON.parse(String(it.body)) as T }));
+}
+export async function localAck(id: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: keys.localQueuePartition, SK: id } }));
+}
+/** Messages still queued (due or not): tests and the benchmark wait for 0. */
+export async function localQueueDepth(): Promise<number> {
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.localQueuePartition },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return res.Count ?? 0;
+}

@@ -1,0 +1,50 @@
+import * as z from 'zod';
+import { defineEntity, type EntityRecord } from '../entity';
+
+/**
+ * Webhook endpoints: PK `WS#<ws>`, SK `WEBHOOK#<id>`; the whole list, in creation order. Not
+ * time-tracking data, so their writes make no change-feed events (`changes: false`).
+ *
+ * Internals the API never shows (`_` attributes, written by shared/api/webhooks.ts): `_secret` (the
+ * signing secret, encrypted), `_prevSecret` and `_prevSecretUntil` (the secret before a rotation, still
+ * signed with for a while), `_readable` (the resources the creating key could read: the only ones whose
+ * events it receives), `_activeSince` (events that occurred before are not sent: creation or
+ * re-enabling) and `_failedEvents` (events in a row that exhausted their retries).
+ */
+export const WEBHOOK_URL_MAX = 2048;
+
+export const webhooks = defineEntity({
+  resource: 'webhooks',
+  kind: 'Webhook',
+  type: 'WEBHOOK',
+  description: 'Endpoints that receive change events as signed HTTP POSTs (Standard Webhooks)',
+  changes: false,
+  fields: {
+    url: { schema: z.string().trim().min(1).max(WEBHOOK_URL_MAX).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }), required: true },
+    events: {
+      schema: z
+        .array(z.string().min(1).max(64))
+        .min(1)
+        .max(100)
+        .meta({ description: 'Change types to receive: `time-entry.created`, `<resource>.*` or `*`', example: ['time-entry.*', 'project.deleted'] }),
+      required: true,
+    },
+    description: { schema: z.string().trim().max(1000) },
+    enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)' }), default: true },
+  },
+  computed: {
+    disabledReason: z.string().optional().meta({ description: 'Why the server disabled the endpoint (absent while enabled)' }),
+  },
+  derived: {
+    reads: ['enabled'],
+    apply: (rec) => {
+      if (rec.enabled === false) return rec;
+      const { disabledReason: _gone, ...out } = rec;
+      void _gone;
+      return out;
+    },
+  },
+  key: { pk: {}, sk: { prefix: 'WEBHOOK', composite: ['id'] } },
+  list: { mode: 'whole', via: ['key'], order: 'created' },
+});
+export type WebhookRecord = EntityRecord<typeof webhooks>;
