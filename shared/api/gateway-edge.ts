@@ -304,7 +304,7 @@ export const CORS = {
   originsVariable: 'CORS_ORIGINS',
   allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
   allowHeaders: [API_KEY_HEADER, 'Content-Type', 'If-Match', 'If-None-Match', IDEMPOTENCY_KEY_HEADER],
-  exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Location', REPLAYED_HEADER, REQUEST_ID_HEADER, AWS_REQUEST_ID_HEADER],
+  exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'ETag', 'Location', REPLAYED_HEADER, NEXT_CURSOR_HEADER, REQUEST_ID_HEADER, AWS_REQUEST_ID_HEADER],
   /** How long a browser may keep a preflight answer (seconds). */
   maxAgeSeconds: 600,
   preflightStatus: 204,

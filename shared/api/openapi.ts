@@ -277,7 +277,7 @@ const HEADER_DOCS: Record<string, Json> = {
 /** The next page's cursor of a CSV page (shared/api/csv.ts). */
 const NEXT_CURSOR_DOC: Json = {
   description: 'CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor)',
-  schema: { type: 'string' },
+  schema: { type: 'string', maxLength: 2048 },
 };
 
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */

@@ -285,59 +285,63 @@ export const reportQuery = z.strictObject({
     .meta({ description: 'IANA time zone of the dates and of the day, week and month groups (default UTC)', example: 'Europe/Berlin' }),
 });
 
-const reportAmount = z.object({ currency: z.string(), amount: z.number() });
+const reportAmount = z.object({ currency: z.string().max(3), amount: z.number() });
+/** Bounds declared for clients (no report comes near them: groups are bounded by the workspace's records and the 1,096-day range). */
+const MAX_REPORT_GROUPS = 100_000;
+const MAX_CURRENCIES = 200;
 const reportTotals = {
   entries: z.number().int(),
   durationMinutes: z.number().int(),
   billableMinutes: z.number().int(),
-  amounts: z.array(reportAmount).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
+  amounts: z.array(reportAmount).max(MAX_CURRENCIES).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
 };
 const groupFields = {
   key: z
     .string()
+    .max(512)
     .nullable()
     .meta({ description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one' }),
-  name: z.string().nullable().meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is" }),
+  name: z.string().max(512).nullable().meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is" }),
 };
 export const reportSubGroup = z.object({ ...groupFields, ...reportTotals }).meta({ id: 'ReportSubGroup' });
-export const reportGroup = z.object({ ...groupFields, ...reportTotals, groups: z.array(reportSubGroup).optional() }).meta({ id: 'ReportGroup' });
+export const reportGroup = z.object({ ...groupFields, ...reportTotals, groups: z.array(reportSubGroup).max(MAX_REPORT_GROUPS).optional() }).meta({ id: 'ReportGroup' });
 export const summaryReport = z
   .object({
-    startDate: z.string(),
-    endDate: z.string(),
-    groupBy: z.array(z.enum(REPORT_GROUPINGS)),
-    timeZone: z.string().optional(),
+    startDate: z.string().max(64),
+    endDate: z.string().max(64),
+    groupBy: z.array(z.enum(REPORT_GROUPINGS)).max(2),
+    timeZone: z.string().max(64).optional(),
     totals: z.object(reportTotals),
-    groups: z.array(reportGroup),
+    groups: z.array(reportGroup).max(MAX_REPORT_GROUPS),
     runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)' }),
   })
   .meta({ id: 'SummaryReport' });
 /** Webhooks (shared/domain/entities/webhooks.ts): the signing secret appears in two answers only. */
-export const webhookSecretField = z.string().meta({
+export const webhookSecretField = z.string().max(128).meta({
   description: 'The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.',
   example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 });
 export const webhookCreatedSchema = (item: z.ZodObject) => item.extend({ secret: webhookSecretField }).meta({ id: 'WebhookCreated' });
-export const webhookSecretSchema = z.object({ id: z.string(), secret: webhookSecretField }).meta({ id: 'WebhookSecret' });
+export const webhookSecretSchema = z.object({ id: z.string().max(128), secret: webhookSecretField }).meta({ id: 'WebhookSecret' });
 export const webhookPingSchema = z
   .object({
-    id: z.string().meta({ description: 'The event id of the ping (its webhook-id header)' }),
+    id: z.string().max(64).meta({ description: 'The event id of the ping (its webhook-id header)' }),
     type: z.literal('webhook.ping'),
     queued: z.literal(true),
   })
   .meta({ id: 'WebhookPing' });
 export const webhookAttemptSchema = z
   .object({
-    eventId: z.string(),
-    type: z.string().meta({ description: 'The event type (a change type, or webhook.ping)' }),
+    eventId: z.string().max(64),
+    type: z.string().max(64).meta({ description: 'The event type (a change type, or webhook.ping)' }),
     attempt: z.number().int().meta({ description: '1 for the first attempt of the event' }),
     at: timestampField('When the attempt started'),
     statusCode: z.number().int().optional().meta({ description: "The receiver's HTTP status (absent when no answer came)" }),
-    error: z.string().optional().meta({ description: 'Why no answer came: timeout, refused address, connection error' }),
+    error: z.string().max(1024).optional().meta({ description: 'Why no answer came: timeout, refused address, connection error' }),
     durationMs: z.number().int(),
     nextRetryAt: timestampField('When the event is tried again (absent: delivered, or retries exhausted)').optional(),
   })
   .meta({ id: 'WebhookAttempt' });
 function timestampField(description: string) {
-  return z.string().meta({ format: 'date-time', description });
+  return z.string().max(64).meta({ format: 'date-time', description });
 }

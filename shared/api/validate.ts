@@ -2,9 +2,12 @@ import type { z } from 'zod';
 import { validationError, type ErrorDetail } from './errors';
 import { READ_ONLY_FIELDS } from './schemas';
 
-/** zod issues → the spec's error details ({ field, message }), fields named by dotted path. */
+/**
+ * zod issues → the spec's error details ({ field, message }), fields named by dotted path; one detail per
+ * field (the first problem found: a value that fails a format and a refinement is one mistake).
+ */
 export function issuesToDetails(issues: z.core.$ZodIssue[], prefix?: string): ErrorDetail[] {
-  return issues.map((i) => {
+  const details = issues.map((i) => {
     const path = i.path.map(String).join('.');
     let message = i.message;
     // Missing is missing, whatever message the field's schema has for a wrong value (parsed with reportInput).
@@ -13,6 +16,7 @@ export function issuesToDetails(issues: z.core.$ZodIssue[], prefix?: string): Er
     const field = i.code === 'unrecognized_keys' ? [path, ...i.keys].filter(Boolean).join('.') : path;
     return { field: [prefix, field].filter(Boolean).join('.') || (prefix ?? 'body'), message };
   });
+  return details.filter((d, i) => details.findIndex((e) => e.field === d.field) === i);
 }
 
 const EXPECTED: Record<string, string> = {

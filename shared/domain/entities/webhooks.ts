@@ -33,7 +33,7 @@ export const webhooks = defineEntity({
     enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)' }), default: true },
   },
   computed: {
-    disabledReason: z.string().optional().meta({ description: 'Why the server disabled the endpoint (absent while enabled)' }),
+    disabledReason: z.string().max(1024).optional().meta({ description: 'Why the server disabled the endpoint (absent while enabled)' }),
   },
   derived: {
     reads: ['enabled'],

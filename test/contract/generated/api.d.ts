@@ -11,8 +11,71 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OpenAPI 3.0 description of this API (public) */
+        /**
+         * The OpenAPI 3.0 description of this API (public)
+         * @description This document, generated from the route table; `servers` names the address the request reached. Public: no API key needed.
+         */
         get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference: an HTML page rendering this document (public)
+         * @description Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API. Public: no API key needed.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/docs/redoc.standalone.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reference page's renderer (Redoc), served by the API itself (public)
+         * @description The Redoc standalone bundle the reference page loads. Public: no API key needed.
+         */
+        get: operations["getApiReferenceScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling API key: its id, name, workspace, scopes, limits, expiry, and the quota left in both windows
+         * @description The key as the API enforces it now (the authorizer answer is cached up to 5 minutes), and its quota after counting this request. Any valid API key may call it (no scope needed); it is rate-limited like every route.
+         */
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -30,9 +93,69 @@ export interface paths {
         };
         /**
          * The change feed: every create, update and delete in the workspace, oldest first (paginated)
-         * @description Any valid API key. Returns the events of resources the key can read (their `:read` scope); the others are passed over, not refused. Follow `nextCursor`, which every page carries, the last one too: a poller that always passes the previous page's `nextCursor` sees every committed change exactly once, and the changes of one record in the order they were made. Without `cursor` or `since` the feed starts at its oldest kept event. Events are kept at least 30 days; an older cursor or `since` is 410 `CURSOR_EXPIRED`.
+         * @description Returns the events of resources the key can read (their `:read` scope); the others are passed over, not refused. Follow `nextCursor`, which every page carries, the last one too: a poller that always passes the previous page's `nextCursor` sees every committed change exactly once, and the changes of one record in the order they were made. Without `cursor` or `since` the feed starts at its oldest kept event. Events are kept at least 30 days; an older cursor or `since` is 410 `CURSOR_EXPIRED`. Any valid API key may call it (no scope needed); it is rate-limited like every route.
          */
         get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a running time entry (409 when it is not running)
+         * @description Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional. Required scope: `time-entries:write`.
+         */
+        post: operations["stopTimeEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/favorites/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a timer from a favorite: a new running time entry with the favorite's fields
+         * @description Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scope: `time-entries:write`.
+         */
+        post: operations["startFavorite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month
+         * @description Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group). Required scope: `time-entries:read`.
+         */
+        get: operations["getSummaryReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -110,15 +233,15 @@ export interface paths {
         };
         /**
          * List clients
-         * @description Required scope: `clients:read`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `clients:read`.
          */
         get: operations["listClients"];
         put?: never;
         /**
          * Create a client
-         * @description Required scope: `clients:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 clients (the default; the operator's `MAX_CLIENTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `clients:write`.
          */
-        post: operations["createClient"];
+        post: operations["addClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -162,13 +285,13 @@ export interface paths {
         };
         /**
          * List projects
-         * @description Required scope: `projects:read`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `projects:read`.
          */
         get: operations["listProjects"];
         put?: never;
         /**
          * Create a project
-         * @description Required scope: `projects:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 projects (the default; the operator's `MAX_PROJECTS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `projects:write`.
          */
         post: operations["createProject"];
         delete?: never;
@@ -214,13 +337,13 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Required scope: `tasks:read`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tasks:read`.
          */
         get: operations["listTasks"];
         put?: never;
         /**
          * Create a task
-         * @description Required scope: `tasks:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 10000 tasks (the default; the operator's `MAX_TASKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tasks:write`.
          */
         post: operations["createTask"];
         delete?: never;
@@ -266,13 +389,13 @@ export interface paths {
         };
         /**
          * List tags
-         * @description Required scope: `tags:read`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tags:read`.
          */
         get: operations["listTags"];
         put?: never;
         /**
          * Create a tag
-         * @description Required scope: `tags:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 5000 tags (the default; the operator's `MAX_TAGS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `tags:write`.
          */
         post: operations["createTag"];
         delete?: never;
@@ -317,7 +440,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List time entries, newest startTime first (paginated)
+         * List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor
          * @description Required scope: `time-entries:read`.
          */
         get: operations["listTimeEntries"];
@@ -370,13 +493,13 @@ export interface paths {
         };
         /**
          * List favorites
-         * @description Required scope: `favorites:read`.
+         * @description Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `favorites:read`.
          */
         get: operations["listFavorites"];
         put?: never;
         /**
          * Create a favorite
-         * @description Required scope: `favorites:write`.
+         * @description Bounded, so the whole list always fits one answer: one user may hold at most 500 favorites (the default; the operator's `MAX_FAVORITES_PER_USER` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `favorites:write`.
          */
         post: operations["createFavorite"];
         delete?: never;
@@ -421,7 +544,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List invoices, newest issueDate first (paginated)
+         * List invoices, newest issueDate first (paginated); filters: status, clientId, issueDate range (startDate, endDate)
          * @description Required scope: `invoices:read`.
          */
         get: operations["listInvoices"];
@@ -521,6 +644,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiKeyInfo: {
+            /** @description The key's public id (key_...); never the key itself */
+            id: string;
+            name: string;
+            workspaceId: string;
+            /** @description The scopes the key holds */
+            scopes: string[];
+            limits: {
+                /** Format: int64 */
+                perMinute: number;
+                /** Format: int64 */
+                perHour: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the key stops working; null when it does not expire
+             */
+            expiresAt: string | null;
+            /** @description The quota left in both windows, this request counted (as in the RateLimit header) */
+            quota: {
+                minute: {
+                    /**
+                     * Format: int64
+                     * @description Requests allowed in the window
+                     */
+                    limit: number;
+                    /**
+                     * Format: int64
+                     * @description Requests left in the current window after this one
+                     */
+                    remaining: number;
+                    /**
+                     * Format: int32
+                     * @description Seconds until the current window ends and its count starts over
+                     */
+                    resetSeconds: number;
+                };
+                hour: {
+                    /**
+                     * Format: int64
+                     * @description Requests allowed in the window
+                     */
+                    limit: number;
+                    /**
+                     * Format: int64
+                     * @description Requests left in the current window after this one
+                     */
+                    remaining: number;
+                    /**
+                     * Format: int32
+                     * @description Seconds until the current window ends and its count starts over
+                     */
+                    resetSeconds: number;
+                };
+            };
+        };
         ChangePage: {
             items: components["schemas"]["ChangeEvent"][];
             /** @description Always present, on the last page too: pass it as cursor to continue exactly after the events of this page */
@@ -595,6 +774,7 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "active" | "done";
+            /** Format: int32 */
             estimateMinutes?: number;
             billable?: boolean;
             /** Format: date-time */
@@ -633,7 +813,7 @@ export interface components {
             /** Format: date-time */
             endTime?: string;
             notes?: string;
-            billable: boolean;
+            billable?: boolean;
             tagIds?: string[];
             /** @description Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry */
             sortKey: string;
@@ -700,6 +880,66 @@ export interface components {
              */
             etag: string;
         };
+        SummaryReport: {
+            startDate: string;
+            endDate: string;
+            groupBy: ("user" | "project" | "client" | "task" | "tag" | "day" | "week" | "month")[];
+            timeZone?: string;
+            totals: {
+                /** Format: int64 */
+                entries: number;
+                /** Format: int64 */
+                durationMinutes: number;
+                /** Format: int64 */
+                billableMinutes: number;
+                /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
+                amounts: {
+                    currency: string;
+                    amount: number;
+                }[];
+            };
+            groups: components["schemas"]["ReportGroup"][];
+            /**
+             * Format: int64
+             * @description Running entries that started in the period (not counted above)
+             */
+            runningEntries: number;
+        };
+        ReportGroup: {
+            /** @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one */
+            key: string | null;
+            /** @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is */
+            name: string | null;
+            /** Format: int64 */
+            entries: number;
+            /** Format: int64 */
+            durationMinutes: number;
+            /** Format: int64 */
+            billableMinutes: number;
+            /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
+            amounts: {
+                currency: string;
+                amount: number;
+            }[];
+            groups?: components["schemas"]["ReportSubGroup"][];
+        };
+        ReportSubGroup: {
+            /** @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one */
+            key: string | null;
+            /** @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is */
+            name: string | null;
+            /** Format: int64 */
+            entries: number;
+            /** Format: int64 */
+            durationMinutes: number;
+            /** Format: int64 */
+            billableMinutes: number;
+            /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
+            amounts: {
+                currency: string;
+                amount: number;
+            }[];
+        };
         WebhookSecret: {
             id: string;
             /**
@@ -720,17 +960,24 @@ export interface components {
             eventId: string;
             /** @description The event type (a change type, or webhook.ping) */
             type: string;
-            /** @description 1 for the first attempt of the event */
+            /**
+             * Format: int64
+             * @description 1 for the first attempt of the event
+             */
             attempt: number;
             /**
              * Format: date-time
              * @description When the attempt started
              */
             at: string;
-            /** @description The receiver's HTTP status (absent when no answer came) */
+            /**
+             * Format: int64
+             * @description The receiver's HTTP status (absent when no answer came)
+             */
             statusCode?: number;
             /** @description Why no answer came: timeout, refused address, connection error */
             error?: string;
+            /** Format: int64 */
             durationMs: number;
             /**
              * Format: date-time
@@ -808,23 +1055,63 @@ export interface components {
              */
             secret: string;
         };
-        Error: {
+        ErrorResponse: {
             error: {
                 /** @enum {string} */
                 code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
-                details?: {
-                    field: string;
-                    message: string;
-                }[];
+                /** @description The fields a 400 refused ({ field, message }); for a 403, one entry with a machine-readable reason: RATE_LIMITED (retry after retryAfter seconds) or MISSING_SCOPE (do not retry) */
+                details?: (components["schemas"]["FieldErrorDetail"] | components["schemas"]["RateLimitedDetail"] | components["schemas"]["MissingScopeDetail"])[];
+                /** @description The request id of the logs (also the X-Request-Id or x-amzn-RequestId header) */
                 requestId?: string;
             };
+        };
+        FieldErrorDetail: {
+            /** @description The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`) */
+            field: string;
+            /** @description What is wrong with it, in plain words (e.g. `is required`) */
+            message: string;
+        };
+        /** @description 403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds */
+        RateLimitedDetail: {
+            /** @enum {string} */
+            reason: "RATE_LIMITED";
+            /**
+             * @description The window whose limit was reached
+             * @enum {string}
+             */
+            window: "minute" | "hour";
+            /**
+             * Format: int64
+             * @description The key's limit for that window
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description Seconds until that window resets (also the Retry-After header): retrying then can succeed
+             */
+            retryAfter: number;
+        };
+        /** @description 403 FORBIDDEN because the key lacks the scope of the route: retrying will not help */
+        MissingScopeDetail: {
+            /** @enum {string} */
+            reason: "MISSING_SCOPE";
+            /** @description The scope the route requires and the key lacks (e.g. `clients:read`) */
+            scope: string;
         };
     };
     responses: {
         /** @description The request is invalid (path, query or body); nothing was changed */
         BadRequest: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -832,16 +1119,24 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "VALIDATION_ERROR",
-                 *         "message": "Invalid request body: name: must not be empty"
+                 *         "message": "Invalid request body: name must not be empty"
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry */
         PreconditionFailed: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -853,12 +1148,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The cursor or since is older than the change feed keeps events (30 days): events after it may be gone. Resynchronise from the lists, then follow the feed from a new cursor */
         CursorExpired: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -870,12 +1173,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed */
         IdempotencyKeyReused: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -887,12 +1198,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Missing, malformed, unknown, expired or revoked API key */
         Unauthorized: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -905,7 +1220,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets */
@@ -913,10 +1228,14 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
                 "Retry-After"?: number;
-                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                 "RateLimit-Policy"?: string;
-                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                 RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -928,12 +1247,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The resource does not exist in the key's workspace */
         NotFound: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -945,12 +1272,22 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description A unique name is taken, the record is still referenced, or its state forbids the change */
         Conflict: {
             headers: {
+                /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
+                "Retry-After"?: number;
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -962,12 +1299,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is larger than the API accepts */
         PayloadTooLarge: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -980,12 +1325,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message */
         UriTooLong: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -998,7 +1347,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The API as a whole is receiving too many requests; retry with backoff */
@@ -1006,6 +1355,10 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: the gateway's own answers (throttled, authorizer unavailable) always say 1. */
                 "Retry-After"?: number;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -1018,12 +1371,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The operation is not offered by this API */
         NotImplemented: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -1036,12 +1397,20 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Unexpected failure; the body carries only a request id for support */
         InternalError: {
             headers: {
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                RateLimit?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -1054,7 +1423,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The data store is throttling or unreachable; retry after the Retry-After seconds */
@@ -1062,6 +1431,12 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
                 "Retry-After"?: number;
+                /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                "RateLimit-Policy"?: string;
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -1073,12 +1448,16 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Answered by the gateway: a function did not answer within the integration timeout */
         GatewayIntegrationTimeout: {
             headers: {
+                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                 [name: string]: unknown;
             };
             content: {
@@ -1091,7 +1470,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -1114,11 +1493,26 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        openapi: string;
+                        /** @description Title, version and description of the API */
+                        info: Record<string, never>;
+                        servers?: Record<string, never>[];
+                        /** @description The operations, by path template */
+                        paths: Record<string, never>;
+                        /** @description Schemas, responses and security schemes */
+                        components?: Record<string, never>;
+                        security?: Record<string, never>[];
+                        tags?: Record<string, never>[];
+                        /** @description External documentation */
+                        externalDocs?: Record<string, never>;
                     };
                 };
             };
@@ -1127,6 +1521,103 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getApiReferenceScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };
@@ -1151,10 +1642,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1165,6 +1660,183 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             410: components["responses"]["CursorExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    stopTimeEntry: {
+        parameters: {
+            query: {
+                /** @description The entry's sortKey, as returned with it (URL-encode # as %23) */
+                sortKey: string;
+            };
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the timer stopped (default: now); not before its startTime
+                     */
+                    endTime?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    startFavorite: {
+        parameters: {
+            query: {
+                /** @description The user the favorite belongs to (required with API key authentication) */
+                userId: string;
+            };
+            header?: {
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the timer started (default: now)
+                     */
+                    startTime?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
+                    ETag?: string;
+                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+        };
+    };
+    getSummaryReport: {
+        parameters: {
+            query: {
+                /** @description First day (or instant) of the period, on startTime (inclusive) */
+                startDate: string;
+                /** @description Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate */
+                endDate: string;
+                /** @description One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only */
+                groupBy?: string;
+                userId?: string;
+                projectId?: string;
+                clientId?: string;
+                taskId?: string;
+                tagId?: string;
+                billable?: "true" | "false";
+                /** @description IANA time zone of the dates and of the day, week and month groups (default UTC) */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryReport"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
@@ -1190,12 +1862,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,12 +1909,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1278,10 +1958,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1317,10 +2001,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1340,7 +2028,7 @@ export interface operations {
             504: components["responses"]["GatewayIntegrationTimeout"];
         };
     };
-    createClient: {
+    addClient: {
         parameters: {
             query?: never;
             header?: {
@@ -1367,14 +2055,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,12 +2103,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1426,12 +2122,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1479,14 +2179,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1527,12 +2231,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1566,10 +2274,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,14 +2329,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1661,12 +2377,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1676,12 +2396,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1730,14 +2454,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1778,12 +2506,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,10 +2551,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1859,6 +2595,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     status?: "active" | "done";
+                    /** Format: int32 */
                     estimateMinutes?: number;
                     billable?: boolean;
                 };
@@ -1868,14 +2605,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1912,12 +2653,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,12 +2672,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1970,6 +2719,7 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "done";
+                    /** Format: int32 */
                     estimateMinutes?: number | null;
                     billable?: boolean | null;
                 };
@@ -1979,14 +2729,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,12 +2781,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2066,10 +2824,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2111,14 +2873,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,12 +2921,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2170,12 +2940,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2218,14 +2992,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2266,12 +3044,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2307,6 +3089,14 @@ export interface operations {
                 userId?: string;
                 projectId?: string;
                 clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
+                taskId?: string;
+                /** @description Entries carrying this tag */
+                tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
+                billable?: "true" | "false";
+                /** @description true: only running entries (no endTime; at most one per user) */
+                running?: "true";
             };
             header?: never;
             path?: never;
@@ -2317,10 +3107,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    /** @description CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor) */
+                    "Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2330,6 +3126,7 @@ export interface operations {
                         nextCursor?: string;
                         hasMore: boolean;
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2375,14 +3172,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,12 +3223,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2437,12 +3242,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2489,7 +3298,7 @@ export interface operations {
                     /** Format: date-time */
                     endTime?: string | null;
                     notes?: string | null;
-                    billable?: boolean;
+                    billable?: boolean | null;
                     tagIds?: string[] | null;
                 };
             };
@@ -2498,14 +3307,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,12 +3362,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,10 +3407,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2641,14 +3462,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2688,12 +3513,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,12 +3532,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2760,14 +3593,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,12 +3648,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,6 +3686,12 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page */
                 cursor?: string;
+                status?: "draft" | "sent" | "paid" | "void";
+                clientId?: string;
+                /** @description Invoices issued on or after this date */
+                startDate?: string;
+                /** @description Invoices issued on or before this date */
+                endDate?: string;
             };
             header?: never;
             path?: never;
@@ -2855,10 +3702,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2918,12 +3769,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,12 +3788,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2996,12 +3855,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3035,10 +3898,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,14 +3958,18 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,12 +4006,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3150,12 +4025,16 @@ export interface operations {
             /** @description Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit) */
             304: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3209,14 +4088,18 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3257,12 +4140,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. */
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
                     "RateLimit-Policy"?: string;
-                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. */
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
                     [name: string]: unknown;
                 };
                 content: {

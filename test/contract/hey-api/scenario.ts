@@ -54,7 +54,7 @@ async function main(): Promise<void> {
 
   // the calling key
   const me = ok(await sdk.getMe());
-  expectEqual('me scopes', me.scopes.length, 14);
+  expectEqual('me scopes', me.scopes.length, 16);
   expectEqual('me quota', me.quota.minute.limit, me.limits.perMinute);
 
   // clients (addClient: the create route, clear of the SDK's own createClient factory)
@@ -175,6 +175,17 @@ async function main(): Promise<void> {
   expectEqual('change feed has the writes', events > 10, true);
   const expired = await sdk.listChanges({ query: { since: '2020-01-01T00:00:00Z' } });
   expectEqual('change feed since too old', [expired.response?.status, expired.error?.error.code], [410, 'CURSOR_EXPIRED']);
+
+  // webhooks: the secret in the create and rotate answers only; ping and the delivery log
+  const hook = ok(await sdk.createWebhook({ body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } }));
+  expectEqual('webhook secret shown once', hook.secret.startsWith('whsec_'), true);
+  expectEqual('get webhook', 'secret' in ok(await sdk.getWebhook({ path: { id: hook.id } })), false);
+  expectEqual('list webhooks', ok(await sdk.listWebhooks()).items.length, 1);
+  expectEqual('update webhook', ok(await sdk.updateWebhook({ path: { id: hook.id }, body: { description: 'hey-api' } })).description, 'hey-api');
+  expectEqual('rotate secret', ok(await sdk.rotateWebhookSecret({ path: { id: hook.id } })).secret !== hook.secret, true);
+  expectEqual('ping', ok(await sdk.testWebhook({ path: { id: hook.id } })).type, 'webhook.ping');
+  expectEqual('deliveries', Array.isArray(ok(await sdk.listWebhookDeliveries({ path: { id: hook.id }, query: { limit: 10 } })).items), true);
+  ok(await sdk.deleteWebhook({ path: { id: hook.id } }));
 
   // a missing scope and a refused key are typed errors, the 403 with its machine-readable reason
   const anonymous = await sdk.listClients({ auth: undefined, security: [] });

@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddClientData, AddClientErrors, AddClientResponses, CreateFavoriteData, CreateFavoriteErrors, CreateFavoriteResponses, CreateInvoiceData, CreateInvoiceErrors, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateTagData, CreateTagErrors, CreateTagResponses, CreateTaskData, CreateTaskErrors, CreateTaskResponses, CreateTimeEntryData, CreateTimeEntryErrors, CreateTimeEntryResponses, DeleteClientData, DeleteClientErrors, DeleteClientResponses, DeleteFavoriteData, DeleteFavoriteErrors, DeleteFavoriteResponses, DeleteInvoiceData, DeleteInvoiceErrors, DeleteInvoiceResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteTagData, DeleteTagErrors, DeleteTagResponses, DeleteTaskData, DeleteTaskErrors, DeleteTaskResponses, DeleteTimeEntryData, DeleteTimeEntryErrors, DeleteTimeEntryResponses, GetApiReferenceData, GetApiReferenceErrors, GetApiReferenceResponses, GetApiReferenceScriptData, GetApiReferenceScriptErrors, GetApiReferenceScriptResponses, GetClientData, GetClientErrors, GetClientResponses, GetFavoriteData, GetFavoriteErrors, GetFavoriteResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetMeData, GetMeErrors, GetMeResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetSummaryReportData, GetSummaryReportErrors, GetSummaryReportResponses, GetTagData, GetTagErrors, GetTagResponses, GetTaskData, GetTaskErrors, GetTaskResponses, GetTimeEntryData, GetTimeEntryErrors, GetTimeEntryResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListClientsData, ListClientsErrors, ListClientsResponses, ListFavoritesData, ListFavoritesErrors, ListFavoritesResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListTagsData, ListTagsErrors, ListTagsResponses, ListTasksData, ListTasksErrors, ListTasksResponses, ListTimeEntriesData, ListTimeEntriesErrors, ListTimeEntriesResponses, StartFavoriteData, StartFavoriteErrors, StartFavoriteResponses, StopTimeEntryData, StopTimeEntryErrors, StopTimeEntryResponses, UpdateClientData, UpdateClientErrors, UpdateClientResponses, UpdateFavoriteData, UpdateFavoriteErrors, UpdateFavoriteResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateTagData, UpdateTagErrors, UpdateTagResponses, UpdateTaskData, UpdateTaskErrors, UpdateTaskResponses, UpdateTimeEntryData, UpdateTimeEntryErrors, UpdateTimeEntryResponses } from './types.gen';
+import type { AddClientData, AddClientErrors, AddClientResponses, CreateFavoriteData, CreateFavoriteErrors, CreateFavoriteResponses, CreateInvoiceData, CreateInvoiceErrors, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateTagData, CreateTagErrors, CreateTagResponses, CreateTaskData, CreateTaskErrors, CreateTaskResponses, CreateTimeEntryData, CreateTimeEntryErrors, CreateTimeEntryResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteClientData, DeleteClientErrors, DeleteClientResponses, DeleteFavoriteData, DeleteFavoriteErrors, DeleteFavoriteResponses, DeleteInvoiceData, DeleteInvoiceErrors, DeleteInvoiceResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteTagData, DeleteTagErrors, DeleteTagResponses, DeleteTaskData, DeleteTaskErrors, DeleteTaskResponses, DeleteTimeEntryData, DeleteTimeEntryErrors, DeleteTimeEntryResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, GetApiReferenceData, GetApiReferenceErrors, GetApiReferenceResponses, GetApiReferenceScriptData, GetApiReferenceScriptErrors, GetApiReferenceScriptResponses, GetClientData, GetClientErrors, GetClientResponses, GetFavoriteData, GetFavoriteErrors, GetFavoriteResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetMeData, GetMeErrors, GetMeResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetSummaryReportData, GetSummaryReportErrors, GetSummaryReportResponses, GetTagData, GetTagErrors, GetTagResponses, GetTaskData, GetTaskErrors, GetTaskResponses, GetTimeEntryData, GetTimeEntryErrors, GetTimeEntryResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListClientsData, ListClientsErrors, ListClientsResponses, ListFavoritesData, ListFavoritesErrors, ListFavoritesResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListTagsData, ListTagsErrors, ListTagsResponses, ListTasksData, ListTasksErrors, ListTasksResponses, ListTimeEntriesData, ListTimeEntriesErrors, ListTimeEntriesResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, StartFavoriteData, StartFavoriteErrors, StartFavoriteResponses, StopTimeEntryData, StopTimeEntryErrors, StopTimeEntryResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClientData, UpdateClientErrors, UpdateClientResponses, UpdateFavoriteData, UpdateFavoriteErrors, UpdateFavoriteResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateTagData, UpdateTagErrors, UpdateTagResponses, UpdateTaskData, UpdateTaskErrors, UpdateTaskResponses, UpdateTimeEntryData, UpdateTimeEntryErrors, UpdateTimeEntryResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -99,6 +99,39 @@ export const startFavorite = <ThrowOnError extends boolean = false>(options: Opt
 export const getSummaryReport = <ThrowOnError extends boolean = false>(options: Options<GetSummaryReportData, ThrowOnError>): RequestResult<GetSummaryReportResponses, GetSummaryReportErrors, ThrowOnError> => (options.client ?? client).get<GetSummaryReportResponses, GetSummaryReportErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
     url: '/v1/reports/summary',
+    ...options
+});
+
+/**
+ * Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)
+ *
+ * Required scope: `webhooks:write`.
+ */
+export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>): RequestResult<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError> => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks/{id}/rotate-secret',
+    ...options
+});
+
+/**
+ * Send a webhook.ping event to the endpoint (queued; see its deliveries)
+ *
+ * Required scope: `webhooks:write`.
+ */
+export const testWebhook = <ThrowOnError extends boolean = false>(options: Options<TestWebhookData, ThrowOnError>): RequestResult<TestWebhookResponses, TestWebhookErrors, ThrowOnError> => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks/{id}/test',
+    ...options
+});
+
+/**
+ * Delivery attempts of a webhook, newest first (paginated)
+ *
+ * Required scope: `webhooks:read`.
+ */
+export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>): RequestResult<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError> => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks/{id}/deliveries',
     ...options
 });
 
@@ -533,4 +566,67 @@ export const updateInvoice = <ThrowOnError extends boolean = false>(options: Opt
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
     url: '/v1/invoices/{id}',
     ...options
+});
+
+/**
+ * List webhooks, oldest first
+ *
+ * Required scope: `webhooks:read`.
+ */
+export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>): RequestResult<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError> => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks',
+    ...options
+});
+
+/**
+ * Create a webhook
+ *
+ * Required scope: `webhooks:write`.
+ */
+export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>): RequestResult<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError> => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook
+ *
+ * Required scope: `webhooks:write`.
+ */
+export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>): RequestResult<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError> => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Get a webhook
+ *
+ * Required scope: `webhooks:read`.
+ */
+export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>): RequestResult<GetWebhookResponses, GetWebhookErrors, ThrowOnError> => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Update a webhook (merge); enabled: true re-enables a disabled one (events from then on are sent)
+ *
+ * Required scope: `webhooks:write`.
+ */
+export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>): RequestResult<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError> => (options.client ?? client).put<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/webhooks/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });

@@ -298,9 +298,113 @@ export type ReportSubGroup = {
     }>;
 };
 
+export type WebhookSecret = {
+    id: string;
+    /**
+     * The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.
+     */
+    secret: string;
+};
+
+export type WebhookPing = {
+    /**
+     * The event id of the ping (its webhook-id header)
+     */
+    id: string;
+    type: 'webhook.ping';
+    queued: true;
+};
+
+export type WebhookAttempt = {
+    eventId: string;
+    /**
+     * The event type (a change type, or webhook.ping)
+     */
+    type: string;
+    /**
+     * 1 for the first attempt of the event
+     */
+    attempt: number;
+    /**
+     * When the attempt started
+     */
+    at: string;
+    /**
+     * The receiver's HTTP status (absent when no answer came)
+     */
+    statusCode?: number;
+    /**
+     * Why no answer came: timeout, refused address, connection error
+     */
+    error?: string;
+    durationMs: number;
+    /**
+     * When the event is tried again (absent: delivered, or retries exhausted)
+     */
+    nextRetryAt?: string;
+};
+
 export type Deleted = {
     deleted: true;
     id: string;
+};
+
+export type Webhook = {
+    id: string;
+    /**
+     * Where events are POSTed (https; http and loopback only on a local run)
+     */
+    url: string;
+    /**
+     * Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+     */
+    events: Array<string>;
+    description?: string;
+    /**
+     * false: no events are sent; set true again to resume (events from then on)
+     */
+    enabled: boolean;
+    /**
+     * Why the server disabled the endpoint (absent while enabled)
+     */
+    disabledReason?: string;
+    createdAt: string;
+    updatedAt: string;
+    /**
+     * The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+     */
+    etag: string;
+};
+
+export type WebhookCreated = {
+    id: string;
+    /**
+     * Where events are POSTed (https; http and loopback only on a local run)
+     */
+    url: string;
+    /**
+     * Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+     */
+    events: Array<string>;
+    description?: string;
+    /**
+     * false: no events are sent; set true again to resume (events from then on)
+     */
+    enabled: boolean;
+    /**
+     * Why the server disabled the endpoint (absent while enabled)
+     */
+    disabledReason?: string;
+    createdAt: string;
+    updatedAt: string;
+    /**
+     * The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
+     */
+    etag: string;
+    /**
+     * The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.
+     */
+    secret: string;
 };
 
 export type ErrorResponse = {
@@ -917,6 +1021,239 @@ export type GetSummaryReportResponses = {
 };
 
 export type GetSummaryReportResponse = GetSummaryReportResponses[keyof GetSummaryReportResponses];
+
+export type RotateWebhookSecretData = {
+    body?: never;
+    headers?: {
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}/rotate-secret';
+};
+
+export type RotateWebhookSecretErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
+
+export type RotateWebhookSecretResponses = {
+    /**
+     * OK
+     */
+    200: WebhookSecret;
+};
+
+export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof RotateWebhookSecretResponses];
+
+export type TestWebhookData = {
+    body?: never;
+    headers?: {
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}/test';
+};
+
+export type TestWebhookErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+    /**
+     * OK
+     */
+    200: WebhookPing;
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        /**
+         * Page size, 1-200 (default 50)
+         */
+        limit?: number;
+        /**
+         * The nextCursor of the previous page
+         */
+        cursor?: string;
+    };
+    url: '/v1/webhooks/{id}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * OK
+     */
+    200: {
+        items: Array<WebhookAttempt>;
+        /**
+         * Opaque cursor for the next page; present when hasMore is true
+         */
+        nextCursor?: string;
+        hasMore: boolean;
+    };
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
 
 export type ListClientsData = {
     body?: never;
@@ -3631,3 +3968,400 @@ export type UpdateInvoiceErrors = {
 };
 
 export type UpdateInvoiceError = UpdateInvoiceErrors[keyof UpdateInvoiceErrors];
+
+export type ListWebhooksData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/webhooks';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    /**
+     * OK
+     */
+    200: {
+        items: Array<Webhook>;
+    };
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    body: {
+        /**
+         * Where events are POSTed (https; http and loopback only on a local run)
+         */
+        url: string;
+        /**
+         * Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+         */
+        events: Array<string>;
+        description?: string;
+        /**
+         * false: no events are sent; set true again to resume (events from then on)
+         */
+        enabled?: boolean;
+    };
+    headers?: {
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/webhooks';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    /**
+     * Created
+     */
+    201: WebhookCreated;
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    headers?: {
+        /**
+         * Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes
+         */
+        'If-Match'?: string;
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry
+     */
+    412: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * OK
+     */
+    200: Deleted;
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type GetWebhookData = {
+    body?: never;
+    headers?: {
+        /**
+         * An ETag (or *): when it is the current one the answer is 304 Not Modified without a body
+         */
+        'If-None-Match'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}';
+};
+
+export type GetWebhookErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
+
+export type GetWebhookResponses = {
+    /**
+     * OK
+     */
+    200: Webhook;
+};
+
+export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
+
+export type UpdateWebhookData = {
+    body: {
+        /**
+         * Where events are POSTed (https; http and loopback only on a local run)
+         */
+        url?: string;
+        /**
+         * Change types to receive: `time-entry.created`, `<resource>.*` or `*`
+         */
+        events?: Array<string>;
+        description?: string | null;
+        /**
+         * false: no events are sent; set true again to resume (events from then on)
+         */
+        enabled?: boolean;
+    };
+    headers?: {
+        /**
+         * Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes
+         */
+        'If-Match'?: string;
+        /**
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/v1/webhooks/{id}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The resource does not exist in the key's workspace
+     */
+    404: ErrorResponse;
+    /**
+     * A unique name is taken, the record is still referenced, or its state forbids the change
+     */
+    409: ErrorResponse;
+    /**
+     * If-Match names an ETag the record no longer has (it changed since it was read): nothing was changed; read it again and retry
+     */
+    412: ErrorResponse;
+    /**
+     * The request body is larger than the API accepts
+     */
+    413: ErrorResponse;
+    /**
+     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     */
+    414: ErrorResponse;
+    /**
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     */
+    422: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    /**
+     * OK
+     */
+    200: Webhook;
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
