@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list. Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
@@ -22,6 +22,7 @@ import { markdownTable, metText, table, WARM_COLUMNS, warmRow, type Target } fro
 import { fmt, kb, ratio } from './lib/stats';
 import { summarizeThroughput, type ThroughputRun } from './throughput';
 import { formatWebhooks, type WebhookBench } from './webhooks';
+import { formatWholeList, type WholeListBench } from './whole-list';
 import type { WarmResult } from './warm';
 import { formatPaging, type PagingRow } from './time-entries-paging';
 import { formatReports, type ReportBench } from './reports';
@@ -303,6 +304,7 @@ async function main() {
   let tp: ThroughputRun[] = [];
   let reports: ReportBench | undefined;
   let hooks: WebhookBench | undefined;
+  let wholeList: WholeListBench | undefined;
   try {
     const { createWorkspace } = await import('./lib/fixtures');
     const { DynamoCounter } = await import('./lib/dynamo-counter');
@@ -359,6 +361,11 @@ async function main() {
       reports = await measureReports(gateway, counter, { users: CFG.reportUsers, entries: CFG.reportEntries, runs: CFG.reportRuns, progress });
       counter.enabled = false;
     });
+    await attempt('9. largest whole list', async () => {
+      phase('9. the largest whole list the bounds allow, plain and gzip');
+      const { measureWholeList } = await import('./whole-list');
+      wholeList = await measureWholeList({ runs: 5, progress });
+    });
     await attempt('8. webhooks', async () => {
       phase(`8. webhooks (${CFG.whWrites} writes for latency, ${CFG.whBurst} for throughput)`);
       const { measureWebhooks } = await import('./webhooks');
@@ -410,6 +417,14 @@ async function main() {
       title: `7. Report cost (${reports.users} users, ${reports.entries} entries over a year; seeded in ${(reports.seedMs / 1000).toFixed(1)} s)`,
       text: rf.text,
       markdown: rf.markdown,
+    });
+  }
+  if (wholeList) {
+    const f = formatWholeList(wholeList);
+    sections.push({
+      title: '9. The largest whole list (local server, plain and gzip)',
+      text: `${table(f.header, f.rows)}\n${f.note}`,
+      markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}`,
     });
   }
   if (hooks) {
