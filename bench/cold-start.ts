@@ -60,6 +60,9 @@ export function firstEvent(fn: FunctionId, ws: Workspace): { event: unknown; con
   if (fn === 'authorizer') return { event: authorizerEvent(ws.key), context };
   if (fn === 'empty') return { event: apiEvent({ method: 'GET', resource: '/v1/empty/{id}', pathParameters: { id: 'x' } }, ws.auth), context };
   if (fn === 'openapi') return { event: apiEvent({ method: 'GET', resource: '/v1/openapi.json' }, undefined), context };
+  // the reports function's one route needs its period
+  if (fn === 'reports')
+    return { event: apiEvent({ method: 'GET', resource: '/v1/reports/summary', query: { startDate: '2026-01-01', endDate: '2026-01-31', groupBy: 'project' } }, ws.auth), context };
   return { event: apiEvent({ method: 'GET', resource: `/v1/${fn}` }, ws.auth), context };
 }
 

@@ -1,5 +1,5 @@
 import type { EntityRecord, AnyEntity } from '../shared/domain/entity';
-import type { RouteDef, RouteId } from '../shared/api/routes';
+import { routes, type RouteDef, type RouteId } from '../shared/api/routes';
 import { summarize, type Call, type DynamoCounter } from './lib/dynamo-counter';
 import type { Workspace } from './lib/fixtures';
 
@@ -49,10 +49,11 @@ type Gateway = {
   handle: (r: { method: string; path: string; query?: Record<string, string>; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; body: string }>;
 };
 
+const CRUD = ['list', 'create', 'get', 'update', 'delete'] as const;
+/** One of an entity's five operations (the route table says which), or 'other' (the document, /v1/me, the feed, timers, reports...). */
 export function routeKind(id: RouteId): WorkRow['kind'] {
-  const m = /^(list|create|get|update|delete)/.exec(id);
-  // not entity operations: the OpenAPI document, a webhook's delivery log (read after its webhook)
-  return id === 'getOpenApi' || id === 'listWebhookDeliveries' ? 'other' : ((m?.[1] as WorkRow['kind'] | undefined) ?? 'other');
+  const op = (routes[id] as RouteDef).operation;
+  return op && (CRUD as readonly string[]).includes(op) ? (op as WorkRow['kind']) : 'other';
 }
 
 let seq = 0;
@@ -86,7 +87,10 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
     tasks: [{ why: `${NEEDS_READ.lock}; ${NEEDS_READ.counters}`, make: () => tasks.create(ws.id, { name: unique('Task'), projectId: project.id }) }],
     tags: [{ why: NEEDS_READ.lock, make: () => tags.create(ws.id, { name: unique('Tag') }) }],
     'time-entries': [
-      { label: 'naming nothing', make: () => timeEntries.create(ws.id, { userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), notes: 'bench' }) },
+      {
+        label: 'naming nothing',
+        make: () => timeEntries.create(ws.id, { userId: ws.user, startTime: new Date(Date.now() - 3_600_000).toISOString(), endTime: new Date().toISOString(), notes: 'bench' }),
+      },
       { label: 'with project, task, tag', why: NEEDS_READ.counters, make: () => timeEntries.create(ws.id, entryBody()) },
     ],
     favorites: [
@@ -135,6 +139,19 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
     favorites: { notes: 'updated' },
     invoices: { notes: 'updated' },
   };
+  // the routes that are not one of an entity's five operations and need more than their path
+  switch (route.id) {
+    case 'getSummaryReport': {
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      return [{ label: 'last 30 days by project', path: route.path, query: { startDate: day(Date.now() - 30 * 86_400_000), endDate: day(Date.now()), groupBy: 'project' } }];
+    }
+    case 'stopTimeEntry': {
+      const running = await timeEntries.create(ws.id, { userId: unique('timer').replace(/\s/g, '-'), startTime: new Date(Date.now() - 3_600_000).toISOString() });
+      return [{ path: `/v1/time-entries/${running.id}/stop`, query: { sortKey: String(running.sortKey) } }];
+    }
+    case 'startFavorite':
+      return [{ path: `/v1/favorites/${fav.id}/start`, query: { userId: String(fav.userId) } }];
+  }
   switch (routeKind(route.id)) {
     case 'other':
       return [{ path: route.path }];
