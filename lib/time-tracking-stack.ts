@@ -298,7 +298,7 @@ export class TimeTrackingStack extends Stack {
     });
 
     // ---------------------------------------------------------------- webhook delivery (stream -> dispatcher -> SQS -> sender)
-    this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, cursorSecret: this.cursorSecret, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });
@@ -306,6 +306,8 @@ export class TimeTrackingStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: monitoring.dashboard.dashboardName });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.alarmTopic.topicArn, description: 'Subscribe here to receive alarms' });
     new CfnOutput(this, 'AccessLogGroupName', { value: this.accessLogGroup.logGroupName });
+    new CfnOutput(this, 'CursorSecretArn', { value: this.cursorSecret.secretArn, description: 'The cursor-signing secret (rotation: docs/operations.md)' });
+    new CfnOutput(this, 'WebhookKeysSecretArn', { value: this.webhooks.keyRing.secretArn, description: 'The webhook key ring (rotation: docs/operations.md)' });
   }
 }
 

@@ -4,7 +4,7 @@ import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -18,11 +18,12 @@ export const CHANGE_EVENT_TYPE = 'CHANGE';
 export const WEBHOOK_MAX_RECEIVES = 5;
 /** The sender's timeout: one POST (WEBHOOK_TIMEOUT_MS, 10 s) per message of a batch in parallel, plus the table calls. */
 export const SENDER_TIMEOUT = Duration.seconds(30);
+/** The key id of the key ring's first key (generated at deploy time). */
+export const INITIAL_KEY_ID = 'k1';
 
 export interface WebhookDeliveryProps {
   readonly config: StageConfig;
   readonly table: dynamodb.Table;
-  readonly cursorSecret: secretsmanager.Secret;
   /** The webhooks API function: queues pings, encrypts secrets. */
   readonly api: ServiceFunction;
   readonly alarmTopic: sns.Topic;
@@ -33,7 +34,9 @@ export interface WebhookDeliveryProps {
  * change-event items -> the dispatcher function -> an SQS queue (with a dead-letter queue) -> the sender
  * function. Both functions run the code `npm start` runs locally (shared/api/webhook-delivery.ts).
  * Least privilege: each function gets only the table actions it calls, SQS send where it queues, and
- * the cursor secret (which the webhook secrets' encryption key is derived from) where it signs.
+ * the webhook key ring (the keys encrypting the stored `whsec_` secrets; shared/data/secrets.ts) only
+ * where secrets are sealed (the webhooks API function) or opened to sign (the sender). The cursor secret
+ * plays no part in webhook delivery: rotating it leaves every delivery working.
  */
 export class WebhookDelivery extends Construct {
   readonly queue: sqs.Queue;
@@ -42,6 +45,8 @@ export class WebhookDelivery extends Construct {
   readonly dispatcher: ServiceFunction;
   readonly sender: ServiceFunction;
   readonly dlqAlarm: cloudwatch.Alarm;
+  /** The webhook key ring: `{"current":"k1","k1":"<generated>"}` at deploy time; rotated by adding a key (docs/operations.md). */
+  readonly keyRing: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
@@ -61,7 +66,23 @@ export class WebhookDelivery extends Construct {
       Validations.of(q).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (failed webhook messages, failed stream batches).' });
     }
 
-    const env = { WEBHOOK_QUEUE_URL: this.queue.queueUrl, CURSOR_SECRET_ARN: props.cursorSecret.secretArn };
+    this.keyRing = new secretsmanager.Secret(this, 'KeyRing', {
+      description: `time-tracking ${config.stage}: key ring encrypting the webhook signing secrets stored in the table ({"current":"<id>","<id>":"<key>"})`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ current: INITIAL_KEY_ID }),
+        generateStringKey: INITIAL_KEY_ID,
+        passwordLength: 64,
+        excludePunctuation: true,
+        includeSpace: false,
+      },
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(this.keyRing).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A rotation of the webhook key ring adds a key and makes it current while every older key stays until `admin webhooks reencrypt` has sealed every stored secret under the new one: a multi-step runbook (docs/operations.md), not a single-value rotation Lambda.',
+    });
+    const env = { WEBHOOK_QUEUE_URL: this.queue.queueUrl };
     this.dispatcher = new ServiceFunction(this, 'Fn-webhook-dispatcher', {
       name: 'webhook-dispatcher',
       config,
@@ -105,7 +126,7 @@ export class WebhookDelivery extends Construct {
       tableName: table.tableName,
       timeout: SENDER_TIMEOUT,
       description: `time-tracking ${config.stage}: webhook sender (SQS -> signed POST)`,
-      environment: env,
+      environment: { ...env, WEBHOOK_KEYS_SECRET_ARN: this.keyRing.secretArn },
     });
     // Reads deliveries and webhooks, writes attempts and states, counts failures, disables an endpoint; a 'dispatch' message dispatches.
     this.sender.bindTable(table, {
@@ -115,11 +136,13 @@ export class WebhookDelivery extends Construct {
     });
     this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
     this.queue.grantSendMessages(this.sender.role);
-    for (const fn of [this.dispatcher, this.sender, props.api]) props.cursorSecret.grantRead(fn.role);
+    // Secrets are sealed by the webhooks API function (create, rotate-secret) and opened by the sender (to sign): no one else reads the ring.
+    for (const fn of [this.sender, props.api]) this.keyRing.grantRead(fn.role);
 
-    // The API's webhooks function queues pings.
+    // The API's webhooks function queues pings and seals secrets.
     this.queue.grantSendMessages(props.api.role);
     props.api.fn.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
+    props.api.fn.addEnvironment('WEBHOOK_KEYS_SECRET_ARN', this.keyRing.secretArn);
 
     const action = new cwActions.SnsAction(props.alarmTopic);
     this.dlqAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {

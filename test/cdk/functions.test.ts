@@ -149,7 +149,7 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     const secretId = s.logicalId(s.stack.cursorSecret);
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) {
       const { json, roleId } = fnJson(name);
-      const reads = statementsOfRole(s, roleId).filter((st) => asArray(st.Action).includes('secretsmanager:GetSecretValue'));
+      const reads = statementsOfRole(s, roleId).filter((st) => asArray(st.Action).includes('secretsmanager:GetSecretValue') && st.Resource?.Ref === secretId);
       const env = json.Properties!.Environment.Variables;
       if ((CURSOR_FUNCTIONS as readonly string[]).includes(name)) {
         expect(reads).toHaveLength(1);
