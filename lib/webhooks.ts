@@ -18,6 +18,14 @@ export const CHANGE_EVENT_TYPE = 'CHANGE';
 export const WEBHOOK_MAX_RECEIVES = 5;
 /** The sender's timeout: one POST (WEBHOOK_TIMEOUT_MS, 10 s) per message of a batch in parallel, plus the table calls. */
 export const SENDER_TIMEOUT = Duration.seconds(30);
+/** The dispatcher's alarm on how far it is behind the stream. */
+export const STREAM_ITERATOR_AGE_ALARM = Duration.minutes(5);
+/**
+ * The queue's alarm on its oldest message. A message's age counts from when it was sent, and a retry is a
+ * message sent with a delay of up to 15 minutes (SQS's maximum: MAX_DELAY_SECONDS): so 30 minutes means
+ * a message has waited at least 15 minutes past its due time.
+ */
+export const QUEUE_AGE_ALARM = Duration.minutes(30);
 /** The key id of the key ring's first key (generated at deploy time). */
 export const INITIAL_KEY_ID = 'k1';
 
@@ -45,13 +53,16 @@ export class WebhookDelivery extends Construct {
   readonly dispatcher: ServiceFunction;
   readonly sender: ServiceFunction;
   readonly dlqAlarm: cloudwatch.Alarm;
+  /** Every alarm of webhook delivery. */
+  readonly alarms: cloudwatch.Alarm[] = [];
   /** The webhook key ring: `{"current":"k1","k1":"<generated>"}` at deploy time; rotated by adding a key (docs/operations.md). */
   readonly keyRing: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
     const { config, table } = props;
-    const queueDefaults = { enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED, retentionPeriod: Duration.days(14) };
+    // prod keeps its queues (and the messages in them, dead letters included) when the stack is deleted.
+    const queueDefaults = { enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED, retentionPeriod: Duration.days(14), removalPolicy: config.removalPolicy };
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', queueDefaults);
     this.queue = new sqs.Queue(this, 'Queue', {
@@ -88,6 +99,7 @@ export class WebhookDelivery extends Construct {
       config,
       tableName: table.tableName,
       timeout: Duration.seconds(60),
+      ...(config.webhookConcurrency.dispatcherReserved !== undefined ? { reservedConcurrentExecutions: config.webhookConcurrency.dispatcherReserved } : {}),
       description: `time-tracking ${config.stage}: webhook dispatcher (stream -> deliveries -> SQS)`,
       environment: env,
     });
@@ -125,6 +137,7 @@ export class WebhookDelivery extends Construct {
       config,
       tableName: table.tableName,
       timeout: SENDER_TIMEOUT,
+      ...(config.webhookConcurrency.senderReserved !== undefined ? { reservedConcurrentExecutions: config.webhookConcurrency.senderReserved } : {}),
       description: `time-tracking ${config.stage}: webhook sender (SQS -> signed POST)`,
       environment: { ...env, WEBHOOK_KEYS_SECRET_ARN: this.keyRing.secretArn },
     });
@@ -134,7 +147,11 @@ export class WebhookDelivery extends Construct {
       actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       leadingKeys: [`${keys.workspacePartition('*')}`],
     });
-    this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // At most senderMaxConcurrency senders at once, whatever the backlog (SQS maximum concurrency: messages
+    // wait in the queue instead of being throttled back into it), within the sender's reserved concurrency.
+    this.sender.fn.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.webhookConcurrency.senderMaxConcurrency }),
+    );
     this.queue.grantSendMessages(this.sender.role);
     // Secrets are sealed by the webhooks API function (create, rotate-secret) and opened by the sender (to sign): no one else reads the ring.
     for (const fn of [this.sender, props.api]) this.keyRing.grantRead(fn.role);
@@ -167,5 +184,42 @@ export class WebhookDelivery extends Construct {
     });
     streamAlarm.addAlarmAction(action);
     streamAlarm.addOkAction(action);
+    this.alarms.push(this.dlqAlarm, streamAlarm);
+
+    const alarm = (alarmId: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
+      const a = new cloudwatch.Alarm(this, alarmId, {
+        alarmName: `time-tracking-${config.stage}-${alarmId}`,
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      a.addAlarmAction(action);
+      a.addOkAction(action);
+      this.alarms.push(a);
+      return a;
+    };
+    const fiveMinutes = Duration.minutes(5);
+    for (const [name, f] of [
+      ['webhook-dispatcher', this.dispatcher],
+      ['webhook-sender', this.sender],
+    ] as const) {
+      alarm(`Fn-${name}-Errors`, f.fn.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }), 1, `The ${name} function failed (unhandled error or timeout): /time-tracking/${config.stage}/lambda/${name}.`);
+      alarm(`Fn-${name}-Throttles`, f.fn.metricThrottles({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }), 1, `The ${name} function was throttled (its reserved concurrency, or the account's, exhausted).`);
+    }
+    alarm(
+      'webhook-stream-iterator-age',
+      this.dispatcher.fn.metric('IteratorAge', { period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+      STREAM_ITERATOR_AGE_ALARM.toMilliseconds(),
+      `The dispatcher is more than ${STREAM_ITERATOR_AGE_ALARM.toMinutes()} minutes behind the table's stream (failing, throttled or too slow): deliveries are late, and records older than 24 h leave the stream.`,
+    );
+    alarm(
+      'webhook-queue-oldest-message',
+      this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+      QUEUE_AGE_ALARM.toSeconds(),
+      `A webhook message is ${QUEUE_AGE_ALARM.toMinutes()} minutes old (at least 15 past its due time): the senders are at their concurrency cap, throttled or failing.`,
+    );
   }
 }

@@ -87,7 +87,7 @@ function queryStringOf(query: GatewayRequest['query']): string {
   return qs.toString();
 }
 
-/** The authorizer threw something else than 'Unauthorized' (API Gateway: AUTHORIZER_FAILURE). */
+/** The authorizer threw something else than 'Unauthorized' (API Gateway: AUTHORIZER_CONFIGURATION_ERROR, 503 with Retry-After). */
 class AuthorizerFailure extends Error {
   constructor(readonly failure: unknown) {
     super('authorizer failed');
@@ -205,7 +205,8 @@ export function createGateway(opts: GatewayOptions = {}) {
         // DynamoDB Local went down while the authorizer was reading the key: retryable, as the handlers answer it.
         if (!storeAvailable()) return storeUnavailableResponse(requestId);
         console.error('local gateway: authorizer failed', err.failure);
-        return answer('AUTHORIZER_FAILURE');
+        // As API Gateway answers an authorizer that throws (shared/api/gateway-edge.ts): 503, Retry-After: 1.
+        return answer('AUTHORIZER_CONFIGURATION_ERROR');
       }
       console.error('local gateway: handler failed', err);
       return answer('DEFAULT_5XX');

@@ -7,7 +7,7 @@ import { gzip } from 'node:zlib';
 import {
   gatewayAnswerResponse,
   headerValue,
-  MAX_GATEWAY_BODY_BYTES,
+  MAX_EDGE_BODY_BYTES,
   MAX_URL_CHARS,
   MIN_COMPRESSION_BYTES,
   type EdgeResponse,
@@ -75,7 +75,7 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
     req.on('data', (c: Buffer) => {
       if (tooLarge) return;
       size += c.length;
-      if (size > MAX_GATEWAY_BODY_BYTES) {
+      if (size > MAX_EDGE_BODY_BYTES) {
         tooLarge = true;
         chunks.length = 0;
         resolve('too-large');
