@@ -164,7 +164,8 @@ export function createGateway(opts: GatewayOptions = {}) {
         multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
         queryStringParameters: Object.keys(single).length ? single : null,
         multiValueQueryStringParameters: Object.keys(multi).length ? multi : null,
-        pathParameters: Object.keys(match.params).length ? Object.fromEntries(Object.entries(match.params).map(([k, v]) => [k, safeDecode(v)])) : null,
+        // As API Gateway REST passes them: not percent-decoded (an id sent as a%20b reaches the handler as a%20b).
+        pathParameters: Object.keys(match.params).length ? { ...match.params } : null,
         stageVariables: null,
         body: req.body === undefined || req.body === '' ? null : req.body,
         isBase64Encoded: false,
@@ -234,13 +235,6 @@ export function lambdaContext(functionName: string, requestId: string): Context 
   };
 }
 
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
-}
 
 /** Evaluates the authorizer's policy for one method ARN (Allow with * wildcards, Deny wins). */
 export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
