@@ -209,7 +209,13 @@ export class TimeTrackingStack extends Stack {
         methodOptions: Object.fromEntries(
           PUBLIC_ROUTES.map((r) => [
             `${r.path}/${r.method}`,
-            { throttlingRateLimit: config.publicThrottling.rateLimit, throttlingBurstLimit: config.publicThrottling.burstLimit, loggingLevel: apigw.MethodLoggingLevel.ERROR, dataTraceEnabled: false, metricsEnabled: false },
+            {
+              throttlingRateLimit: config.publicThrottling.rateLimit,
+              throttlingBurstLimit: config.publicThrottling.burstLimit,
+              loggingLevel: apigw.MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+              metricsEnabled: false,
+            },
           ]),
         ),
       },

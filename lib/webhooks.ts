@@ -149,9 +149,7 @@ export class WebhookDelivery extends Construct {
     });
     // At most senderMaxConcurrency senders at once, whatever the backlog (SQS maximum concurrency: messages
     // wait in the queue instead of being throttled back into it), within the sender's reserved concurrency.
-    this.sender.fn.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.webhookConcurrency.senderMaxConcurrency }),
-    );
+    this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.webhookConcurrency.senderMaxConcurrency }));
     this.queue.grantSendMessages(this.sender.role);
     // Secrets are sealed by the webhooks API function (create, rotate-secret) and opened by the sender (to sign): no one else reads the ring.
     for (const fn of [this.sender, props.api]) this.keyRing.grantRead(fn.role);
@@ -206,8 +204,18 @@ export class WebhookDelivery extends Construct {
       ['webhook-dispatcher', this.dispatcher],
       ['webhook-sender', this.sender],
     ] as const) {
-      alarm(`Fn-${name}-Errors`, f.fn.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }), 1, `The ${name} function failed (unhandled error or timeout): /time-tracking/${config.stage}/lambda/${name}.`);
-      alarm(`Fn-${name}-Throttles`, f.fn.metricThrottles({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }), 1, `The ${name} function was throttled (its reserved concurrency, or the account's, exhausted).`);
+      alarm(
+        `Fn-${name}-Errors`,
+        f.fn.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+        1,
+        `The ${name} function failed (unhandled error or timeout): /time-tracking/${config.stage}/lambda/${name}.`,
+      );
+      alarm(
+        `Fn-${name}-Throttles`,
+        f.fn.metricThrottles({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+        1,
+        `The ${name} function was throttled (its reserved concurrency, or the account's, exhausted).`,
+      );
     }
     alarm(
       'webhook-stream-iterator-age',

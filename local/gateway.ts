@@ -235,7 +235,6 @@ export function lambdaContext(functionName: string, requestId: string): Context 
   };
 }
 
-
 /** Evaluates the authorizer's policy for one method ARN (Allow with * wildcards, Deny wins). */
 export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
   let allowed = false;

@@ -4,15 +4,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import {
-  gatewayAnswerResponse,
-  headerValue,
-  MAX_EDGE_BODY_BYTES,
-  MAX_URL_CHARS,
-  MIN_COMPRESSION_BYTES,
-  type EdgeResponse,
-  type GatewayAnswerId,
-} from '../shared/api/gateway-edge';
+import { gatewayAnswerResponse, headerValue, MAX_EDGE_BODY_BYTES, MAX_URL_CHARS, MIN_COMPRESSION_BYTES, type EdgeResponse, type GatewayAnswerId } from '../shared/api/gateway-edge';
 import { createGateway, type GatewayOptions } from './gateway';
 
 /**
@@ -197,7 +189,10 @@ export function createLocalServer(opts: LocalServerOptions = {}): Server {
     const raw = await readBody(req);
     if (raw === 'too-large') return send(req, res, gatewayAnswerResponse('REQUEST_TOO_LARGE', requestId));
     // API Gateway decompresses a gzip request body (the API has compression on): the handler gets the JSON.
-    const gzipped = String(req.headers['content-encoding'] ?? '').trim().toLowerCase() === 'gzip';
+    const gzipped =
+      String(req.headers['content-encoding'] ?? '')
+        .trim()
+        .toLowerCase() === 'gzip';
     const body = gzipped ? await gunzipBody(raw) : raw.toString('utf8');
     if (body === 'too-large') return send(req, res, gatewayAnswerResponse('REQUEST_TOO_LARGE', requestId));
     if (body === 'bad-gzip') return send(req, res, gatewayAnswerResponse('DEFAULT_4XX', requestId, 'Bad request: the body is not valid gzip'));
@@ -210,8 +205,8 @@ export function createLocalServer(opts: LocalServerOptions = {}): Server {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<EdgeResponse>((resolve) => {
       // In AWS every API function's own timeout (10 s at most) ends a slow handler before API Gateway's 29 s, and
-    // API Gateway answers a Lambda that timed out 502 (DEFAULT_5XX): the local answer is that one, never a 504.
-    timer = setTimeout(() => resolve({ ...gatewayAnswerResponse('DEFAULT_5XX', requestId), status: LAMBDA_TIMEOUT_STATUS }), integrationTimeoutMs);
+      // API Gateway answers a Lambda that timed out 502 (DEFAULT_5XX): the local answer is that one, never a 504.
+      timer = setTimeout(() => resolve({ ...gatewayAnswerResponse('DEFAULT_5XX', requestId), status: LAMBDA_TIMEOUT_STATUS }), integrationTimeoutMs);
     });
     try {
       const out = await Promise.race([

@@ -21,7 +21,12 @@ describe.each(['dev', 'prod'] as const)('AWS-only behaviour (%s)', (stage) => {
     expect(p.Rules).toHaveLength(1); // the per-IP rate rule only with -c wafIpRateLimit
     const [rule] = p.Rules;
     expect(rule.Statement).toEqual({
-      SizeConstraintStatement: { FieldToMatch: { SingleHeader: { Name: 'content-length' } }, ComparisonOperator: 'GT', Size: MAX_CONTENT_LENGTH_DIGITS, TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
+      SizeConstraintStatement: {
+        FieldToMatch: { SingleHeader: { Name: 'content-length' } },
+        ComparisonOperator: 'GT',
+        Size: MAX_CONTENT_LENGTH_DIGITS,
+        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      },
     });
     expect(rule.Action.Block.CustomResponse).toEqual(expect.objectContaining({ ResponseCode: 413, CustomResponseBodyKey: 'PayloadTooLarge' }));
     const body = p.CustomResponseBodies.PayloadTooLarge;

@@ -54,7 +54,11 @@ describe.each(['dev', 'prod'] as const)('docs/operations.md and docs/capacity.md
     expect(stated(operations, /(\d+) functions/)).toBe(fns.length);
     const row = operations.split('\n').find((l) => l.startsWith('| Functions |'))!;
     const listed = names(row.split(';')[0]!);
-    expect(listed).toEqual(allFunctions(s).map(([n]) => n).sort());
+    expect(listed).toEqual(
+      allFunctions(s)
+        .map(([n]) => n)
+        .sort(),
+    );
     expect(listed).toHaveLength(fns.length);
   });
 
@@ -69,10 +73,20 @@ describe.each(['dev', 'prod'] as const)('docs/operations.md and docs/capacity.md
     const [cursorPart, ringPart] = row.split('`WebhookKeys`');
     expect(names(cursorPart!.split('read by')[1]!)).toEqual(cursor);
     expect(names(ringPart!.split('read by')[1]!)).toEqual(ring);
-    const rotation = (secret: string) => names(operations.split('\n').find((l) => l.startsWith(`| \`${secret}\``))!.split('|')[2]!);
+    const rotation = (secret: string) =>
+      names(
+        operations
+          .split('\n')
+          .find((l) => l.startsWith(`| \`${secret}\``))!
+          .split('|')[2]!,
+      );
     expect(rotation('CursorSecret')).toEqual(cursor);
     expect(rotation('WebhookKeys')).toEqual(ring);
-    const loop = operations.match(/for fn in ([a-z -]+); do/)![1]!.trim().split(/\s+/).sort();
+    const loop = operations
+      .match(/for fn in ([a-z -]+); do/)![1]!
+      .trim()
+      .split(/\s+/)
+      .sort();
     expect(loop).toEqual([...new Set([...cursor, ...ring])].sort());
   });
 
@@ -80,7 +94,8 @@ describe.each(['dev', 'prod'] as const)('docs/operations.md and docs/capacity.md
     if (stage !== 'prod') return;
     const reserved = (f: ServiceFunction) => s.json.Resources[s.logicalId(f.fn)]!.Properties!.ReservedConcurrentExecutions as number;
     const w = s.stack.webhooks;
-    const cap = resourcesOfType(s, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.FunctionName?.Ref === s.logicalId(w.sender.fn))![1].Properties!.ScalingConfig.MaximumConcurrency;
+    const cap = resourcesOfType(s, 'AWS::Lambda::EventSourceMapping').find(([, m]) => m.Properties!.FunctionName?.Ref === s.logicalId(w.sender.fn))![1].Properties!.ScalingConfig
+      .MaximumConcurrency;
     for (const doc of [operations, capacity]) {
       expect(stated(doc, /sender\s+has\s+\*\*(\d+)\*\*\s+reserved/)).toBe(reserved(w.sender));
       expect(stated(doc, /maximum\s+concurrency\s+of\s+(\d+)/)).toBe(cap);

@@ -50,7 +50,11 @@ function tableGrants(s: Synth, f: ServiceFunction) {
       if (indexes) expect(resources[1]).toEqual({ 'Fn::Join': ['', [tableArn, '/index/*']] });
       expect(resources.length).toBeLessThanOrEqual(2);
       expect(Object.keys(st.Condition ?? {})).toEqual(['ForAllValues:StringLike']);
-      return { actions: [...asArray(st.Action as string | string[])].sort(), indexes, leadingKeys: asArray(st.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string | string[]) };
+      return {
+        actions: [...asArray(st.Action as string | string[])].sort(),
+        indexes,
+        leadingKeys: asArray(st.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string | string[]),
+      };
     });
 }
 
@@ -90,7 +94,13 @@ describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (st
     const apiKeyReaders = all.filter(([, f]) => tableGrants(s, f).some((g) => g.leadingKeys.includes(keys.apiKey('*').PK))).map(([n]) => n);
     expect(apiKeyReaders.sort()).toEqual(['authorizer', 'me']);
     // The patterns the other functions hold cannot match an API key item's partition key.
-    const like = (pattern: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const like = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      );
     for (const pattern of [WORKSPACE, RATE, keys.changeLogPartition('*'), keys.webhookDirectoryPartition]) {
       expect(like(pattern).test(keys.apiKey('0f'.repeat(32)).PK)).toBe(false);
     }

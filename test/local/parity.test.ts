@@ -28,20 +28,23 @@ afterAll(async () => {
 
 function send(method: string, path: string, body?: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { [API_KEY_HEADER]: key, ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode!, body: parsed });
-      });
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { [API_KEY_HEADER]: key, ...headers, ...(body ? { 'Content-Length': String(body.length) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode!, body: parsed });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -67,7 +70,10 @@ test('path parameters are passed as sent, not percent-decoded (API Gateway REST 
 });
 
 test('a gzip request body is decompressed before the handler (Content-Encoding: gzip), as API Gateway does', async () => {
-  const created = await send('POST', '/v1/clients', gzipSync(Buffer.from(JSON.stringify({ name: 'Zipped Ltd' }))), { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+  const created = await send('POST', '/v1/clients', gzipSync(Buffer.from(JSON.stringify({ name: 'Zipped Ltd' }))), {
+    'Content-Type': 'application/json',
+    'Content-Encoding': 'gzip',
+  });
   expect(created.status).toBe(201);
   expect(created.body.name).toBe('Zipped Ltd');
   const plain = await send('POST', '/v1/clients', Buffer.from(JSON.stringify({ name: 'Plain Ltd' })), { 'Content-Type': 'application/json' });
