@@ -47,6 +47,7 @@ describe.each(['dev', 'prod'] as const)('docs/operations.md and docs/capacity.md
     expect(stated(operations, /(\d+) GSIs/)).toBe(gsis.length);
     expect(stated(operations, /GSI1\.\.GSI(\d+)/)).toBe(gsis.length);
     expect(gsis).toContain(`GSI${gsis.length}`);
+    expect(stated(operations, /GSI1Throttles` … `GSI(\d+)Throttles/)).toBe(gsis.length);
   });
 
   test('functions: the count, and every function named in the Functions row', () => {
