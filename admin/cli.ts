@@ -6,6 +6,8 @@ import { createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../
 import { ensureTable } from '../shared/data/setup';
 import { isValidWorkspaceId, keyState } from '../shared/domain/apikeys';
 import { seedWorkspace } from '../shared/seed/seed';
+import { LOCAL_WEBHOOK_KEY_RING } from '../shared/data/secrets';
+import { reencryptSecrets } from '../shared/data/webhooks';
 
 /**
  * Operator CLI: `npm run --silent admin -- <command>`. Talks to DynamoDB directly: DynamoDB Local
@@ -20,6 +22,10 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   keys revoke ID [--json]
   keys update ID [--per-minute N] [--per-hour N] [--json]
   seed --workspace W [--time-entries N] [--invoices N] [--json]
+  webhooks reencrypt [--json]
+      Seals every stored webhook secret under the key ring's current key; prints how many ciphertexts each
+      key id still seals (a key that seals none may be removed from the ring). Needs WEBHOOK_KEYS_SECRET_ARN
+      (AWS: the WebhookKeysSecretArn output) or WEBHOOK_SECRET_KEYS.
 
 Environment: DYNAMODB_ENDPOINT (local DynamoDB), TABLE_NAME (required for AWS), AWS credentials/region.`;
 
@@ -162,6 +168,18 @@ export async function run(argv: string[], log: (s: string) => void = console.log
         .map(([k, v]) => `${v} ${k}`)
         .join(', ')}`,
       result,
+    );
+    return 0;
+  }
+  if (group === 'webhooks' && action === 'reencrypt') {
+    if (process.env.DYNAMODB_ENDPOINT && !process.env.WEBHOOK_SECRET_KEYS && !process.env.WEBHOOK_KEYS_SECRET_ARN) process.env.WEBHOOK_SECRET_KEYS = LOCAL_WEBHOOK_KEY_RING;
+    const report = await reencryptSecrets();
+    const uses = Object.entries(report.inUse)
+      .map(([kid, n]) => `${kid}: ${n}`)
+      .join(', ');
+    out.print(
+      `Webhook secrets: ${report.webhooks} webhooks in ${report.workspaces} workspaces, ${report.reencrypted} re-encrypted under ${report.current}; ciphertexts per key: ${uses || 'none'}.`,
+      report,
     );
     return 0;
   }

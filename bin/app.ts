@@ -16,6 +16,7 @@ const config = stageConfigFromContext({
   tracing: app.node.tryGetContext('tracing'),
   logLevel: app.node.tryGetContext('logLevel'),
   corsOrigins: app.node.tryGetContext('corsOrigins') ?? process.env.CORS_ORIGINS,
+  wafIpRateLimit: app.node.tryGetContext('wafIpRateLimit'),
 });
 
 new TimeTrackingStack(app, `TimeTracking-${config.stage}`, {

@@ -28,6 +28,20 @@ export interface StageConfig {
    * handlers enforce). Over it, API Gateway answers 429 THROTTLED.
    */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * Method throttling of the public routes (GET /v1/openapi.json, /v1/docs, its script): anonymous
+   * callers get their own, smaller bucket, so they cannot use up the stage throttle the integrations share.
+   */
+  readonly publicThrottling: { readonly rateLimit: number; readonly burstLimit: number };
+  /** AWS WAF (lib/waf.ts): `ipRateLimit` = requests per IP per 5 minutes (the rate-based rule; off unless set). */
+  readonly waf: { readonly ipRateLimit?: number };
+  /**
+   * Concurrency of webhook delivery (docs/capacity.md, "Concurrency"): the sender's SQS trigger is capped
+   * at `senderMaxConcurrency` (SQS maximum concurrency) and the sender and dispatcher get reserved
+   * concurrency, so a backlog towards slow receivers cannot take the account's concurrency from the API
+   * and the authorizer (and is guaranteed its own share).
+   */
+  readonly webhookConcurrency: { readonly senderMaxConcurrency: number; readonly senderReserved?: number; readonly dispatcherReserved?: number };
   readonly alarms: {
     /** 5xx responses / all responses over one minute. */
     readonly serverErrorRate: number;
@@ -56,6 +70,10 @@ const BASE: Record<StageName, StageConfig> = {
     logLevel: 'DEBUG',
     tracing: false,
     throttling: { rateLimit: 50, burstLimit: 100 },
+    publicThrottling: { rateLimit: 5, burstLimit: 10 },
+    waf: {},
+    // No reserved concurrency in dev: a sandbox account's concurrency quota may be 10, and Lambda keeps 100 unreserved.
+    webhookConcurrency: { senderMaxConcurrency: 5 },
     alarms: { serverErrorRate: 0.05, latencyP99Ms: 3000 },
     lambda: { memorySize: 512 },
     corsOrigins: ['*'],
@@ -70,6 +88,9 @@ const BASE: Record<StageName, StageConfig> = {
     logLevel: 'INFO',
     tracing: true,
     throttling: { rateLimit: 500, burstLimit: 1000 },
+    publicThrottling: { rateLimit: 20, burstLimit: 40 },
+    waf: {},
+    webhookConcurrency: { senderMaxConcurrency: 50, senderReserved: 50, dispatcherReserved: 10 },
     alarms: { serverErrorRate: 0.01, latencyP99Ms: 2000 },
     lambda: { memorySize: 1024 },
     corsOrigins: ['*'],
@@ -84,6 +105,8 @@ export interface StageContext {
   logLevel?: unknown;
   /** Comma list of origins, or `*` (`-c corsOrigins=https://app.example.com,https://admin.example.com`). */
   corsOrigins?: unknown;
+  /** Requests per IP per 5 minutes above which AWS WAF answers 429 (`-c wafIpRateLimit=2000`); unset: no rate-based rule. */
+  wafIpRateLimit?: unknown;
 }
 
 const asBool = (v: unknown): boolean | undefined => {
@@ -93,10 +116,14 @@ const asBool = (v: unknown): boolean | undefined => {
   throw new Error(`Expected true or false, got ${JSON.stringify(v)}`);
 };
 
-export function stageConfig(stage: StageName, overrides: { alarmEmail?: string; tracing?: boolean; logLevel?: LogLevel; corsOrigins?: readonly string[] } = {}): StageConfig {
+export function stageConfig(
+  stage: StageName,
+  overrides: { alarmEmail?: string; tracing?: boolean; logLevel?: LogLevel; corsOrigins?: readonly string[]; wafIpRateLimit?: number } = {},
+): StageConfig {
   const base = BASE[stage];
   return {
     ...base,
+    ...(overrides.wafIpRateLimit !== undefined ? { waf: { ...base.waf, ipRateLimit: overrides.wafIpRateLimit } } : {}),
     ...(overrides.corsOrigins ? { corsOrigins: overrides.corsOrigins } : {}),
     ...(overrides.tracing !== undefined ? { tracing: overrides.tracing } : {}),
     ...(overrides.logLevel ? { logLevel: overrides.logLevel } : {}),
@@ -118,7 +145,13 @@ export function stageConfigFromContext(ctx: StageContext): StageConfig {
   const tracing = asBool(ctx.tracing);
   if (ctx.corsOrigins !== undefined && typeof ctx.corsOrigins !== 'string') throw new Error('corsOrigins must be a comma list of origins, or *');
   const origins = typeof ctx.corsOrigins === 'string' ? corsOrigins(ctx.corsOrigins) : undefined;
+  const rate = ctx.wafIpRateLimit;
+  // AWS WAF's rate-based rules take 10 to 2,000,000,000 requests per evaluation window.
+  if (rate !== undefined && !(/^\d+$/.test(String(rate)) && Number(rate) >= 10 && Number(rate) <= 2_000_000_000)) {
+    throw new Error(`wafIpRateLimit must be a whole number of requests per IP per 5 minutes (10 or more), got ${JSON.stringify(rate)}`);
+  }
   return stageConfig(stage, {
+    ...(rate !== undefined ? { wafIpRateLimit: Number(rate) } : {}),
     ...(origins ? { corsOrigins: origins } : {}),
     ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),
     ...(tracing !== undefined ? { tracing } : {}),

@@ -106,12 +106,23 @@ export class Monitoring extends Construct {
       period: fiveMinutes,
       label: 'Authorizer failures',
     });
-    alarm('AuthorizerErrors', authorizerErrors, {
-      threshold: 1,
-      description: 'API Gateway answered AUTHORIZER_FAILURE or AUTHORIZER_CONFIGURATION_ERROR: the authorizer crashed, timed out or was throttled (callers got 500/503).',
+    // A rate, not one event: the share of requests answered AUTHORIZER_* over the 5xx threshold in 3 of 5 minutes.
+    const authorizerErrorRate = new cw.MathExpression({
+      expression: '100 * FILL(e, 0) / IF(n > 0, n, 1)',
+      usingMetrics: {
+        e: authorizerErrors.with({ period: oneMinute }),
+        n: stage.metricCount({ statistic: cw.Stats.SUM, period: oneMinute }),
+      },
+      label: 'Authorizer failures (% of requests)',
+      period: oneMinute,
+    });
+    alarm('AuthorizerErrors', authorizerErrorRate, {
+      threshold: config.alarms.serverErrorRate * 100,
+      evaluationPeriods: 5,
+      datapointsToAlarm: 3,
+      description: `More than ${config.alarms.serverErrorRate * 100}% of requests were answered AUTHORIZER_FAILURE or AUTHORIZER_CONFIGURATION_ERROR in 3 of the last 5 minutes: the authorizer threw, timed out or was throttled (callers got 500/503).`,
     });
 
-    // ------------------------------------------------------------ functions
     const allFunctions: Array<[string, ServiceFunction]> = [...Object.entries(props.functions), ['authorizer', props.authorizerFunction]];
     for (const [name, f] of allFunctions) {
       if (f !== props.authorizerFunction) {

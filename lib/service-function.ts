@@ -43,16 +43,26 @@ export interface ServiceFunctionProps {
   readonly environment?: Record<string, string>;
   /** Files (paths from the project root) copied next to the bundle, read by the handler at run time. */
   readonly assets?: readonly string[];
+  /** Reserved concurrency (a share of the account's executions kept for, and capping, this function). */
+  readonly reservedConcurrentExecutions?: number;
 }
 
-/** How a function may use the table. */
+/**
+ * How a function may use the table. Every grant names the partitions it may touch (`dynamodb:LeadingKeys`:
+ * the PK of the table, or the index partition key of a Query on an index, must match one of the
+ * patterns), so no function can read or rewrite the API key records (`APIKEY#`) unless it is meant to.
+ */
 export type TableAccess =
-  /** Items of the workspace data: read, write, transactions, Query on the table and its indexes. No Scan. */
-  | { kind: 'readWrite' }
+  /** Items of the workspace data: read, write, transactions, Query on the table and its indexes. No Scan, no batch calls. */
+  | { kind: 'readWrite'; leadingKeys: string[] }
   /** Reads only: GetItem and Query on the table and its indexes (reports). No Scan, no writes. */
-  | { kind: 'read' }
-  /** GetItem and UpdateItem on the base table only, restricted to items whose PK starts with one of these prefixes. */
+  | { kind: 'read'; leadingKeys: string[] }
+  /** These actions on the base table only. */
   | { kind: 'items'; actions: string[]; leadingKeys: string[] };
+
+/** The table actions of each kind of access: what the data layer's deployed paths call (TransactWriteItems is authorized per item as Put/Update/Delete/ConditionCheck). */
+export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
+export const WRITE_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
 
 /**
  * One Lambda function with the project's defaults fixed in one place: Node.js 22 on arm64, esbuild
@@ -94,6 +104,7 @@ export class ServiceFunction extends Construct {
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,
+      ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       ...(config.tracing ? { tracing: Tracing.ACTIVE } : {}),
       environment: {
         TABLE_NAME: props.tableName,
@@ -134,10 +145,17 @@ export class ServiceFunction extends Construct {
 
   /** Grants exactly the table access a function needs. */
   bindTable(table: dynamodb.Table, access: TableAccess): void {
+    const leadingKeys = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.leadingKeys } };
     if (access.kind === 'readWrite' || access.kind === 'read') {
-      // grantReadWriteData would include Scan: the data layer never scans (every list is a Query), so IAM forbids it.
-      const writes = ['dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-      table.grant(this.role, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', ...(access.kind === 'readWrite' ? writes : []));
+      // grantReadWriteData would include Scan and the batch calls: the data layer never scans (every list is a
+      // Query) and its deployed paths make no batch call, so IAM forbids them.
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: [...READ_ACTIONS, ...(access.kind === 'readWrite' ? WRITE_ACTIONS : [])],
+          resources: [table.tableArn, `${table.tableArn}/index/*`],
+          conditions: leadingKeys,
+        }),
+      );
       const tableLogicalId = Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement);
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
@@ -150,7 +168,7 @@ export class ServiceFunction extends Construct {
       new iam.PolicyStatement({
         actions: access.actions,
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.leadingKeys } },
+        conditions: leadingKeys,
       }),
     );
   }

@@ -14,6 +14,7 @@ import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodRespon
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
+import { EdgeFirewall } from './waf';
 
 export interface TimeTrackingStackProps extends StackProps {
   readonly config: StageConfig;
@@ -24,6 +25,12 @@ export interface TimeTrackingStackProps extends StackProps {
  * the route table (every function serving a route with a `cursor` query parameter).
  */
 export const CURSOR_FUNCTIONS: readonly FunctionName[] = [...new Set(routeList.filter((r) => r.query !== undefined && 'cursor' in r.query.shape).map((r) => r.resource))];
+
+/** The partitions of a workspace's data (`WS#<ws>...`, table and index keys alike) and the rate counters (`RATE#<key id>`). */
+export const WORKSPACE_DATA_KEYS: readonly string[] = [keys.workspacePartition('*'), keys.rateCounter('*', '').PK];
+
+/** The routes anyone may call without a key (scope null): their own method throttling. */
+export const PUBLIC_ROUTES = routeList.filter((r) => r.scope === null);
 
 /** Cache time of the authorizer (identity source: API_KEY_HEADER): the cache is why revocation takes up to 5 minutes. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
@@ -42,6 +49,8 @@ export class TimeTrackingStack extends Stack {
   readonly authorizerFunction: ServiceFunction;
   readonly cursorSecret: secretsmanager.Secret;
   readonly accessLogGroup: logs.LogGroup;
+  readonly executionLogGroup: logs.LogGroup;
+  readonly firewall: EdgeFirewall;
   readonly webhooks: WebhookDelivery;
 
   constructor(scope: Construct, id: string, props: TimeTrackingStackProps) {
@@ -101,7 +110,9 @@ export class TimeTrackingStack extends Stack {
         description: `time-tracking ${config.stage}: /v1/${name} routes`,
         ...(CURSOR_FUNCTIONS.includes(name) ? { environment: { CURSOR_SECRET_ARN: this.cursorSecret.secretArn } } : {}),
       });
-      fn.bindTable(this.table, { kind: 'readWrite' });
+      // Workspace data (records, locks, feed, rollups, list bounds, idempotency records: all under WS#<ws>)
+      // and the rate counters; the webhooks function also adds its workspace to the webhook directory.
+      fn.bindTable(this.table, { kind: 'readWrite', leadingKeys: [...WORKSPACE_DATA_KEYS, ...(name === 'webhooks' ? [keys.webhookDirectoryPartition] : [])] });
       if (CURSOR_FUNCTIONS.includes(name)) this.cursorSecret.grantRead(fn.role);
       fns[name] = fn;
     }
@@ -149,7 +160,7 @@ export class TimeTrackingStack extends Stack {
       tableName,
       description: `time-tracking ${config.stage}: GET /v1/reports/summary`,
     });
-    fns.reports.bindTable(this.table, { kind: 'read' });
+    fns.reports.bindTable(this.table, { kind: 'read', leadingKeys: [`${keys.workspacePartition('*')}`] });
     fns.reports.bindTable(this.table, { kind: 'items', actions: ['dynamodb:UpdateItem'], leadingKeys: [`${keys.rateCounter('*', '').PK}`] });
     this.functions = fns;
 
@@ -194,9 +205,31 @@ export class TimeTrackingStack extends Stack {
         tracingEnabled: config.tracing,
         throttlingRateLimit: config.throttling.rateLimit,
         throttlingBurstLimit: config.throttling.burstLimit,
+        // The public routes get their own, smaller bucket (anonymous callers cannot use up the stage's).
+        methodOptions: Object.fromEntries(
+          PUBLIC_ROUTES.map((r) => [
+            `${r.path}/${r.method}`,
+            {
+              throttlingRateLimit: config.publicThrottling.rateLimit,
+              throttlingBurstLimit: config.publicThrottling.burstLimit,
+              loggingLevel: apigw.MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+              metricsEnabled: false,
+            },
+          ]),
+        ),
       },
     });
     addGatewayErrors(this.api, config.corsOrigins);
+    // The execution-log group API Gateway would create itself (without retention): created here first, with the stage's.
+    this.executionLogGroup = new logs.LogGroup(this, 'ApiExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${config.stage}`,
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    this.api.deploymentStage.node.addDependency(this.executionLogGroup);
+    // 413 for bodies Lambda cannot take; the optional per-IP rate rule (lib/waf.ts).
+    this.firewall = new EdgeFirewall(this, 'Firewall', { config, api: this.api });
 
     const authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       authorizerName: `time-tracking-${config.stage}-api-key`,
@@ -276,11 +309,6 @@ export class TimeTrackingStack extends Stack {
           'Requests are validated in the handlers with the zod schemas of the route table (shared/api/routes.ts), which produce the field-level 400 VALIDATION_ERROR details the API promises; an API Gateway request validator could only give a generic message.',
       },
       {
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'No WAF web ACL in this stack: every route but the OpenAPI document requires an API key, each key has per-minute and per-hour limits, and the stage is throttled. An account-level WAF (e.g. Firewall Manager) can be associated without changing this stack.',
-      },
-      {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
         reason:
           "The account-level role API Gateway uses to write CloudWatch logs (access and execution logs) uses AWS's purpose-built AmazonAPIGatewayPushToCloudWatchLogs policy, as the API Gateway documentation prescribes.",
@@ -298,7 +326,7 @@ export class TimeTrackingStack extends Stack {
     });
 
     // ---------------------------------------------------------------- webhook delivery (stream -> dispatcher -> SQS -> sender)
-    this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, cursorSecret: this.cursorSecret, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });
@@ -306,6 +334,8 @@ export class TimeTrackingStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: monitoring.dashboard.dashboardName });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.alarmTopic.topicArn, description: 'Subscribe here to receive alarms' });
     new CfnOutput(this, 'AccessLogGroupName', { value: this.accessLogGroup.logGroupName });
+    new CfnOutput(this, 'CursorSecretArn', { value: this.cursorSecret.secretArn, description: 'The cursor-signing secret (rotation: docs/operations.md)' });
+    new CfnOutput(this, 'WebhookKeysSecretArn', { value: this.webhooks.keyRing.secretArn, description: 'The webhook key ring (rotation: docs/operations.md)' });
   }
 }
 
@@ -317,7 +347,8 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   requestTimeEpoch: '$context.requestTimeEpoch',
   stage: '$context.stage',
   ip: '$context.identity.sourceIp',
-  userAgent: '$context.identity.userAgent',
+  // No $context.identity.userAgent: API Gateway writes it unescaped, so a quote in a User-Agent would break
+  // the JSON line (the authorizer-errors metric filter would miss it) or forge fields after it.
   httpMethod: '$context.httpMethod',
   resourcePath: '$context.resourcePath',
   path: '$context.path',

@@ -4,7 +4,7 @@ import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -18,11 +18,20 @@ export const CHANGE_EVENT_TYPE = 'CHANGE';
 export const WEBHOOK_MAX_RECEIVES = 5;
 /** The sender's timeout: one POST (WEBHOOK_TIMEOUT_MS, 10 s) per message of a batch in parallel, plus the table calls. */
 export const SENDER_TIMEOUT = Duration.seconds(30);
+/** The dispatcher's alarm on how far it is behind the stream. */
+export const STREAM_ITERATOR_AGE_ALARM = Duration.minutes(5);
+/**
+ * The queue's alarm on its oldest message. A message's age counts from when it was sent, and a retry is a
+ * message sent with a delay of up to 15 minutes (SQS's maximum: MAX_DELAY_SECONDS): so 30 minutes means
+ * a message has waited at least 15 minutes past its due time.
+ */
+export const QUEUE_AGE_ALARM = Duration.minutes(30);
+/** The key id of the key ring's first key (generated at deploy time). */
+export const INITIAL_KEY_ID = 'k1';
 
 export interface WebhookDeliveryProps {
   readonly config: StageConfig;
   readonly table: dynamodb.Table;
-  readonly cursorSecret: secretsmanager.Secret;
   /** The webhooks API function: queues pings, encrypts secrets. */
   readonly api: ServiceFunction;
   readonly alarmTopic: sns.Topic;
@@ -33,7 +42,9 @@ export interface WebhookDeliveryProps {
  * change-event items -> the dispatcher function -> an SQS queue (with a dead-letter queue) -> the sender
  * function. Both functions run the code `npm start` runs locally (shared/api/webhook-delivery.ts).
  * Least privilege: each function gets only the table actions it calls, SQS send where it queues, and
- * the cursor secret (which the webhook secrets' encryption key is derived from) where it signs.
+ * the webhook key ring (the keys encrypting the stored `whsec_` secrets; shared/data/secrets.ts) only
+ * where secrets are sealed (the webhooks API function) or opened to sign (the sender). The cursor secret
+ * plays no part in webhook delivery: rotating it leaves every delivery working.
  */
 export class WebhookDelivery extends Construct {
   readonly queue: sqs.Queue;
@@ -42,11 +53,16 @@ export class WebhookDelivery extends Construct {
   readonly dispatcher: ServiceFunction;
   readonly sender: ServiceFunction;
   readonly dlqAlarm: cloudwatch.Alarm;
+  /** Every alarm of webhook delivery. */
+  readonly alarms: cloudwatch.Alarm[] = [];
+  /** The webhook key ring: `{"current":"k1","k1":"<generated>"}` at deploy time; rotated by adding a key (docs/operations.md). */
+  readonly keyRing: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
     const { config, table } = props;
-    const queueDefaults = { enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED, retentionPeriod: Duration.days(14) };
+    // prod keeps its queues (and the messages in them, dead letters included) when the stack is deleted.
+    const queueDefaults = { enforceSSL: true, encryption: sqs.QueueEncryption.SQS_MANAGED, retentionPeriod: Duration.days(14), removalPolicy: config.removalPolicy };
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', queueDefaults);
     this.queue = new sqs.Queue(this, 'Queue', {
@@ -61,12 +77,29 @@ export class WebhookDelivery extends Construct {
       Validations.of(q).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (failed webhook messages, failed stream batches).' });
     }
 
-    const env = { WEBHOOK_QUEUE_URL: this.queue.queueUrl, CURSOR_SECRET_ARN: props.cursorSecret.secretArn };
+    this.keyRing = new secretsmanager.Secret(this, 'KeyRing', {
+      description: `time-tracking ${config.stage}: key ring encrypting the webhook signing secrets stored in the table ({"current":"<id>","<id>":"<key>"})`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ current: INITIAL_KEY_ID }),
+        generateStringKey: INITIAL_KEY_ID,
+        passwordLength: 64,
+        excludePunctuation: true,
+        includeSpace: false,
+      },
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(this.keyRing).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A rotation of the webhook key ring adds a key and makes it current while every older key stays until `admin webhooks reencrypt` has sealed every stored secret under the new one: a multi-step runbook (docs/operations.md), not a single-value rotation Lambda.',
+    });
+    const env = { WEBHOOK_QUEUE_URL: this.queue.queueUrl };
     this.dispatcher = new ServiceFunction(this, 'Fn-webhook-dispatcher', {
       name: 'webhook-dispatcher',
       config,
       tableName: table.tableName,
       timeout: Duration.seconds(60),
+      ...(config.webhookConcurrency.dispatcherReserved !== undefined ? { reservedConcurrentExecutions: config.webhookConcurrency.dispatcherReserved } : {}),
       description: `time-tracking ${config.stage}: webhook dispatcher (stream -> deliveries -> SQS)`,
       environment: env,
     });
@@ -104,8 +137,9 @@ export class WebhookDelivery extends Construct {
       config,
       tableName: table.tableName,
       timeout: SENDER_TIMEOUT,
+      ...(config.webhookConcurrency.senderReserved !== undefined ? { reservedConcurrentExecutions: config.webhookConcurrency.senderReserved } : {}),
       description: `time-tracking ${config.stage}: webhook sender (SQS -> signed POST)`,
-      environment: env,
+      environment: { ...env, WEBHOOK_KEYS_SECRET_ARN: this.keyRing.secretArn },
     });
     // Reads deliveries and webhooks, writes attempts and states, counts failures, disables an endpoint; a 'dispatch' message dispatches.
     this.sender.bindTable(table, {
@@ -113,13 +147,17 @@ export class WebhookDelivery extends Construct {
       actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       leadingKeys: [`${keys.workspacePartition('*')}`],
     });
-    this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    // At most senderMaxConcurrency senders at once, whatever the backlog (SQS maximum concurrency: messages
+    // wait in the queue instead of being throttled back into it), within the sender's reserved concurrency.
+    this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.webhookConcurrency.senderMaxConcurrency }));
     this.queue.grantSendMessages(this.sender.role);
-    for (const fn of [this.dispatcher, this.sender, props.api]) props.cursorSecret.grantRead(fn.role);
+    // Secrets are sealed by the webhooks API function (create, rotate-secret) and opened by the sender (to sign): no one else reads the ring.
+    for (const fn of [this.sender, props.api]) this.keyRing.grantRead(fn.role);
 
-    // The API's webhooks function queues pings.
+    // The API's webhooks function queues pings and seals secrets.
     this.queue.grantSendMessages(props.api.role);
     props.api.fn.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
+    props.api.fn.addEnvironment('WEBHOOK_KEYS_SECRET_ARN', this.keyRing.secretArn);
 
     const action = new cwActions.SnsAction(props.alarmTopic);
     this.dlqAlarm = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
@@ -144,5 +182,52 @@ export class WebhookDelivery extends Construct {
     });
     streamAlarm.addAlarmAction(action);
     streamAlarm.addOkAction(action);
+    this.alarms.push(this.dlqAlarm, streamAlarm);
+
+    const alarm = (alarmId: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
+      const a = new cloudwatch.Alarm(this, alarmId, {
+        alarmName: `time-tracking-${config.stage}-${alarmId}`,
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      a.addAlarmAction(action);
+      a.addOkAction(action);
+      this.alarms.push(a);
+      return a;
+    };
+    const fiveMinutes = Duration.minutes(5);
+    for (const [name, f] of [
+      ['webhook-dispatcher', this.dispatcher],
+      ['webhook-sender', this.sender],
+    ] as const) {
+      alarm(
+        `Fn-${name}-Errors`,
+        f.fn.metricErrors({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+        1,
+        `The ${name} function failed (unhandled error or timeout): /time-tracking/${config.stage}/lambda/${name}.`,
+      );
+      alarm(
+        `Fn-${name}-Throttles`,
+        f.fn.metricThrottles({ period: fiveMinutes, statistic: cloudwatch.Stats.SUM }),
+        1,
+        `The ${name} function was throttled (its reserved concurrency, or the account's, exhausted).`,
+      );
+    }
+    alarm(
+      'webhook-stream-iterator-age',
+      this.dispatcher.fn.metric('IteratorAge', { period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+      STREAM_ITERATOR_AGE_ALARM.toMilliseconds(),
+      `The dispatcher is more than ${STREAM_ITERATOR_AGE_ALARM.toMinutes()} minutes behind the table's stream (failing, throttled or too slow): deliveries are late, and records older than 24 h leave the stream.`,
+    );
+    alarm(
+      'webhook-queue-oldest-message',
+      this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+      QUEUE_AGE_ALARM.toSeconds(),
+      `A webhook message is ${QUEUE_AGE_ALARM.toMinutes()} minutes old (at least 15 past its due time): the senders are at their concurrency cap, throttled or failing.`,
+    );
   }
 }

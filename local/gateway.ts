@@ -87,7 +87,7 @@ function queryStringOf(query: GatewayRequest['query']): string {
   return qs.toString();
 }
 
-/** The authorizer threw something else than 'Unauthorized' (API Gateway: AUTHORIZER_FAILURE). */
+/** The authorizer threw something else than 'Unauthorized' (API Gateway: AUTHORIZER_CONFIGURATION_ERROR, 503 with Retry-After). */
 class AuthorizerFailure extends Error {
   constructor(readonly failure: unknown) {
     super('authorizer failed');
@@ -164,7 +164,8 @@ export function createGateway(opts: GatewayOptions = {}) {
         multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
         queryStringParameters: Object.keys(single).length ? single : null,
         multiValueQueryStringParameters: Object.keys(multi).length ? multi : null,
-        pathParameters: Object.keys(match.params).length ? Object.fromEntries(Object.entries(match.params).map(([k, v]) => [k, safeDecode(v)])) : null,
+        // As API Gateway REST passes them: not percent-decoded (an id sent as a%20b reaches the handler as a%20b).
+        pathParameters: Object.keys(match.params).length ? { ...match.params } : null,
         stageVariables: null,
         body: req.body === undefined || req.body === '' ? null : req.body,
         isBase64Encoded: false,
@@ -205,7 +206,8 @@ export function createGateway(opts: GatewayOptions = {}) {
         // DynamoDB Local went down while the authorizer was reading the key: retryable, as the handlers answer it.
         if (!storeAvailable()) return storeUnavailableResponse(requestId);
         console.error('local gateway: authorizer failed', err.failure);
-        return answer('AUTHORIZER_FAILURE');
+        // As API Gateway answers an authorizer that throws (shared/api/gateway-edge.ts): 503, Retry-After: 1.
+        return answer('AUTHORIZER_CONFIGURATION_ERROR');
       }
       console.error('local gateway: handler failed', err);
       return answer('DEFAULT_5XX');
@@ -231,14 +233,6 @@ export function lambdaContext(functionName: string, requestId: string): Context 
     fail: () => undefined,
     succeed: () => undefined,
   };
-}
-
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
 }
 
 /** Evaluates the authorizer's policy for one method ARN (Allow with * wildcards, Deny wins). */

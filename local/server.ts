@@ -3,16 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import {
-  gatewayAnswerResponse,
-  headerValue,
-  MAX_GATEWAY_BODY_BYTES,
-  MAX_URL_CHARS,
-  MIN_COMPRESSION_BYTES,
-  type EdgeResponse,
-  type GatewayAnswerId,
-} from '../shared/api/gateway-edge';
+import { gunzip, gzip } from 'node:zlib';
+import { gatewayAnswerResponse, headerValue, MAX_EDGE_BODY_BYTES, MAX_URL_CHARS, MIN_COMPRESSION_BYTES, type EdgeResponse, type GatewayAnswerId } from '../shared/api/gateway-edge';
 import { createGateway, type GatewayOptions } from './gateway';
 
 /**
@@ -28,7 +20,8 @@ import { createGateway, type GatewayOptions } from './gateway';
  *   requestTimeout), 400 for the rest (unknown method, a header name with a space, ...). These are answers
  *   API Gateway gives through its DEFAULT_4XX response: its status and message, code VALIDATION_ERROR;
  * - a client that closes the connection halfway through its body: nothing to answer, nothing thrown;
- * - a handler that does not answer within API Gateway's integration timeout (29 s): 504;
+ * - a handler that does not answer within the time limit (29 s): 502, as API Gateway answers a function that timed out;
+ * - a gzip request body (Content-Encoding: gzip) is decompressed before the handler sees it, as API Gateway does;
  * - an error thrown outside any promise chain while serving a request (a timer, an event handler) or a
  *   rejection nobody handles: with guardProcess() installed (npm start does), that request's 500, logged
  *   under its request id; the process keeps running.
@@ -46,6 +39,8 @@ export interface LocalServerOptions extends GatewayOptions {
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** What API Gateway answers when the Lambda function timed out (an integration failure, through DEFAULT_5XX). */
+export const LAMBDA_TIMEOUT_STATUS = 502;
 /** API Gateway REST's integration timeout. */
 export const INTEGRATION_TIMEOUT_MS = 29_000;
 
@@ -67,7 +62,16 @@ class ClientGone extends Error {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
+/** A gzip body decompressed, at most MAX_EDGE_BODY_BYTES of it (a small body cannot inflate past the edge's bound). */
+async function gunzipBody(raw: Buffer): Promise<string | 'too-large' | 'bad-gzip'> {
+  try {
+    return (await gunzipAsync(raw, { maxOutputLength: MAX_EDGE_BODY_BYTES })).toString('utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError ? 'too-large' : 'bad-gzip';
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -75,7 +79,7 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
     req.on('data', (c: Buffer) => {
       if (tooLarge) return;
       size += c.length;
-      if (size > MAX_GATEWAY_BODY_BYTES) {
+      if (size > MAX_EDGE_BODY_BYTES) {
         tooLarge = true;
         chunks.length = 0;
         resolve('too-large');
@@ -83,7 +87,7 @@ function readBody(req: IncomingMessage): Promise<string | 'too-large'> {
       }
       chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     // 'error' (aborted) or 'close' before 'end': the client went away. A settled promise ignores both.
     req.on('error', () => reject(new ClientGone()));
     req.on('close', () => {
@@ -120,6 +124,7 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
 }
 
 const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /** One answer per request: a second one (a late handler after a 500 or 504) is dropped. */
 async function send(req: IncomingMessage, res: ServerResponse, out: EdgeResponse): Promise<void> {
@@ -181,16 +186,27 @@ export function createLocalServer(opts: LocalServerOptions = {}): Server {
       req.resume();
       return send(req, res, gatewayAnswerResponse('DEFAULT_4XX', requestId, 'Bad request: invalid URL'));
     }
-    const body = await readBody(req);
+    const raw = await readBody(req);
+    if (raw === 'too-large') return send(req, res, gatewayAnswerResponse('REQUEST_TOO_LARGE', requestId));
+    // API Gateway decompresses a gzip request body (the API has compression on): the handler gets the JSON.
+    const gzipped =
+      String(req.headers['content-encoding'] ?? '')
+        .trim()
+        .toLowerCase() === 'gzip';
+    const body = gzipped ? await gunzipBody(raw) : raw.toString('utf8');
     if (body === 'too-large') return send(req, res, gatewayAnswerResponse('REQUEST_TOO_LARGE', requestId));
+    if (body === 'bad-gzip') return send(req, res, gatewayAnswerResponse('DEFAULT_4XX', requestId, 'Bad request: the body is not valid gzip'));
     const headers: Record<string, string> = Object.fromEntries(
       Object.entries(req.headers).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(',') : v]])),
     );
+    if (gzipped) delete headers['content-encoding'];
     // API Gateway always adds X-Forwarded-Proto; the local server is plain HTTP.
     headers['x-forwarded-proto'] ??= 'http';
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<EdgeResponse>((resolve) => {
-      timer = setTimeout(() => resolve(gatewayAnswerResponse('INTEGRATION_TIMEOUT', requestId)), integrationTimeoutMs);
+      // In AWS every API function's own timeout (10 s at most) ends a slow handler before API Gateway's 29 s, and
+      // API Gateway answers a Lambda that timed out 502 (DEFAULT_5XX): the local answer is that one, never a 504.
+      timer = setTimeout(() => resolve({ ...gatewayAnswerResponse('DEFAULT_5XX', requestId), status: LAMBDA_TIMEOUT_STATUS }), integrationTimeoutMs);
     });
     try {
       const out = await Promise.race([

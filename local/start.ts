@@ -12,6 +12,7 @@ import { installDurableCommits } from './durable-commits';
 import { portFree, portProblems } from './ports';
 import { startWebhookDelivery } from './webhooks';
 import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
+import { LOCAL_WEBHOOK_KEY_RING } from '../shared/data/secrets';
 
 /**
  * npm start: DynamoDB Local (data under DATA_DIR, supervised: restarted when it dies, 503 meanwhile), the
@@ -30,6 +31,7 @@ async function main() {
   const requestTimeoutMs = seconds('REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_MS);
   process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   process.env.CURSOR_SECRET ||= DEV_CURSOR_SECRET;
+  process.env.WEBHOOK_SECRET_KEYS ||= LOCAL_WEBHOOK_KEY_RING;
   process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true'; // http and loopback receivers, locally only (docs/webhooks.md)
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Reply, resourceHandler } from '../../shared/api/handler';
 import { buildOpenApi, serverObject } from '../../shared/api/openapi';
-import { REFERENCE_PAGE_HEADERS, REFERENCE_SCRIPT_HEADERS, referencePage, selfContainedScript } from '../../shared/api/reference-page';
+import { OPENAPI_HEADERS, REFERENCE_PAGE_HEADERS, REFERENCE_SCRIPT_HEADERS, referencePage, selfContainedScript } from '../../shared/api/reference-page';
 import { DOCS_SCRIPT } from '../../shared/api/routes';
 
 /**
@@ -21,7 +21,7 @@ function scriptFile(): string {
 export const handler = resourceHandler('openapi', {
   getOpenApi: async ({ baseUrl }) => {
     doc ??= buildOpenApi();
-    return { ...doc, servers: [serverObject(baseUrl)] };
+    return new Reply({ ...doc, servers: [serverObject(baseUrl)] }, OPENAPI_HEADERS);
   },
   getApiReference: async () => new Reply(referencePage(), REFERENCE_PAGE_HEADERS),
   getApiReferenceScript: async () => {

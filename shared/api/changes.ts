@@ -2,6 +2,7 @@ import { CHANGE_RETENTION_DAYS, CHANGE_RETENTION_MS, changeTypeFilter, entityOfC
 import { cursorExpired, invalidField } from '../domain/errors';
 import { changesNow, positionAt, readChanges } from '../data/changes';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../data/cursor';
+import { pageMaxBytes } from '../data/paging';
 import type { AuthContext } from './auth';
 
 /**
@@ -61,6 +62,8 @@ export async function listChanges(auth: AuthContext, q: ChangesQuery): Promise<C
     after,
     ...(afterAt !== undefined ? { afterAt } : {}),
     limit: q.limit ?? DEFAULT_LIMIT,
+    // Under Lambda's 6 MB response limit, however large the records (shared/data/paging.ts).
+    maxBytes: pageMaxBytes(),
     accept: (e) => typeOk(e.type) && readable(e),
     // After a cursor or since, a gap older than the retention may be events that expired unseen.
     ...(after > 0 ? { expired: () => expired(q.cursor !== undefined ? 'cursor' : 'since') } : {}),

@@ -26,6 +26,15 @@ export const NEXT_CURSOR_HEADER = 'Next-Cursor';
 
 /** API Gateway REST refuses payloads over 10 MB before anything runs (REQUEST_TOO_LARGE). */
 export const MAX_GATEWAY_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Bodies from 6 MB to 10 MB pass API Gateway's own limit but not Lambda's (6 MB of request payload), which
+ * API Gateway would answer with a 5xx. So the edge refuses bodies whose Content-Length has 7 digits or
+ * more (1,000,000 bytes and up; the handlers take 128 KB at most) with 413 PAYLOAD_TOO_LARGE: deployed, an
+ * AWS WAF rule on the stage (lib/waf.ts, a size constraint on the content-length header); locally,
+ * local/server.ts on the bytes it reads.
+ */
+export const MAX_CONTENT_LENGTH_DIGITS = 6;
+export const MAX_EDGE_BODY_BYTES = 10 ** MAX_CONTENT_LENGTH_DIGITS - 1;
 /** API Gateway REST quota: length, in characters, of the URL of a Regional API. */
 export const MAX_URL_CHARS = 10_240;
 /**
@@ -125,20 +134,22 @@ const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
     on: 'no-operation',
   },
   AUTHORIZER_FAILURE: {
-    when: 'the authorizer crashed or returned something unusable',
+    when: 'the authorizer returned an answer API Gateway cannot use (a malformed policy: a bug, never a transient failure)',
     code: 'INTERNAL_ERROR',
     message: 'Authorization failed unexpectedly',
     on: 'authorized-operations',
   },
   AUTHORIZER_CONFIGURATION_ERROR: {
-    when: 'the authorizer could not be reached (e.g. its Lambda throttled): transient, retry',
+    // Chosen on purpose, in AWS and locally alike: what makes the authorizer throw (DynamoDB throttled or
+    // unreachable, its Lambda throttled or timed out) is transient, so the caller is told to retry.
+    when: "the authorizer threw anything but 'Unauthorized' (e.g. DynamoDB unreachable), timed out or could not be invoked (throttled): transient, retry",
     code: 'SERVICE_UNAVAILABLE',
     message: 'Authorization is temporarily unavailable, retry later',
     headers: RETRY_AFTER,
     on: 'authorized-operations',
   },
   REQUEST_TOO_LARGE: {
-    when: `the body is over API Gateway's ${MAX_GATEWAY_BODY_BYTES / 1024 / 1024} MB limit (whatever the method)`,
+    when: `the body is ${MAX_EDGE_BODY_BYTES + 1} bytes or more (a Content-Length of ${MAX_CONTENT_LENGTH_DIGITS + 1} digits: deployed, an AWS WAF rule, since Lambda takes at most 6 MB) or over API Gateway's ${MAX_GATEWAY_BODY_BYTES / 1024 / 1024} MB limit (whatever the method)`,
     code: 'PAYLOAD_TOO_LARGE',
     message: 'Request body too large',
     on: 'every-operation',

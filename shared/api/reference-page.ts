@@ -28,6 +28,9 @@ export const REFERENCE_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'public, max-age=300',
 };
 
+/** The OpenAPI document (public): browsers and proxies may keep it 5 minutes, so anonymous readers cost less of the public routes' throttle. */
+export const OPENAPI_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'public, max-age=300' };
+
 export const REFERENCE_SCRIPT_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'public, max-age=86400',

@@ -97,12 +97,23 @@ export interface PostOutcome {
   durationMs: number;
 }
 
-/** One POST: no redirect followed (a 3xx is a failure), the answer read up to MAX_ANSWER_BYTES, a hard timeout. */
+/**
+ * One attempt: DNS resolution and the POST within one hard timeout (WEBHOOK_TIMEOUT_MS, from before the DNS
+ * lookup: a slow resolver cannot hold a batch of other workspaces' messages past the sender's own timeout),
+ * no redirect followed (a 3xx is a failure), the answer read up to MAX_ANSWER_BYTES.
+ */
 export async function post(raw: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
   const started = performance.now();
+  const timeoutMs = webhookTimeoutMs();
   const done = (o: Omit<PostOutcome, 'durationMs'>): PostOutcome => ({ ...o, durationMs: Math.round(performance.now() - started) });
-  const dest = await checkDestination(raw);
+  const timedOut = { error: `timeout after ${timeoutMs} ms` };
+  let dnsTimer: NodeJS.Timeout | undefined;
+  const dest = await Promise.race([checkDestination(raw), new Promise<'timeout'>((resolve) => (dnsTimer = setTimeout(() => resolve('timeout'), timeoutMs)))]).finally(() =>
+    clearTimeout(dnsTimer),
+  );
+  if (dest === 'timeout') return done({ error: `${timedOut.error} (DNS lookup)` });
   if ('refused' in dest) return done({ error: `refused: ${dest.refused}` });
+  const remainingMs = Math.max(0, timeoutMs - (performance.now() - started));
   const { url, address, family } = dest;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PostOutcome>((resolve) => {
@@ -134,16 +145,24 @@ export async function post(raw: string, body: string, headers: Record<string, st
         res.on('error', () => finish({ statusCode: res.statusCode ?? 0 }));
       },
     );
-    const timer = setTimeout(() => finish({ error: `timeout after ${webhookTimeoutMs()} ms` }), webhookTimeoutMs());
+    const timer = setTimeout(() => finish(timedOut), remainingMs);
     req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.code ?? 'connection failed' }));
     req.end(body);
   });
 }
 
-/** The Standard Webhooks headers of a message, signed with the endpoint's secret (and the previous one while it is still valid). */
-export async function signedHeaders(ep: Endpoint, eventId: string, body: string, at = new Date()): Promise<Record<string, string>> {
+/**
+ * The endpoint's signing secrets, opened: the current one, and the previous one while it still signs.
+ * Opened before an attempt is claimed, so a key ring that cannot open them (a key removed too early:
+ * docs/operations.md) fails the message without holding a claim.
+ */
+export async function openSecrets(ep: Endpoint, at = new Date()): Promise<string[]> {
   const secrets = [await decryptSecret(ep.sealedSecret)];
   if (ep.sealedPrevSecret && (ep.prevSecretUntil ?? 0) > at.getTime()) secrets.push(await decryptSecret(ep.sealedPrevSecret));
+  return secrets;
+}
+/** The Standard Webhooks headers of a message, signed with each of the endpoint's opened secrets. */
+export function signedHeaders(secrets: readonly string[], eventId: string, body: string, at = new Date()): Record<string, string> {
   const signature = secrets.map((s) => new Webhook(s).sign(eventId, at, body)).join(' ');
   return { 'webhook-id': eventId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
 }
@@ -240,21 +259,22 @@ export async function handleMessage(msg: DeliveryMessage, queue: DeliveryQueue):
     await setDeliveryState(d, { status: 'dropped', nextAttemptAt: d.nextAttemptAt });
     return;
   }
+  const secrets = await openSecrets(ep);
   const claim = await claimAttempt(d, webhookTimeoutMs() + CLAIM_MARGIN_MS);
   if (claim === 'moved') return; // another handler made this attempt
   if (claim !== 'claimed') {
     await queue.send([{ body: msg, delaySeconds: Math.min(MAX_DELAY_SECONDS, claim / 1000 + 0.05) }]);
     return;
   }
-  await attempt(d, ep, queue);
+  await attempt(d, ep, secrets, queue);
 }
-/** A claim outlives the POST's timeout by this much (DNS, signing, the table calls around it). */
+/** A claim outlives the attempt's timeout (DNS and POST together) by this much (signing, the table calls around it). */
 const CLAIM_MARGIN_MS = 20_000;
 
-async function attempt(d: Delivery, ep: Endpoint, queue: DeliveryQueue): Promise<void> {
+async function attempt(d: Delivery, ep: Endpoint, secrets: readonly string[], queue: DeliveryQueue): Promise<void> {
   const body = JSON.stringify(d.event);
   const at = new Date();
-  const outcome = await post(ep.url, body, await signedHeaders(ep, d.event.id, body, at));
+  const outcome = await post(ep.url, body, signedHeaders(secrets, d.event.id, body, at));
   const ok = outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300;
   const number = d.attempts + 1;
   const schedule = retrySchedule();

@@ -4,6 +4,7 @@ import { CHANGE_ITEM_LIFETIME_MS, CHANGE_RETENTION_MS, type ChangeEvent } from '
 import { ulid } from '../domain/ids';
 import { db, tableName, type StoredItem } from './db';
 import { changePositionKey, keys } from './keys';
+import { escapedSize } from './paging';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
 import { writeAll, type WriteOp } from './write';
 
@@ -229,6 +230,12 @@ export interface ReadOptions {
   limit: number;
   /** Which events the caller gets (scopes, types); the others are passed over. */
   accept?: (event: ChangeEvent) => boolean;
+  /**
+   * At most this many bytes of accepted events, each counted escaped twice as in a Lambda proxy result
+   * (shared/data/paging.ts, escapedSize): the read stops before the event that would pass it (always at
+   * least one event), with `hasMore` and the position before that event.
+   */
+  maxBytes?: number;
   /** At most this many positions examined per read, so a read of a filtered feed has a bounded cost. */
   maxExamined?: number;
   /**
@@ -248,6 +255,7 @@ export async function readChanges(workspaceId: string, opts: ReadOptions): Promi
   let positionAt = opts.afterAt;
   let examined = 0;
   let voids = 0;
+  let bytes = 0;
   const done = (hasMore: boolean): ChangeRead => ({ events, position, positionAt, hasMore, examined });
   for (let query = 0; ; query++) {
     const res = await db().send(
@@ -284,10 +292,15 @@ export async function readChanges(workspaceId: string, opts: ReadOptions): Promi
         }
         // voided now, or taken longer ago than any write can take: nothing can fill it any more
       }
+      const take = p.event !== undefined && accept(p.event);
+      if (take && opts.maxBytes !== undefined) {
+        bytes += escapedSize(p.event);
+        if (bytes > opts.maxBytes && events.length > 0) return done(true);
+      }
       position = p.position;
       positionAt = p.at;
       examined++;
-      if (p.event && accept(p.event)) events.push(p.event);
+      if (take) events.push(p.event!);
     }
     if (reread) continue;
     if (!res.LastEvaluatedKey) return done(false);

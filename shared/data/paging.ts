@@ -21,6 +21,12 @@ import { db, tableName, type StoredItem } from './db';
  *   Callers choose key conditions that make the filter cheap (the most selective index), so the budget is
  *   a safety bound, not the normal path.
  * - A cursor is verified (signature, workspace, same query) before anything is read.
+ * - A page is bounded by bytes as well as by count (PAGE_MAX_BYTES): Lambda refuses a proxy result over
+ *   6 MB (API Gateway then answers 502), and in the proxy result the body is a JSON string, so every `"`
+ *   and `\` of the body is escaped once more (a body of quotes doubles). Items are added while the sum of
+ *   their size escaped twice (`escapedSize`, of the stored item: an upper bound of the record as answered,
+ *   as JSON or as a CSV row) stays within the bound; the page then ends early with `hasMore: true` and a
+ *   cursor after its last item, so paging still reaches every item (always at least one per page).
  */
 export interface Expression {
   expression: string;
@@ -70,6 +76,30 @@ export interface Page {
 }
 
 export const DEFAULT_MAX_CALLS = 10;
+
+/**
+ * Bytes a page's items may weigh in the proxy result (5 MiB): below Lambda's 6 MB response limit
+ * (6,291,456 bytes) with 1 MiB left for the envelope (`{"items":[...],"nextCursor":...}`), the headers
+ * and the statusCode. `MAX_PAGE_BYTES` overrides it (tests of the bound; never above this value).
+ */
+export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const pageMaxBytes = (): number => {
+  const v = Number(process.env.MAX_PAGE_BYTES);
+  return Number.isSafeInteger(v) && v > 0 ? Math.min(v, PAGE_MAX_BYTES) : PAGE_MAX_BYTES;
+};
+/** Per item: the comma, and what the answer adds to a stored item (its ETag). */
+const ITEM_OVERHEAD_BYTES = 64;
+/** What a value weighs in a Lambda proxy result once its JSON is the body: its JSON escaped a second time. */
+export const escapedSize = (value: unknown): number => Buffer.byteLength(JSON.stringify(JSON.stringify(value)), 'utf8') - 2 + ITEM_OVERHEAD_BYTES;
+/** How many of `items` (from the first) fit in `maxBytes` (at least one, so paging always moves on). */
+export function fitting(items: readonly unknown[], maxBytes: number): number {
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    bytes += escapedSize(items[i]);
+    if (bytes > maxBytes && i > 0) return i;
+  }
+  return items.length;
+}
 export const MAX_CALL_LIMIT = 1000;
 
 /** The attributes that locate an item in the table or index (the ExclusiveStartKey shape). */
@@ -135,6 +165,12 @@ export async function queryPage(req: PageRequest): Promise<Page> {
     }
   }
 
+  const fit = fitting(matched.slice(0, req.limit), pageMaxBytes());
+  if (fit < Math.min(req.limit, matched.length)) {
+    // The byte bound ends the page first: continue right after its last item.
+    const items = matched.slice(0, fit);
+    return { items, hasMore: true, nextCursor: await encodeCursor(binding, keyOf(items[items.length - 1]!, attrs)), stats };
+  }
   if (matched.length > req.limit) {
     const items = matched.slice(0, req.limit);
     return { items, hasMore: true, nextCursor: await encodeCursor(binding, keyOf(items[items.length - 1]!, attrs)), stats };

@@ -44,3 +44,66 @@ async function fetchSecret(arn: string): Promise<string> {
 export function resetCursorSecretCache(): void {
   cached = undefined;
 }
+
+/**
+ * The key ring of webhook signing secrets (docs/operations.md, "Rotating the webhook key ring"): the keys
+ * that encrypt the `whsec_` secrets stored in the table, separate from the cursor secret so that rotating
+ * either never breaks the other. Its value is JSON: `{"current":"<key id>","<key id>":"<key material>",...}`
+ * (key ids of 1-32 letters, digits, `_` or `-`). New ciphertexts use `current`; every ciphertext names
+ * the key id it was sealed under, so a rotation adds a key and moves `current`, and the old keys stay
+ * until `admin webhooks reencrypt` reports that no ciphertext uses them.
+ *
+ * - Locally (npm start, tests, admin CLI): `WEBHOOK_SECRET_KEYS` holds the JSON, read at every use.
+ * - In AWS: `WEBHOOK_KEYS_SECRET_ARN` names a Secrets Manager secret (generated at deploy time with one
+ *   key), fetched once per cold start; a ciphertext naming a key id the cached ring lacks (sealed by a
+ *   function that already saw a newer ring) fetches the ring again once.
+ */
+export interface KeyRing {
+  current: string;
+  keys: ReadonlyMap<string, string>;
+}
+export const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** The development key ring of a local run (npm start, the admin CLI against DynamoDB Local); deployed stacks generate theirs. */
+export const LOCAL_WEBHOOK_KEY_RING = JSON.stringify({ current: 'dev1', dev1: 'local-development-webhook-key-not-for-production' });
+
+export function parseKeyRing(value: string): KeyRing {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error('Webhook key ring is not JSON: expected {"current":"<key id>","<key id>":"<key material>"}');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('Webhook key ring must be a JSON object');
+  const { current, ...rest } = parsed as Record<string, unknown>;
+  const keys = new Map<string, string>();
+  for (const [id, material] of Object.entries(rest)) {
+    if (!KEY_ID.test(id)) throw new Error(`Webhook key ring: key id ${JSON.stringify(id.slice(0, 40))} is not 1-32 letters, digits, _ or -`);
+    if (typeof material !== 'string' || material.length < 32) throw new Error(`Webhook key ring: key ${id} must be a string of at least 32 characters`);
+    keys.set(id, material);
+  }
+  if (typeof current !== 'string' || !keys.has(current)) throw new Error('Webhook key ring: "current" must name one of its keys');
+  return { current, keys };
+}
+
+let ringCache: Promise<KeyRing> | undefined;
+async function fetchRing(arn: string, forceFetch: boolean): Promise<KeyRing> {
+  const value = await getSecret(arn, { maxAge: MAX_AGE_SECONDS, forceFetch });
+  if (typeof value !== 'string' || value.length === 0) throw new Error('Webhook key ring (WEBHOOK_KEYS_SECRET_ARN) has no string value');
+  return parseKeyRing(value);
+}
+
+/** The key ring; `refresh` fetches it again (a key id the cached ring does not know). */
+export async function getWebhookKeyRing(refresh = false): Promise<KeyRing> {
+  const local = process.env.WEBHOOK_SECRET_KEYS;
+  if (local) return parseKeyRing(local);
+  const arn = process.env.WEBHOOK_KEYS_SECRET_ARN;
+  if (!arn) {
+    throw new Error('Webhook key ring not configured: set WEBHOOK_SECRET_KEYS (local run, tests) or WEBHOOK_KEYS_SECRET_ARN (AWS, set by the CDK stack)');
+  }
+  if (refresh) ringCache = undefined;
+  ringCache ??= fetchRing(arn, refresh).catch((err: unknown) => {
+    ringCache = undefined;
+    throw err;
+  });
+  return ringCache;
+}

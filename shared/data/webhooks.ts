@@ -7,8 +7,8 @@ import { ulid } from '../domain/ids';
 import { db, tableName, type StoredItem } from './db';
 import { entityKey, keys } from './keys';
 import { queryPage } from './paging';
-import { getCursorSecret } from './secrets';
-import { TYPE_ATTRIBUTE as TYPE } from './table';
+import { getWebhookKeyRing, KEY_ID } from './secrets';
+import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE } from './table';
 
 /**
  * Storage of webhook delivery (docs/data-model.md, "Webhooks"): the encrypted signing secrets, the
@@ -20,27 +20,112 @@ import { TYPE_ATTRIBUTE as TYPE } from './table';
 const LOG_LIFETIME_S = 31 * 86_400;
 const ttlIn = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
 
-// ---- secrets: AES-256-GCM under a key derived (HKDF) from the deployment's cursor secret ----
+// ---- secrets: AES-256-GCM under a key of the webhook key ring (shared/data/secrets.ts), never the cursor secret ----
 
-let keyCache: { from: string; key: Buffer } | undefined;
-async function secretKey(): Promise<Buffer> {
-  const master = await getCursorSecret();
-  if (keyCache?.from !== master) keyCache = { from: master, key: Buffer.from(hkdfSync('sha256', master, 'timetrack-webhooks', 'webhook-secret-v1', 32)) };
-  return keyCache.key;
+const derived = new Map<string, Buffer>();
+/** The AES key of one key of the ring (HKDF of its material; cached by material). */
+function aesKey(material: string): Buffer {
+  let key = derived.get(material);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', material, 'timetrack-webhooks', 'webhook-secret-v2', 32));
+    derived.set(material, key);
+  }
+  return key;
 }
-/** `v1.<iv>.<tag>.<ciphertext>` (base64url): the secret can be recovered to sign, never read from the table as it is. */
+/** The material of key `id`: from the cached ring, else from the ring fetched again (a newer ring sealed it). */
+async function keyMaterial(id: string): Promise<string> {
+  const material = (await getWebhookKeyRing()).keys.get(id) ?? (await getWebhookKeyRing(true)).keys.get(id);
+  if (material === undefined) throw new Error(`unreadable webhook secret: key ${id} is not in the webhook key ring (removed before every secret was re-encrypted?)`);
+  return material;
+}
+/** The key id a sealed secret names (`v2.<key id>.…`). */
+export function sealedKeyId(sealed: string): string | undefined {
+  const [v, kid] = sealed.split('.');
+  return v === 'v2' && kid !== undefined && KEY_ID.test(kid) ? kid : undefined;
+}
+/**
+ * `v2.<key id>.<iv>.<tag>.<ciphertext>` (iv, tag, ciphertext base64url), sealed under the ring's current
+ * key: the secret can be recovered to sign, never read from the table as it is, and the key id says which
+ * key of the ring opens it (rotation keeps old ciphertexts readable).
+ */
 export async function encryptSecret(secret: string): Promise<string> {
+  const ring = await getWebhookKeyRing();
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await secretKey(), iv);
+  const cipher = createCipheriv('aes-256-gcm', aesKey(ring.keys.get(ring.current)!), iv);
   const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return ['v2', ring.current, ...[iv, cipher.getAuthTag(), data].map((p) => p.toString('base64url'))].join('.');
 }
 export async function decryptSecret(sealed: string): Promise<string> {
-  const [v, iv, tag, data] = sealed.split('.');
-  if (v !== 'v1' || !iv || !tag || data === undefined) throw new Error('unreadable webhook secret');
-  const decipher = createDecipheriv('aes-256-gcm', await secretKey(), Buffer.from(iv, 'base64url'));
+  const [v, kid, iv, tag, data] = sealed.split('.');
+  if (v !== 'v2' || !kid || !KEY_ID.test(kid) || !iv || !tag || data === undefined) throw new Error('unreadable webhook secret');
+  const decipher = createDecipheriv('aes-256-gcm', aesKey(await keyMaterial(kid)), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** What `reencryptSecrets` did: secrets sealed again, and how many ciphertexts each key id still seals afterwards. */
+export interface ReencryptReport {
+  current: string;
+  workspaces: number;
+  webhooks: number;
+  reencrypted: number;
+  /** Ciphertexts per key id after the run: a key absent here (and not current) may be removed from the ring. */
+  inUse: Record<string, number>;
+}
+/**
+ * Seals every stored webhook secret (and a previous secret still kept) that another key than the ring's
+ * current one seals, under the current key: one conditional UpdateItem per webhook (only when its sealed
+ * values are still those read; `_v` bumped, so a concurrent update of the webhook re-reads). Workspaces
+ * come from the webhook directory. Idempotent: run it again until `inUse` names only the current key.
+ */
+export async function reencryptSecrets(): Promise<ReencryptReport> {
+  const ring = await getWebhookKeyRing();
+  const report: ReencryptReport = { current: ring.current, workspaces: 0, webhooks: 0, reencrypted: 0, inUse: {} };
+  const count = (sealed: string | undefined) => {
+    const kid = sealed === undefined ? undefined : (sealedKeyId(sealed) ?? 'unknown');
+    if (kid) report.inUse[kid] = (report.inUse[kid] ?? 0) + 1;
+  };
+  for (const workspaceId of await directory()) {
+    report.workspaces++;
+    for (const ep of await endpointsOf(workspaceId)) {
+      report.webhooks++;
+      const stale = (s: string | undefined) => s !== undefined && sealedKeyId(s) !== ring.current;
+      if (!stale(ep.sealedSecret) && !stale(ep.sealedPrevSecret)) {
+        count(ep.sealedSecret);
+        count(ep.sealedPrevSecret);
+        continue;
+      }
+      const secret = stale(ep.sealedSecret) ? await encryptSecret(await decryptSecret(ep.sealedSecret)) : ep.sealedSecret;
+      const prev = ep.sealedPrevSecret !== undefined && stale(ep.sealedPrevSecret) ? await encryptSecret(await decryptSecret(ep.sealedPrevSecret)) : ep.sealedPrevSecret;
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: entityKey(webhooks, workspaceId, { id: ep.id }),
+            UpdateExpression: `SET #s = :s, #v = #v + :one${prev !== undefined ? ', #p = :p' : ''}`,
+            ConditionExpression: `#s = :was${ep.sealedPrevSecret !== undefined ? ' AND #p = :pwas' : ' AND attribute_not_exists(#p)'}`,
+            ExpressionAttributeNames: { '#s': '_secret', '#p': '_prevSecret', '#v': VERSION_ATTRIBUTE },
+            ExpressionAttributeValues: {
+              ':s': secret,
+              ':was': ep.sealedSecret,
+              ':one': 1,
+              ...(prev !== undefined ? { ':p': prev } : {}),
+              ...(ep.sealedPrevSecret !== undefined ? { ':pwas': ep.sealedPrevSecret } : {}),
+            },
+          }),
+        );
+        report.reencrypted++;
+        count(secret);
+        count(prev);
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+        // changed meanwhile (rotated, deleted): counted as it was; the next run seals it again if needed
+        count(ep.sealedSecret);
+        count(ep.sealedPrevSecret);
+      }
+    }
+  }
+  return report;
 }
 
 // ---- endpoints as the delivery code needs them (internals included) ----

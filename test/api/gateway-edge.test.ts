@@ -5,6 +5,7 @@ import { ERROR_STATUS } from '../../shared/api/errors';
 import {
   API_KEY_HEADER,
   GATEWAY_ANSWERS,
+  MAX_EDGE_BODY_BYTES,
   MAX_GATEWAY_BODY_BYTES,
   MAX_METHOD_ARN_BYTES,
   MAX_URL_CHARS,
@@ -188,7 +189,7 @@ describe('the local gateway answers from the table, with the request id in the b
     expectAnswer(await call('GET', prefix + 'a'.repeat(room + 1)), 'URI_TOO_LONG');
   });
 
-  test("access denied by the authorizer's policy: 403 FORBIDDEN; an authorizer crash: AUTHORIZER_FAILURE; a handler crash: DEFAULT_5XX", async () => {
+  test("access denied by the authorizer's policy: 403 FORBIDDEN; an authorizer that throws: AUTHORIZER_CONFIGURATION_ERROR (503, Retry-After: 1, as API Gateway answers it); a handler crash: DEFAULT_5XX", async () => {
     const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const deny = { principalId: 'k', policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: '*' }] } };
     const boom = async () => {
@@ -208,7 +209,9 @@ describe('the local gateway answers from the table, with the request id in the b
     };
     try {
       expectAnswer(await withMock('../../functions/authorizer/index', async () => deny), 'ACCESS_DENIED');
-      expectAnswer(await withMock('../../functions/authorizer/index', boom), 'AUTHORIZER_FAILURE');
+      const thrown = await withMock('../../functions/authorizer/index', boom);
+      expectAnswer(thrown, 'AUTHORIZER_CONFIGURATION_ERROR');
+      expect([thrown.status, thrown.headers['Retry-After']]).toEqual([503, '1']);
       expectAnswer(await withMock('../../functions/clients/index', boom), 'DEFAULT_5XX');
     } finally {
       quiet.mockRestore();
@@ -254,6 +257,13 @@ describe('the local HTTP server', () => {
   test("body over API Gateway's 10 MB: 413 PAYLOAD_TOO_LARGE from the table, with the request id", async () => {
     const res = await send('POST', '/v1/clients', Buffer.alloc(MAX_GATEWAY_BODY_BYTES + 1, 0x61));
     expectAnswer(res, 'REQUEST_TOO_LARGE');
+  });
+
+  test("bodies between Lambda's 6 MB and API Gateway's 10 MB (and from 1,000,000 bytes up): the same 413, never a 5xx", async () => {
+    for (const size of [6.5 * 1024 * 1024, MAX_EDGE_BODY_BYTES + 1]) expectAnswer(await send('POST', '/v1/clients', Buffer.alloc(size, 0x61)), 'REQUEST_TOO_LARGE');
+    // One byte less passes the edge (and meets the next check: no key, 401; with a key, the handlers' own 128 KB limit).
+    const passes = await send('POST', '/v1/clients', Buffer.alloc(MAX_EDGE_BODY_BYTES, 0x61));
+    expect(passes.status).toBe(401);
   });
 
   test("unknown route over HTTP: the same answer as the gateway's", async () => {

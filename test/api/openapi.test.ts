@@ -13,6 +13,11 @@ describe('GET /v1/openapi.json', () => {
     doc = res.body;
   });
 
+  test('may be cached 5 minutes by browsers and proxies (public route: its own small throttle in AWS)', async () => {
+    const res = await api.get('/v1/openapi.json');
+    expect(res.headers['Cache-Control'] ?? res.headers['cache-control']).toBe('public, max-age=300');
+  });
+
   test('is public and a valid OpenAPI 3.0 document', async () => {
     expect(doc.openapi).toMatch(/^3\.0\.\d$/);
     await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();

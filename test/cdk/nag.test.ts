@@ -41,7 +41,6 @@ const describeViolations = (r: ReturnType<AwsSolutionsChecks['validateScope']>) 
 const EXPECTED_SUPPRESSIONS: Record<StageName, string[]> = {
   dev: [
     'AwsSolutions-APIG2',
-    'AwsSolutions-APIG3',
     'AwsSolutions-APIG4',
     'AwsSolutions-COG4',
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

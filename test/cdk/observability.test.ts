@@ -9,6 +9,9 @@ const EXPECTED_ALARMS = [
   'AuthorizerErrors',
   'webhook-dlq',
   'webhook-stream-failures',
+  'webhook-stream-iterator-age',
+  'webhook-queue-oldest-message',
+  ...['webhook-dispatcher', 'webhook-sender'].flatMap((n) => [`Fn-${n}-Errors`, `Fn-${n}-Throttles`]),
   ...FUNCTION_NAMES.map((n) => `Fn-${n}-Errors`),
   ...[...FUNCTION_NAMES, 'authorizer'].map((n) => `Fn-${n}-Throttles`),
   'TableThrottles',
@@ -64,6 +67,36 @@ describe.each(['dev', 'prod'] as const)('observability (%s)', (stage) => {
       ...metricStat('Average', '5XXError'),
     });
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `time-tracking-${stage}-ApiLatencyP99`, ...metricStat('p99', 'Latency') });
+  });
+
+  test('the authorizer alarm pages on a rate (failures per request over the 5xx threshold in 3 of 5 minutes), not on one event', () => {
+    const [[, a]] = resourcesOfType(s, 'AWS::CloudWatch::Alarm').filter(([, r]) => r.Properties!.AlarmName === `time-tracking-${stage}-AuthorizerErrors`) as [[string, any]];
+    const p = a.Properties;
+    expect([p.EvaluationPeriods, p.DatapointsToAlarm, p.Threshold]).toEqual([5, 3, (stage === 'prod' ? 0.01 : 0.05) * 100]);
+    const expr = p.Metrics.find((m: any) => m.Expression);
+    expect(expr.Expression).toBe('100 * FILL(e, 0) / IF(n > 0, n, 1)');
+    const ids = Object.fromEntries(p.Metrics.filter((m: any) => m.MetricStat).map((m: any) => [m.Id, m.MetricStat.Metric.MetricName]));
+    expect(ids).toEqual({ e: 'AuthorizerErrors', n: 'Count' });
+  });
+
+  test('webhook delivery alarms: dispatcher and sender errors and throttles, the stream iterator age, the queue oldest message', () => {
+    const w = s.stack.webhooks;
+    const byName = (n: string) => resourcesOfType(s, 'AWS::CloudWatch::Alarm').find(([, r]) => r.Properties!.AlarmName === `time-tracking-${stage}-${n}`)![1].Properties!;
+    for (const [n, f] of [
+      ['webhook-dispatcher', w.dispatcher],
+      ['webhook-sender', w.sender],
+    ] as const) {
+      for (const metric of ['Errors', 'Throttles']) {
+        const a = byName(`Fn-${n}-${metric}`);
+        expect([a.Namespace, a.MetricName, a.Dimensions]).toEqual(['AWS/Lambda', metric, [{ Name: 'FunctionName', Value: { Ref: s.logicalId(f.fn) } }]]);
+      }
+    }
+    const age = byName('webhook-stream-iterator-age');
+    expect([age.MetricName, age.Statistic, age.Threshold]).toEqual(['IteratorAge', 'Maximum', 5 * 60_000]);
+    expect(age.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: s.logicalId(w.dispatcher.fn) } }]);
+    const oldest = byName('webhook-queue-oldest-message');
+    expect([oldest.Namespace, oldest.MetricName, oldest.Threshold]).toEqual(['AWS/SQS', 'ApproximateAgeOfOldestMessage', 30 * 60]);
+    expect(oldest.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [s.logicalId(w.queue), 'QueueName'] } }]);
   });
 
   test('authorizer failures are counted from the JSON access log by a metric filter', () => {

@@ -41,7 +41,7 @@ describe.each(['dev', 'prod'] as const)('webhook delivery (%s)', (stage) => {
     expect(fromQueue).toEqual(expect.objectContaining({ EventSourceArn: { 'Fn::GetAtt': [id(w.queue), 'Arn'] }, FunctionResponseTypes: ['ReportBatchItemFailures'] }));
   });
 
-  test('least privilege: dispatcher and sender get Query/GetItem/PutItem/UpdateItem on workspace items only, SQS send on the queue, the secret', () => {
+  test('least privilege: dispatcher and sender get Query/GetItem/PutItem/UpdateItem on workspace items only, SQS send on the queue; only the sender reads the webhook key ring, neither the cursor secret', () => {
     for (const [fn, queues] of [
       [w.dispatcher, [w.queue, w.streamFailures]],
       [w.sender, [w.queue]],
@@ -61,7 +61,8 @@ describe.each(['dev', 'prod'] as const)('webhook delivery (%s)', (stage) => {
       const sends = statements.filter((st) => asArray(st.Action).includes('sqs:SendMessage')).map((st) => st.Resource);
       expect(sends).toHaveLength(queues.length);
       expect(sends).toEqual(expect.arrayContaining(queues.map((q) => ({ 'Fn::GetAtt': [id(q), 'Arn'] }))));
-      expect(statements.some((st) => asArray(st.Action).includes('secretsmanager:GetSecretValue'))).toBe(true);
+      const secretReads = statements.filter((st) => asArray(st.Action).includes('secretsmanager:GetSecretValue')).map((st) => st.Resource);
+      expect(secretReads).toEqual(fn === w.sender ? [{ Ref: id(w.keyRing) }] : []);
       expect(statements.flatMap((st) => asArray(st.Action)).some((a: string) => a === '*' || a.endsWith(':*'))).toBe(false);
     }
     // the stream's read actions go to the dispatcher alone

@@ -3,7 +3,7 @@ import { ROOT } from './npm-start';
 
 /**
  * An error that escapes a request (thrown in a timer, a rejection nobody handles) becomes that request's
- * 500 with its request id, logged under it; a handler that never answers gets API Gateway's 504 after the
+ * 500 with its request id, logged under it; a handler that never answers gets 502 (a Lambda timeout, as API Gateway answers it) after the
  * integration timeout; an error outside any request is logged. The process never exits from them.
  * The server runs in a process of its own (test/local/fixtures/crash-server.ts) with guardProcess(), as
  * npm start runs it.
@@ -53,11 +53,11 @@ test.each([
   expect(child.exitCode).toBeNull();
 });
 
-test('a handler that never answers: 504 after the integration timeout; a handler that throws: 500', async () => {
+test('a handler that never answers: 502 after the time limit (as API Gateway answers a Lambda that timed out, never 504); a handler that throws: 500', async () => {
   const started = Date.now();
   const hang = await get('?crash=hang');
-  expect(hang.status).toBe(504);
-  expect(hang.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'The request timed out', requestId: hang.requestId } });
+  expect(hang.status).toBe(502);
+  expect(hang.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred', requestId: hang.requestId } });
   expect(Date.now() - started).toBeGreaterThanOrEqual(450);
   const thrown = await get('?crash=throw');
   expect(thrown.status).toBe(500);

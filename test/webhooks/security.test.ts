@@ -132,6 +132,26 @@ describe('at delivery', () => {
     expect(log.every((a) => a.statusCode === undefined && /^refused: .*169\.254\.169\.254/.test(a.error ?? ''))).toBe(true);
   });
 
+  test('a DNS lookup that never answers is bounded by the same timeout as the POST: the attempt ends with "timeout ... (DNS lookup)" in about WEBHOOK_TIMEOUT_MS', async () => {
+    process.env.WEBHOOK_ALLOW_LOOPBACK = 'false';
+    let hang = false;
+    setWebhookResolver(async () => (hang ? new Promise<never>(() => undefined) : [{ address: '93.184.215.14', family: 4 }]));
+    const { key } = await workspaceWithKey('sec');
+    const hook = await create(key, 'https://slow-resolver.example.com/hook');
+    expect(hook.status).toBe(201);
+    hang = true;
+    start();
+    expect((await api.post('/v1/clients', { name: 'c' }, { key })).status).toBe(201);
+    await until(async () => (await api.get(`/v1/webhooks/${hook.body.id}/deliveries`, { key })).body.items.length === 3);
+    await settled();
+    const log = (await api.get(`/v1/webhooks/${hook.body.id}/deliveries`, { key })).body.items as Array<{ error?: string; durationMs: number }>;
+    for (const a of log) {
+      expect(a.error).toBe('timeout after 2000 ms (DNS lookup)');
+      expect(a.durationMs).toBeGreaterThanOrEqual(1990);
+      expect(a.durationMs).toBeLessThan(2000 + 1500);
+    }
+  });
+
   test('a redirect is not followed: the 3xx is a failed attempt, the redirect target gets nothing', async () => {
     const target = await receiver();
     const redirecting = createServer((_req, res) => res.writeHead(307, { Location: target.url }).end());

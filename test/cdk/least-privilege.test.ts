@@ -1,0 +1,108 @@
+import { FUNCTION_NAMES } from '../../shared/api/routes';
+import { keys } from '../../shared/data/keys';
+import type { ServiceFunction } from '../../lib/service-function';
+import { type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
+
+/**
+ * Least privilege on the table (issue 28, item 2), read from the synthesized template: every function
+ * role's DynamoDB item actions, whether they reach the indexes, and the partitions they may touch
+ * (`dynamodb:LeadingKeys`). No role may touch an item without a leading-key condition, none may Scan or make
+ * batch calls, and only the authorizer and `me` may touch `APIKEY#` records. The stream actions of the
+ * webhook dispatcher's event source are listed apart.
+ */
+const STREAM_ACTIONS = new Set(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
+const WORKSPACE = keys.workspacePartition('*');
+const RATE = keys.rateCounter('*', '').PK;
+const RW = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'];
+const RESOURCE_GRANT = [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE] }];
+
+/** The reviewed list: function -> its table grants. */
+const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; leadingKeys: string[] }>> = {
+  clients: RESOURCE_GRANT,
+  projects: RESOURCE_GRANT,
+  tasks: RESOURCE_GRANT,
+  tags: RESOURCE_GRANT,
+  'time-entries': RESOURCE_GRANT,
+  favorites: RESOURCE_GRANT,
+  invoices: RESOURCE_GRANT,
+  webhooks: [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.webhookDirectoryPartition] }],
+  openapi: [],
+  me: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK, RATE] }],
+  changes: [{ actions: ['dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.changeLogPartition('*'), RATE] }],
+  reports: [
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [WORKSPACE] },
+    { actions: ['dynamodb:UpdateItem'], indexes: false, leadingKeys: [RATE] },
+  ],
+  authorizer: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK] }],
+  'webhook-dispatcher': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
+  'webhook-sender': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
+};
+
+function tableGrants(s: Synth, f: ServiceFunction) {
+  const tableArn = { 'Fn::GetAtt': [s.logicalId(s.stack.table), 'Arn'] };
+  return statementsOfRole(s, s.logicalId(f.role))
+    .filter((st) => asArray(st.Action as string | string[]).some((a) => a.startsWith('dynamodb:') && !STREAM_ACTIONS.has(a)))
+    .map((st) => {
+      const resources = asArray(st.Resource);
+      expect(st.Effect).toBe('Allow');
+      expect(resources[0]).toEqual(tableArn);
+      const indexes = resources.length === 2;
+      if (indexes) expect(resources[1]).toEqual({ 'Fn::Join': ['', [tableArn, '/index/*']] });
+      expect(resources.length).toBeLessThanOrEqual(2);
+      expect(Object.keys(st.Condition ?? {})).toEqual(['ForAllValues:StringLike']);
+      return {
+        actions: [...asArray(st.Action as string | string[])].sort(),
+        indexes,
+        leadingKeys: asArray(st.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string | string[]),
+      };
+    });
+}
+
+describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (stage) => {
+  const s = synth(stage);
+  const all: Array<[string, ServiceFunction]> = [
+    ...FUNCTION_NAMES.map((n) => [n, s.stack.functions[n]] as [string, ServiceFunction]),
+    ['authorizer', s.stack.authorizerFunction],
+    ['webhook-dispatcher', s.stack.webhooks.dispatcher],
+    ['webhook-sender', s.stack.webhooks.sender],
+  ];
+
+  test.each(Object.keys(EXPECTED))('%s: its actions, index access and leading-key conditions are exactly the reviewed ones', (name) => {
+    const f = all.find(([n]) => n === name)?.[1];
+    expect(f).toBeDefined();
+    expect(tableGrants(s, f!)).toEqual(EXPECTED[name]);
+  });
+
+  test('every function of the stack is on the reviewed list', () => {
+    const roleOfFn = new Map(resourcesOfType(s, 'AWS::Lambda::Function').map(([id, r]) => [id, r.Properties!.Role['Fn::GetAtt'][0] as string]));
+    const listed = all.map(([, f]) => s.logicalId(f.fn));
+    expect([...roleOfFn.keys()].sort()).toEqual(listed.sort());
+    expect(all.map(([n]) => n).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  test('no statement of any role in the stack grants Scan, a batch call or a wildcard DynamoDB action, or an item action without a leading-key condition', () => {
+    for (const [, policy] of resourcesOfType(s, 'AWS::IAM::Policy')) {
+      for (const st of policy.Properties!.PolicyDocument.Statement as Array<Record<string, any>>) {
+        const actions = asArray(st.Action as string | string[]).filter((a) => a.startsWith('dynamodb:'));
+        for (const a of actions) expect(['dynamodb:Scan', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:*', 'dynamodb:PartiQLSelect']).not.toContain(a);
+        if (actions.some((a) => !STREAM_ACTIONS.has(a))) expect(st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']).toBeDefined();
+      }
+    }
+  });
+
+  test('only the authorizer and me may touch APIKEY# records; no workspace pattern can reach them', () => {
+    const apiKeyReaders = all.filter(([, f]) => tableGrants(s, f).some((g) => g.leadingKeys.includes(keys.apiKey('*').PK))).map(([n]) => n);
+    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'me']);
+    // The patterns the other functions hold cannot match an API key item's partition key.
+    const like = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .split('*')
+          .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      );
+    for (const pattern of [WORKSPACE, RATE, keys.changeLogPartition('*'), keys.webhookDirectoryPartition]) {
+      expect(like(pattern).test(keys.apiKey('0f'.repeat(32)).PK)).toBe(false);
+    }
+  });
+});
