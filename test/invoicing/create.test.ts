@@ -20,8 +20,7 @@ import {
   voidInvoice,
 } from '../../shared/services/invoicing';
 import { tableSnapshot, useTestTable } from '../support/harness';
-import { billableFixture, makeEntries, type BillableFixture } from './support';
-import { writeTimeEntries } from '../../shared/seed/seed-time-entries';
+import { billableFixture, makeEntries, writeEntries as writeTimeEntries, type BillableFixture } from './support';
 
 /**
  * Invoices made from billable time (shared/services/invoicing.ts), item 1 of issue 24: the lines (by
