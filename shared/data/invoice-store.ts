@@ -53,6 +53,8 @@ export interface InvoiceJob {
   /** A job older than this (ms) whose writer did not finish is the sweep's (shared/services/invoicing.ts). */
   leaseUntil: number;
   createdAt: string;
+  /** Who opened it (a random id): tells a writer's own Put, sent twice, from another writer's job. */
+  token: string;
 }
 
 /** An entry of a batch is no longer as read (edited, locked or released by another writer): re-read it. */
@@ -96,6 +98,7 @@ const jobOf = (item: StoredItem): InvoiceJob => ({
   locked: Number(item.locked ?? 0),
   leaseUntil: Number(item.leaseUntil ?? 0),
   createdAt: String(item.createdAt),
+  token: String(item.token),
 });
 
 /** Opens a job; 409 when one is open for the invoice (another void or delete of it is in progress). */
@@ -109,8 +112,11 @@ export async function openJob(job: InvoiceJob): Promise<void> {
       }),
     );
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw conflict(`Invoice ${job.invoiceId} is being voided or deleted by another request; retry in a moment`);
-    throw err;
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // our own Put, applied once already (its answer was lost and the SDK sent it again)?
+    const stored = await readJob(job.workspaceId, job.invoiceId);
+    if (stored?.token === job.token) return;
+    throw conflict(`Invoice ${job.invoiceId} is being voided or deleted by another request; retry in a moment`);
   }
 }
 
@@ -150,7 +156,8 @@ export async function closeJob(workspaceId: string, invoiceId: string, force = f
       new DeleteCommand({
         TableName: tableName(),
         Key: keys.invoiceJob(workspaceId, invoiceId),
-        ...(force ? {} : { ConditionExpression: '#l = :zero', ExpressionAttributeNames: { '#l': 'locked' }, ExpressionAttributeValues: { ':zero': 0 } }),
+        // (already gone counts as closed: a Delete sent twice after its answer was lost)
+        ...(force ? {} : { ConditionExpression: 'attribute_not_exists(PK) OR #l = :zero', ExpressionAttributeNames: { '#l': 'locked' }, ExpressionAttributeValues: { ':zero': 0 } }),
       }),
     );
     return true;

@@ -256,6 +256,7 @@ export async function createFromTime(args: { workspaceId: string; actor?: Actor;
     locked: 0,
     leaseUntil: Date.now() + jobLeaseMs(),
     createdAt: now,
+    token: ulid(),
   };
   await openJob(job);
   const locked: StoredItem[] = [];
@@ -484,6 +485,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
     locked: count,
     leaseUntil: Date.now() + jobLeaseMs(),
     createdAt: new Date().toISOString(),
+    token: ulid(),
   };
   await openJob(job);
   let result: T;

@@ -1,4 +1,6 @@
-import { setDb } from '../../shared/data/db';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dynamoConfig, setDb } from '../../shared/data/db';
 import { projects, timeEntries } from '../../shared/data/repositories';
 import { DomainError } from '../../shared/domain/errors';
 import { createFromTime, deleteInvoice, sendInvoice, sweepInvoiceJobs, voidInvoice } from '../../shared/services/invoicing';
@@ -119,30 +121,53 @@ test('overlapping invoices made at once never share an entry: two overlapping pe
 test('entries edited while being invoiced: invoiced with their final values, or the edit is 409; lines = the sum of the entries', async () => {
   const f = await billableFixture(150);
   const all = (await timeEntries.page(f.ws, { limit: 200 })).items;
-  const edits: Array<Promise<string>> = [];
-  const making = createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD });
-  for (let i = 0; i < 60; i++) {
-    const e = all[(i * 7) % all.length]!;
-    const patch = i % 5 === 0 ? { billable: false } : { endTime: new Date(Date.parse(String(e.startTime)) + (20 + i) * 60_000).toISOString() };
-    edits.push(
-      new Promise((r) => setTimeout(r, i * 15)).then(() =>
-        timeEntries.update(f.ws, { id: e.id, sortKey: String(e.sortKey) }, patch).then(
-          () => 'ok',
-          (err: unknown) => (err instanceof DomainError && err.reason === 'conflict' ? '409' : Promise.reject(err)),
-        ),
-      ),
-    );
-  }
-  const [inv, results] = await Promise.all([making, Promise.all(edits)]);
-  expect(results.every((r) => r === 'ok' || r === '409')).toBe(true);
-  // both kinds happened in this run: some edits came before their entry's lock, some after
-  expect(results.filter((r) => r === '409').length + results.filter((r) => r === 'ok').length).toBe(60);
+  // Before each of the first transactions of the invoicing (lock batches, retries), 3 entries are edited through
+  // the repository: deterministic interleaving of edits with the locks (entries already locked, entries not yet).
+  const outcomes: string[] = [];
+  let next = 0;
+  let inHook = false;
+  const client = new DynamoDBClient(dynamoConfig());
+  client.middlewareStack.add(
+    (run, context) => async (args) => {
+      // (the first 8 transactions: an editor that never stops can keep a batch from locking, which is a 409 after 5 rounds)
+      if (context.commandName === 'TransactWriteItemsCommand' && !inHook && next < 24) {
+        inHook = true;
+        try {
+          for (let j = 0; j < 3; j++) {
+            const i = next++;
+            const e = all[(i * 37) % all.length]!;
+            const patch = i % 4 === 0 ? { billable: false } : { endTime: new Date(Date.parse(String(e.startTime)) + (20 + i) * 60_000).toISOString() };
+            outcomes.push(
+              await timeEntries.update(f.ws, { id: e.id, sortKey: String(e.sortKey) }, patch).then(
+                () => 'ok',
+                (err: unknown) => (err instanceof DomainError && err.reason === 'conflict' ? '409' : Promise.reject(err)),
+              ),
+            );
+          }
+        } finally {
+          inHook = false;
+        }
+      }
+      return run(args);
+    },
+    { step: 'initialize', priority: 'high', name: 'editsBetweenLocks' },
+  );
+  setDb(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
+  const inv = await createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD });
+  setDb(undefined);
+  client.destroy();
+  // both happened: edits before their entry's lock (applied, then locked with the new values or left out
+  // when no longer billable) and edits after it (409)
+  expect(outcomes.filter((r) => r === 'ok').length).toBeGreaterThan(0);
+  expect(outcomes.filter((r) => r === '409').length).toBeGreaterThan(0);
   const { entries } = await storedState(f.ws);
   const mine = entries.filter((e) => e.invoiceId === inv.id);
   expect(mine.every((e) => e.billable === true)).toBe(true);
   expect(entries.filter((e) => e.billable !== true).every((e) => e.invoiceId === undefined)).toBe(true);
+  expect(entries.filter((e) => e.billable === true).every((e) => e.invoiceId === inv.id)).toBe(true);
+  // the lines are those of the entries as they are now (final values), and each entry's last event is its state
   expect(await invoicingViolations(f.ws, { rates: ratesOf(f), clientCurrency: 'EUR' })).toEqual([]);
-  console.log(`edits while invoicing: ${results.filter((r) => r === 'ok').length} applied, ${results.filter((r) => r === '409').length} refused (409); ${mine.length} entries invoiced`);
+  console.log(`edits while invoicing: ${outcomes.filter((r) => r === 'ok').length} applied, ${outcomes.filter((r) => r === '409').length} refused (409); ${mine.length} entries invoiced`);
 });
 
 test('a sweep running while invoices are made (leases of 0 ms: every job is the sweep\'s at once): still whole or nothing', async () => {
