@@ -157,7 +157,9 @@ export async function closeJob(workspaceId: string, invoiceId: string, force = f
         TableName: tableName(),
         Key: keys.invoiceJob(workspaceId, invoiceId),
         // (already gone counts as closed: a Delete sent twice after its answer was lost)
-        ...(force ? {} : { ConditionExpression: 'attribute_not_exists(PK) OR #l = :zero', ExpressionAttributeNames: { '#l': 'locked' }, ExpressionAttributeValues: { ':zero': 0 } }),
+        ...(force
+          ? {}
+          : { ConditionExpression: 'attribute_not_exists(PK) OR #l = :zero', ExpressionAttributeNames: { '#l': 'locked' }, ExpressionAttributeValues: { ':zero': 0 } }),
       }),
     );
     return true;
@@ -334,7 +336,9 @@ export async function highestTakenNumber(workspaceId: string): Promise<number> {
 /** Whether an invoice number is taken in the workspace (its lock item exists). */
 export async function numberTaken(workspaceId: string, number: string): Promise<boolean> {
   const rule = invoiceEntity.unique!;
-  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, number.trim().toLowerCase(), 'number'), ConsistentRead: true }));
+  const res = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, number.trim().toLowerCase(), 'number'), ConsistentRead: true }),
+  );
   return res.Item !== undefined;
 }
 
@@ -409,5 +413,3 @@ export async function raiseSequence(workspaceId: string, n: number): Promise<voi
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
   }
 }
-
-

@@ -144,7 +144,11 @@ export async function renderInvoicePdf(workspaceId: string, id: string, opts: { 
   const invoice = await getInvoice(workspaceId, id);
   const client = await repository(clientEntity).getItem(workspaceId, { id: invoice.clientId });
   const to: PdfParty = client
-    ? { name: String(client.name), ...(typeof client.address === 'string' ? { address: client.address } : {}), ...(typeof client.email === 'string' ? { email: client.email } : {}) }
+    ? {
+        name: String(client.name),
+        ...(typeof client.address === 'string' ? { address: client.address } : {}),
+        ...(typeof client.email === 'string' ? { email: client.email } : {}),
+      }
     : { name: invoice.clientId };
   return invoicePdf(invoice, opts.workspace ?? { name: workspaceId }, to);
 }

@@ -91,7 +91,11 @@ export const updateInvoiceInput = z.strictObject({
   dueDate: dateString.optional(),
   taxRate: z.number().min(0).max(100).optional(),
   notes: notesString.nullable().optional(),
-  lineDescriptions: z.array(z.string().trim().min(1).max(1000)).max(200).optional().meta({ description: "New descriptions of the lines, in the invoice's line order (as many as it has lines)" }),
+  lineDescriptions: z
+    .array(z.string().trim().min(1).max(1000))
+    .max(200)
+    .optional()
+    .meta({ description: "New descriptions of the lines, in the invoice's line order (as many as it has lines)" }),
 });
 export type UpdateInvoiceInput = z.input<typeof updateInvoiceInput>;
 
@@ -167,7 +171,10 @@ async function catalogOf(workspaceId: string, clientId: string, items: readonly 
   const projects = new Map(
     projectItems
       .filter((p): p is StoredItem => p !== undefined)
-      .map((p) => [String(p.id), { name: String(p.name), ...(typeof p.hourlyRate === 'number' ? { hourlyRate: p.hourlyRate } : {}), ...(typeof p.currency === 'string' ? { currency: p.currency } : {}) }]),
+      .map((p) => [
+        String(p.id),
+        { name: String(p.name), ...(typeof p.hourlyRate === 'number' ? { hourlyRate: p.hourlyRate } : {}), ...(typeof p.currency === 'string' ? { currency: p.currency } : {}) },
+      ]),
   );
   const tasks = new Map(taskItems.filter((t): t is StoredItem => t !== undefined).map((t) => [String(t.id), { name: String(t.name) }]));
   return { client: { name: String(client.name), ...(typeof client.currency === 'string' ? { currency: client.currency } : {}) }, projects, tasks };
@@ -303,7 +310,13 @@ export async function createFromTime(args: { workspaceId: string; actor?: Actor;
       createdAt: now,
       updatedAt: now,
     };
-    const internals: StoredItem = { _lo: p.range.lo, _hi: p.range.hi, _entries: locked.length, _period: [p.input.startDate, p.input.endDate], ...(actor ? { _createdBy: actor.id } : {}) };
+    const internals: StoredItem = {
+      _lo: p.range.lo,
+      _hi: p.range.hi,
+      _entries: locked.length,
+      _period: [p.input.startDate, p.input.endDate],
+      ...(actor ? { _createdBy: actor.id } : {}),
+    };
     for (let attempt = 0; ; attempt++) {
       const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
       if (sequence) record.number = invoiceNumberOf(sequence.next);
@@ -438,7 +451,8 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
       ...(input.taxRate !== undefined ? { taxRate, ...invoiceTotals(lineItems, taxRate) } : {}),
     };
     const revision = Number(/\d+/.exec(String(current.etag))?.[0]);
-    if (opts.ifMatch && opts.ifMatch !== '*' && !opts.ifMatch.includes(revision)) throw new DomainError('precondition-failed', `${invoiceEntity.kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
+    if (opts.ifMatch && opts.ifMatch !== '*' && !opts.ifMatch.includes(revision))
+      throw new DomainError('precondition-failed', `${invoiceEntity.kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
     try {
       // guarded by the revision read: the totals above were computed from it
       return await invoices().update(workspaceId, { id }, changes, { ifMatch: [revision], assert: (cur) => assertTransition(cur, 'update') });
@@ -502,7 +516,12 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
 /** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
   return withRelease(workspaceId, id, 'void', () =>
-    invoices().update(workspaceId, { id }, { status: 'void' satisfies InvoiceStatus }, { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void') }),
+    invoices().update(
+      workspaceId,
+      { id },
+      { status: 'void' satisfies InvoiceStatus },
+      { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void') },
+    ),
   );
 }
 

@@ -38,7 +38,8 @@ const PERIOD = { startDate: '2026-03-01', endDate: '2026-03-31' };
 function pdfText(bytes: Uint8Array): string {
   const file = join(mkdtempSync(join(tmpdir(), 'invoice-pdf-')), 'invoice.pdf');
   writeFileSync(file, bytes);
-  const script = "const { PDFParse } = require('pdf-parse'); const p = new PDFParse({ data: require('fs').readFileSync(process.argv[1]) }); p.getText().then((r) => { process.stdout.write(r.text); return p.destroy(); });";
+  const script =
+    "const { PDFParse } = require('pdf-parse'); const p = new PDFParse({ data: require('fs').readFileSync(process.argv[1]) }); p.getText().then((r) => { process.stdout.write(r.text); return p.destroy(); });";
   return execFileSync(process.execPath, ['-e', script, file], { cwd: join(__dirname, '../..'), encoding: 'utf8' });
 }
 const today = () => new Date().toISOString().slice(0, 10);
@@ -52,17 +53,22 @@ function expectedLines(f: BillableFixture, key: (e: BillableFixture['entries'][n
     return { key: k, quantity, unitPrice: rateOf(k), amount: Math.round(quantity * rateOf(k) * 100) / 100 };
   });
 }
-const errorOf = async (p: Promise<unknown>) => p.then(
-  () => undefined,
-  (e: { reason?: string; message: string }) => ({ reason: e.reason, message: e.message }),
-);
+const errorOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { reason?: string; message: string }) => ({ reason: e.reason, message: e.message }),
+  );
 
 describe('lines, totals, currency, number, due date', () => {
   test('by project (default): hours to 2 decimals, unit price = the rate, cents; tax %; client currency; INV-000001; due +30 days; every entry locked with one event', async () => {
     const f = await billableFixture(40);
     const inv = await createFromTime({ workspaceId: f.ws, actor: { id: 'owner-1' }, clientId: f.clientId, ...PERIOD, taxRate: 19 });
     const rates = new Map(f.projectIds.map((id, i) => [id, [100, 80.5][i]!]));
-    const expected = expectedLines(f, (e) => String(e.projectId), (k) => rates.get(k)!);
+    const expected = expectedLines(
+      f,
+      (e) => String(e.projectId),
+      (k) => rates.get(k)!,
+    );
     expect(inv.lineItems.map((li) => ({ quantity: li.quantity, unitPrice: li.unitPrice, amount: li.amount }))).toEqual(
       expected.sort((a, b) => f.projectIds.indexOf(a.key) - f.projectIds.indexOf(b.key)).map(({ key: _k, ...rest }) => rest),
     );
@@ -206,7 +212,14 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
   test('a draft changes (number, dates, tax rate -> tax and total, notes, line descriptions); send, pay; other transitions are 409 naming the status', async () => {
     const f = await billableFixture(8);
     const inv = await createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD });
-    const changed = await updateDraft(f.ws, inv.id, { number: 'A-7', issueDate: '2026-04-02', dueDate: '2026-04-20', taxRate: 20, notes: 'Net 18', lineDescriptions: ['Design', 'Build'] });
+    const changed = await updateDraft(f.ws, inv.id, {
+      number: 'A-7',
+      issueDate: '2026-04-02',
+      dueDate: '2026-04-20',
+      taxRate: 20,
+      notes: 'Net 18',
+      lineDescriptions: ['Design', 'Build'],
+    });
     expect(changed).toMatchObject({ number: 'A-7', issueDate: '2026-04-02', dueDate: '2026-04-20', taxRate: 20, notes: 'Net 18', subtotal: inv.subtotal });
     expect(changed.lineItems.map((l) => l.description)).toEqual(['Design', 'Build']);
     expect(cents(changed.tax)).toBe(Math.round(cents(inv.subtotal) * 0.2));

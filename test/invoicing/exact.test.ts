@@ -167,10 +167,12 @@ test('entries edited while being invoiced: invoiced with their final values, or 
   expect(entries.filter((e) => e.billable === true).every((e) => e.invoiceId === inv.id)).toBe(true);
   // the lines are those of the entries as they are now (final values), and each entry's last event is its state
   expect(await invoicingViolations(f.ws, { rates: ratesOf(f), clientCurrency: 'EUR' })).toEqual([]);
-  console.log(`edits while invoicing: ${outcomes.filter((r) => r === 'ok').length} applied, ${outcomes.filter((r) => r === '409').length} refused (409); ${mine.length} entries invoiced`);
+  console.log(
+    `edits while invoicing: ${outcomes.filter((r) => r === 'ok').length} applied, ${outcomes.filter((r) => r === '409').length} refused (409); ${mine.length} entries invoiced`,
+  );
 });
 
-test('a sweep running while invoices are made (leases of 0 ms: every job is the sweep\'s at once): still whole or nothing', async () => {
+test("a sweep running while invoices are made (leases of 0 ms: every job is the sweep's at once): still whole or nothing", async () => {
   const f = await billableFixture(150);
   process.env.INVOICE_JOB_LEASE_MS = '0';
   try {

@@ -52,7 +52,12 @@ test('an invoiced entry shows invoiceId; PUT, DELETE and stop are 409 naming the
   const { position } = await readChanges(f.ws, { after: 0, limit: 10_000 });
   await voidInvoice(f.ws, inv.id);
   const released = (await readChanges(f.ws, { after: position, limit: 10_000 })).events;
-  expect(released.filter((e) => e.type === 'time-entry.updated').map((e) => e.resourceId).sort()).toEqual(f.entries.map((e) => e.id).sort());
+  expect(
+    released
+      .filter((e) => e.type === 'time-entry.updated')
+      .map((e) => e.resourceId)
+      .sort(),
+  ).toEqual(f.entries.map((e) => e.id).sort());
   expect(released.filter((e) => e.type === 'time-entry.updated').every((e) => e.data.invoiceId === undefined)).toBe(true);
   const now = await api.get(entryPath(entry), { key: f.key });
   expect(now.body.invoiceId).toBeUndefined();

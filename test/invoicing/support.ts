@@ -23,7 +23,10 @@ export interface BillableFixture {
   entries: TimeEntry[];
 }
 
-export async function billableFixture(count: number, opts: { label?: string; rates?: number[]; currency?: string; projectCurrency?: Array<string | undefined> } = {}): Promise<BillableFixture> {
+export async function billableFixture(
+  count: number,
+  opts: { label?: string; rates?: number[]; currency?: string; projectCurrency?: Array<string | undefined> } = {},
+): Promise<BillableFixture> {
   const ws = newWorkspace(opts.label ?? 'inv');
   const client = await clients.create(ws, { name: 'Acme Corp', currency: opts.currency ?? 'EUR', address: '1 Main Street\nSpringfield', email: 'billing@acme.test' });
   const rates = opts.rates ?? [100, 80.5];
@@ -162,7 +165,8 @@ export async function invoicingViolations(ws: string, opts: { rates?: Map<string
   for (const inv of invoices) {
     if (inv.status === 'void') continue;
     const mine = byInvoice.get(String(inv.id)) ?? [];
-    if (inv._entries !== undefined && mine.length !== Number(inv._entries)) out.push(`invoice ${String(inv.number)}: ${mine.length} entries carry it, it recorded ${String(inv._entries)}`);
+    if (inv._entries !== undefined && mine.length !== Number(inv._entries))
+      out.push(`invoice ${String(inv.number)}: ${mine.length} entries carry it, it recorded ${String(inv._entries)}`);
     if (opts.rates) {
       const lines = invoiceLines(
         mine.map((e): BillableEntry => ({ id: String(e.id), startTime: String(e.startTime), durationMinutes: Number(e.durationMinutes), projectId: String(e.projectId) })),
@@ -170,7 +174,8 @@ export async function invoicingViolations(ws: string, opts: { rates?: Map<string
         'project',
       );
       const norm = (items: ReadonlyArray<Record<string, unknown>>) => JSON.stringify(items.map((li) => [li.description, li.quantity, li.unitPrice, li.amount]));
-      if (norm(lines.lineItems) !== norm(inv.lineItems as Array<Record<string, unknown>>)) out.push(`invoice ${String(inv.number)}: lines ${JSON.stringify(inv.lineItems)} != from its entries ${JSON.stringify(lines.lineItems)}`);
+      if (norm(lines.lineItems) !== norm(inv.lineItems as Array<Record<string, unknown>>))
+        out.push(`invoice ${String(inv.number)}: lines ${JSON.stringify(inv.lineItems)} != from its entries ${JSON.stringify(lines.lineItems)}`);
       if (Math.round(lines.subtotal * 100) !== Math.round(Number(inv.subtotal) * 100)) out.push(`invoice ${String(inv.number)}: subtotal`);
     }
   }
@@ -188,7 +193,8 @@ export async function invoicingViolations(ws: string, opts: { rates?: Map<string
     });
     if (Number(e._rv) !== list.length + 1) out.push(`entry ${String(e.id)}: revision ${String(e._rv)} after ${list.length} events`);
     const last = list[list.length - 1];
-    if ((last?.invoiceId ?? undefined) !== (e.invoiceId ?? undefined)) out.push(`entry ${String(e.id)}: last event invoiceId ${String(last?.invoiceId)} != stored ${String(e.invoiceId)}`);
+    if ((last?.invoiceId ?? undefined) !== (e.invoiceId ?? undefined))
+      out.push(`entry ${String(e.id)}: last event invoiceId ${String(last?.invoiceId)} != stored ${String(e.invoiceId)}`);
   }
   const created = events.filter((e) => e.type === 'invoice.created').map((e) => e.resourceId);
   for (const inv of invoices) if (!created.includes(String(inv.id))) out.push(`invoice ${String(inv.number)} has no invoice.created event`);
