@@ -529,3 +529,25 @@ export async function voidInvoice(workspaceId: string, id: string, opts: WriteOp
 export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
   return withRelease(workspaceId, id, 'delete', () => invoices().delete(workspaceId, { id }, opts.ifMatch ? { ifMatch: opts.ifMatch } : {}));
 }
+
+/**
+ * Seed-friendly: one invoice per client of the workspace with billable, stopped, not yet invoiced time in the
+ * period (the seed calls it after seeding entries). Clients with nothing to invoice, time without a rate or
+ * mixed currencies are skipped, with the reason.
+ */
+export async function invoiceEveryClient(
+  workspaceId: string,
+  period: { startDate: string; endDate: string; issueDate?: string; taxRate?: number },
+): Promise<{ made: Invoice[]; skipped: Array<{ clientId: string; reason: string }> }> {
+  const made: Invoice[] = [];
+  const skipped: Array<{ clientId: string; reason: string }> = [];
+  for (const client of await repository(clientEntity).listAll(workspaceId)) {
+    try {
+      made.push(await createFromTime({ workspaceId, clientId: client.id, ...period }));
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.reason !== 'conflict') throw err;
+      skipped.push({ clientId: client.id, reason: err.message });
+    }
+  }
+  return { made, skipped };
+}

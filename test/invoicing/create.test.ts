@@ -12,6 +12,7 @@ import {
   deleteInvoice,
   getInvoice,
   invoiceEntries,
+  invoiceEveryClient,
   listInvoices,
   payInvoice,
   previewFromTime,
@@ -271,4 +272,12 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
     expect(formatMoney(1234.5, 'EUR')).toBe('€1,234.50');
     expect(text).toContain('Bank transfer within 30 days');
   });
+});
+
+test('seed-friendly: invoiceEveryClient makes one invoice per client with billable time and skips the others with the reason', async () => {
+  const f = await billableFixture(6);
+  const idle = await clients.create(f.ws, { name: 'Idle client' });
+  const { made, skipped } = await invoiceEveryClient(f.ws, PERIOD);
+  expect(made.map((i) => i.clientId)).toEqual([f.clientId]);
+  expect(skipped).toEqual([{ clientId: idle.id, reason: expect.stringContaining('Nothing to invoice') }]);
 });
