@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list, 10 invoices from time (100 and 5,000 entries). Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
@@ -26,6 +26,7 @@ import { formatWholeList, type WholeListBench } from './whole-list';
 import type { WarmResult } from './warm';
 import { formatPaging, type PagingRow } from './time-entries-paging';
 import { formatReports, type ReportBench } from './reports';
+import { formatInvoices, type InvoiceBench } from './invoices';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const QUICK = values.quick;
@@ -305,6 +306,7 @@ async function main() {
   let reports: ReportBench | undefined;
   let hooks: WebhookBench | undefined;
   let wholeList: WholeListBench | undefined;
+  let invoicing: InvoiceBench | undefined;
   try {
     const { createWorkspace } = await import('./lib/fixtures');
     const { DynamoCounter } = await import('./lib/dynamo-counter');
@@ -365,6 +367,12 @@ async function main() {
       phase('9. the largest whole list the bounds allow, plain and gzip');
       const { measureWholeList } = await import('./whole-list');
       wholeList = await measureWholeList({ runs: 5, progress });
+    });
+    await attempt('10. invoices', async () => {
+      phase(`10. invoices from time (${QUICK ? '100 and 1,000' : '100 and 5,000'} entries)`);
+      const { measureInvoices } = await import('./invoices');
+      invoicing = await measureInvoices(counter, { sizes: QUICK ? [100, 1000] : [100, 5000], progress });
+      counter.enabled = false;
     });
     await attempt('8. webhooks', async () => {
       phase(`8. webhooks (${CFG.whWrites} writes for latency, ${CFG.whBurst} for throughput)`);
@@ -428,6 +436,10 @@ async function main() {
       text: `${table(f.header, f.rows)}\n${f.note}`,
       markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}`,
     });
+  }
+  if (invoicing) {
+    const f = formatInvoices(invoicing, targets);
+    sections.push({ title: '10. Invoices from time (one invoice of 100 and of 5,000 entries)', text: f.text, markdown: f.markdown });
   }
   if (hooks) {
     const f = formatWebhooks(hooks);

@@ -1,3 +1,10 @@
-import { entityHandler } from '../../shared/api/crud';
+import { entityHandler, writeOptions } from '../../shared/api/crud';
+import { deleteInvoice } from '../../shared/services/invoicing';
 
-export const handler = entityHandler('invoices');
+/**
+ * The generic invoice routes, except delete: deleting a draft releases the time entries it invoiced
+ * (shared/services/invoicing.ts), which the generic delete does not know about.
+ */
+export const handler = entityHandler('invoices', {
+  deleteInvoice: async ({ auth, params, headers }) => deleteInvoice(auth.workspaceId, (params as unknown as { id: string }).id, writeOptions(headers)),
+});

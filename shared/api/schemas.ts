@@ -183,6 +183,7 @@ export const timeEntryListQuery = z.strictObject({
   taskId: idString.optional().meta({ description: "Entries of this task (read through the task's project)" }),
   tagId: idString.optional().meta({ description: 'Entries carrying this tag' }),
   billable: booleanParam.optional().meta({ description: 'Only billable (true) or only non-billable (false) entries' }),
+  invoiced: booleanParam.optional().meta({ description: 'Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)' }),
   running: z.literal('true').optional().meta({ description: 'true: only running entries (no endTime; at most one per user)' }),
 });
 /** A time entry's sortKey: `<startTime, UTC, ms>#<id>` (shared/domain/entities/time-entries.ts). */
@@ -277,6 +278,7 @@ export const reportQuery = z.strictObject({
   taskId: idString.optional(),
   tagId: idString.optional(),
   billable: booleanParam.optional(),
+  invoiced: booleanParam.optional().meta({ description: 'Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups' }),
   timeZone: z
     .string()
     .max(64)

@@ -213,6 +213,16 @@ export const keys = {
   webhookDirectory: (workspaceId: string): Key => ({ PK: 'WEBHOOKDIR', SK: workspaceId }),
   webhookDirectoryPartition: 'WEBHOOKDIR',
   localQueuePartition: 'LOCALQUEUE',
+
+  /**
+   * Invoicing (shared/data/invoice-store.ts): the workspace's invoice-number sequence (`n`, the last
+   * number given), and one job item per invoice being made or released (its entries being locked or
+   * released in batches), in one partition outside any workspace so the sweep finds every stalled job with
+   * one Query (SK `<ws>#<invoiceId>`: a workspace's own jobs are a begins_with).
+   */
+  invoiceSequence: (workspaceId: string): Key => ({ PK: ws(workspaceId), SK: 'INVOICESEQ' }),
+  invoiceJob: (workspaceId: string, invoiceId: string): Key => ({ PK: 'INVOICEJOBS', SK: `${workspaceId}#${invoiceId}` }),
+  invoiceJobsPartition: 'INVOICEJOBS',
 };
 
 /** Sort key of a feed position: `EVT#` + 15 digits (positions up to 10^15 keep their order). */

@@ -71,13 +71,23 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
     ...(rest.length
       ? {
           filter: {
-            expression: rest.map((f) => (filterOf(e, f).op === 'contains' ? `contains(#${ref(f)}, :${ref(f)})` : `#${ref(f)} = :${ref(f)}`)).join(' AND '),
+            expression: rest.map((f) => filterExpression(filterOf(e, f).op, ref(f), given[f])).join(' AND '),
             names: Object.fromEntries(rest.map((f) => [`#${ref(f)}`, filterOf(e, f).field ?? f])),
-            values: Object.fromEntries(rest.map((f) => [`:${ref(f)}`, filterOf(e, f).type === 'boolean' ? given[f] === 'true' : given[f]])),
+            // `exists` filters compare with no value
+            values: Object.fromEntries(
+              rest.filter((f) => filterOf(e, f).op !== 'exists').map((f) => [`:${ref(f)}`, filterOf(e, f).type === 'boolean' ? given[f] === 'true' : given[f]]),
+            ),
           },
         }
       : {}),
   };
+}
+
+/** The condition of one filter: equality, list membership, or whether the field is set (`exists`, true/false). */
+function filterExpression(op: 'eq' | 'contains' | 'exists' | undefined, p: string, value: string | undefined): string {
+  if (op === 'contains') return `contains(#${p}, :${p})`;
+  if (op === 'exists') return value === 'true' ? `attribute_exists(#${p})` : `attribute_not_exists(#${p})`;
+  return `#${p} = :${p}`;
 }
 
 /** How a list parameter filters (list.filters of the declaration): equality on the field of its name by default. */

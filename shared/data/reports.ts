@@ -40,6 +40,8 @@ export interface ReportFilters {
   taskId?: string;
   tagId?: string;
   billable?: 'true' | 'false';
+  /** Only invoiced (true) or not invoiced (false) entries: read from the entries (rollups do not split by it). */
+  invoiced?: 'true' | 'false';
 }
 export interface ReportRequest {
   startDate: string;
@@ -193,7 +195,7 @@ export function reportPeriod(startDate: string, endDate: string, tz = 'UTC'): { 
 }
 
 // ------------------------------------------------------------------ reading
-const entryWhere = (f: ReportFilters): Where => ({ userId: f.userId, projectId: f.projectId, clientId: f.clientId, taskId: f.taskId, tagId: f.tagId, billable: f.billable });
+const entryWhere = (f: ReportFilters): Where => ({ userId: f.userId, projectId: f.projectId, clientId: f.clientId, taskId: f.taskId, tagId: f.tagId, billable: f.billable, invoiced: f.invoiced });
 
 async function queryAll(input: QueryCommandInput, stats: ReportStats): Promise<StoredItem[]> {
   const out: StoredItem[] = [];
@@ -284,7 +286,8 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
   const facts: Fact[] = [];
   let running = 0;
   if (narrowed) {
-    const usesTag = req.groupBy.includes('tag') || req.filters.tagId !== undefined;
+    // tags and the invoiced state are not in the rollups: such reports read the entries (a filter on the narrowed Query)
+    const usesTag = req.groupBy.includes('tag') || req.filters.tagId !== undefined || req.filters.invoiced !== undefined;
     const timeGroup = req.groupBy.some((g) => TIME_GROUPS.includes(g));
     const byDay = req.groupBy.includes('day') || req.groupBy.includes('week');
     const addEntries = async (a: number, b: number) => {

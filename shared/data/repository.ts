@@ -206,6 +206,19 @@ export class Repository<E extends AnyEntity> {
     }
   }
 
+  /**
+   * A record another one holds (an invoiced time entry: `heldBy`) is refused every update and delete (409
+   * naming the holder, read by id). Checked on the record as read; the write is guarded by the version
+   * read, and the holder's lock bumps it, so a lock landing in between sends the write round to this check.
+   */
+  private async assertNotHeld(workspaceId: string, current: Readonly<Record<string, unknown>>): Promise<void> {
+    const held = this.entity.heldBy;
+    const holderId = held ? current[held.field] : undefined;
+    if (!held || typeof holderId !== 'string') return;
+    const holder = await repository(held.target()).getItem(workspaceId, { id: holderId });
+    throw conflict(held.message(current, holder && repository(held.target()).present(holder)));
+  }
+
   /** The writes and events that travel with a write of this entity's records (shared/data/companions.ts). */
   private async companion(workspaceId: string, before: StoredItem | undefined, after: StoredItem | undefined): Promise<CompanionPlan> {
     const companion = companionOf(this.entity);
@@ -231,6 +244,7 @@ export class Repository<E extends AnyEntity> {
       // (which bumps it) sends this loop round again, to this check.
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current: Readonly<Record<string, unknown>> = this.present(before);
+      await this.assertNotHeld(workspaceId, current);
       opts.assert?.(current);
       let rec = this.stored(before);
       for (const [name, spec] of Object.entries(this.entity.fields)) {
@@ -291,6 +305,7 @@ export class Repository<E extends AnyEntity> {
       if (!before) throw notFound(this.entity.kind);
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current = this.present(before);
+      await this.assertNotHeld(workspaceId, current);
       this.entity.assertDeletable?.(current);
       const users = this.usedBy.filter((u) => Number(before[counterAttr(u.type)] ?? 0) > 0).map((u) => `${Number(before[counterAttr(u.type)])} ${u.label}`);
       if (users.length > 0) {

@@ -112,6 +112,12 @@ export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends 
    * syntax on purpose: it keeps a declaration assignable to AnyEntity (parameters compare bivariantly).
    */
   assertDeletable?(rec: EntityRecordOf<F, C>): void;
+  /**
+   * A field naming the record that holds this one (an invoiced time entry's `invoiceId`): while it is set,
+   * every update and delete is refused with 409 and the message built from the holder (read by id; absent
+   * while the holder is being made or released).
+   */
+  heldBy?: HeldByDecl;
   list: ListDecl;
   /**
    * Whether its writes make change-feed events (default true). `false` for records that are not
@@ -141,9 +147,10 @@ export interface ListDecl {
   /**
    * List parameters that are not plain string equality on a field of the same name: `field` names the
    * stored attribute, `op` `contains` tests membership in a list attribute (a tag in tagIds), `type`
-   * `boolean` compares with true/false (the query string carries "true" / "false").
+   * `boolean` compares with true/false (the query string carries "true" / "false"); `op` `exists` with
+   * `type` `boolean` tests whether the field is set (`?invoiced=true` -> attribute_exists(invoiceId)).
    */
-  filters?: Readonly<Record<string, { field?: string; op?: 'eq' | 'contains'; type?: 'boolean' }>>;
+  filters?: Readonly<Record<string, { field?: string; op?: 'eq' | 'contains' | 'exists'; type?: 'boolean' }>>;
   /**
    * A filter that implies another, found by reading the named record (a task's project): the list adds
    * the implied filter so it reads the narrower partition (taskId -> the project's index + filter).
@@ -173,8 +180,16 @@ export interface AnyEntity {
   derived?: DerivedDecl;
   rules?: readonly RuleDecl[];
   assertDeletable?(rec: Readonly<Record<string, unknown>>): void;
+  heldBy?: HeldByDecl;
   list: ListDecl;
   changes?: boolean;
+}
+
+/** See EntityDeclaration.heldBy. */
+export interface HeldByDecl {
+  field: string;
+  target: () => AnyEntity;
+  message: (rec: Readonly<Record<string, unknown>>, holder: Readonly<Record<string, unknown>> | undefined) => string;
 }
 
 /** A record as the API shows it: its fields, computed fields and its ETag (the revision it is at). */

@@ -4,13 +4,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 /**
  * The import rules of docs/architecture.md, checked on every source file's relative imports:
  * - shared/domain imports nothing else of the repository (pure declarations and rules);
- * - shared/data imports only shared/domain; shared/api and shared/seed import domain and data, not each other;
+ * - shared/data imports only shared/domain; shared/services imports domain and data; shared/api and shared/seed
+ *   import domain, data and services, not each other;
  * - nothing in shared/ imports local/, admin/, lib/, bench/ or functions/;
  * - admin/ and local/ do not import each other;
  * - the folder graph has no cycle.
  */
 const ROOT = resolve(__dirname, '../..');
-const FOLDERS = ['shared/domain', 'shared/data', 'shared/api', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
+const FOLDERS = ['shared/domain', 'shared/data', 'shared/services', 'shared/api', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -42,13 +43,14 @@ function edges(): Array<{ from: string; to: string; file: string; spec: string }
 const ALLOWED: Record<string, string[]> = {
   'shared/domain': [],
   'shared/data': ['shared/domain'],
-  'shared/api': ['shared/domain', 'shared/data'],
-  'shared/seed': ['shared/domain', 'shared/data'],
-  functions: ['shared/api', 'shared/domain', 'shared/data'],
+  'shared/services': ['shared/domain', 'shared/data'],
+  'shared/api': ['shared/domain', 'shared/data', 'shared/services'],
+  'shared/seed': ['shared/domain', 'shared/data', 'shared/services'],
+  functions: ['shared/api', 'shared/domain', 'shared/data', 'shared/services'],
   lib: ['shared/api', 'shared/domain', 'shared/data'],
   bin: ['lib'],
-  local: ['shared/api', 'shared/domain', 'shared/data', 'shared/seed', 'functions'],
-  admin: ['shared/api', 'shared/domain', 'shared/data', 'shared/seed'],
+  local: ['shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
+  admin: ['shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
 };
 
 test('imports point one way: each folder imports only the layers below it', () => {

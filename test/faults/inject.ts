@@ -134,3 +134,33 @@ export async function withFaultClient<T>(plan: FaultPlan | undefined, fn: () => 
     fc.destroy();
   }
 }
+
+/**
+ * A crash: from the `from`-th data call on, every call fails before it reaches DynamoDB (the process died
+ * there; nothing after it is written). Control calls (rate counter, API keys) go through, as in faultClient.
+ * Returns what `fn` threw (or answered) and the names of the calls that reached DynamoDB.
+ */
+export async function withCrashAt<T>(from: number, fn: () => Promise<T>): Promise<{ res?: T; error?: unknown; calls: string[] }> {
+  const client = new DynamoDBClient({ ...dynamoConfig(), maxAttempts: 1 });
+  const calls: string[] = [];
+  let count = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (isControlCall((args as { input?: Record<string, any> }).input)) return next(args);
+      count++;
+      if (count >= from) throw Object.assign(new Error(`crashed before data call ${count} (injected)`), { name: 'InjectedCrash' });
+      calls.push(context.commandName ?? 'unknown');
+      return next(args);
+    },
+    { step: 'initialize', priority: 'high', name: 'crashAt' },
+  );
+  setDb(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
+  try {
+    return { res: await fn(), calls };
+  } catch (error) {
+    return { error, calls };
+  } finally {
+    setDb(undefined);
+    client.destroy();
+  }
+}

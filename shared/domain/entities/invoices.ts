@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
-import { currencyCode, dateString, idString, inputSchema, money, notesString } from '../fields';
+import { currencyCode, dateString, dateTimeString, idString, inputSchema, money, notesString } from '../fields';
 import { clients } from './clients';
 
 /**
- * Invoices (created by the application and the admin seed, never by this API: POST/PUT are 501).
+ * Invoices (made by the application from billable time, shared/services/invoicing.ts, and by the admin
+ * seed; never by this API: POST/PUT are 501).
  *
  * Item: PK `WS#<ws>`, SK `INVOICE#<id>` (get and delete are one GetItem by id); GSI1
  * `WS#<ws>#INVOICES` / `<issueDate>#<id>` lists them newest issueDate first, one Query per page with
@@ -46,6 +47,11 @@ export const invoices = defineEntity({
     tax: { schema: money, required: true },
     total: { schema: money, required: true },
     notes: { schema: notesString },
+    // Set by the application (shared/services/invoicing.ts): the tax rate the tax was computed with, a
+    // percentage; when the invoice was sent and paid.
+    taxRate: { schema: z.number().min(0).max(100) },
+    sentAt: { schema: dateTimeString },
+    paidAt: { schema: dateTimeString },
   },
   key: { pk: {}, sk: { prefix: 'INVOICE', composite: ['id'] } },
   indexes: { GSI1: { access: 'issue date', pk: { prefix: 'INVOICES' }, sk: { composite: ['issueDate', 'id'] } } },

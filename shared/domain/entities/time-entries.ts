@@ -3,6 +3,7 @@ import { defineEntity, type EntityRecord } from '../entity';
 import { invalidField } from '../errors';
 import { dateTimeString, idString, LIMITS, notesString, tagIdsSchema } from '../fields';
 import { clients } from './clients';
+import { invoices } from './invoices';
 import { projects } from './projects';
 import { projectClientTask } from './rules';
 import { tags } from './tags';
@@ -42,6 +43,10 @@ export const timeEntries = defineEntity({
   computed: {
     sortKey: z.string().max(512).meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry' }),
     durationMinutes: z.number().optional().meta({ description: 'Computed by the server from startTime and endTime; absent while the timer runs' }),
+    invoiceId: idString.optional().meta({
+      description:
+        'Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it',
+    }),
   },
   sortKeyField: 'sortKey',
   key: { pk: { prefix: 'TE' }, sk: BY_START },
@@ -61,6 +66,8 @@ export const timeEntries = defineEntity({
     { field: 'tagIds', target: () => tags, many: true },
   ],
   derived: { reads: ['startTime', 'endTime'], apply: deriveTimeEntry },
+  // An invoiced entry stays as it was billed (shared/services/invoicing.ts locks and releases it).
+  heldBy: { field: 'invoiceId', target: () => invoices, message: heldMessage },
   rules: [
     {
       // Both instants are already normalized (derived), so string order is time order.
@@ -84,7 +91,7 @@ export const timeEntries = defineEntity({
     mode: 'paged',
     via: ['key', 'GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6'],
     range: (startDate, endDate) => sortKeyRange(startDate, endDate),
-    filters: { tagId: { field: 'tagIds', op: 'contains' }, billable: { type: 'boolean' } },
+    filters: { tagId: { field: 'tagIds', op: 'contains' }, billable: { type: 'boolean' }, invoiced: { field: 'invoiceId', op: 'exists', type: 'boolean' } },
     implies: [{ param: 'taskId', target: () => tasks, field: 'projectId' }],
   },
 });
@@ -100,6 +107,15 @@ export interface TimeEntryFilters {
   taskId?: string;
   tagId?: string;
   billable?: 'true' | 'false';
+  invoiced?: 'true' | 'false';
+}
+
+/** The 409 of a write to an invoiced entry: names the invoice's number (or says it is being made or released). */
+function heldMessage(rec: Readonly<Record<string, unknown>>, holder: Readonly<Record<string, unknown>> | undefined): string {
+  const id = String(rec.id);
+  if (!holder) return `Time entry ${id} is being invoiced or released from invoice ${String(rec.invoiceId)}; retry in a moment`;
+  if (holder.status === 'void') return `Time entry ${id} is being released from invoice ${String(holder.number)}, which was voided; retry in a moment`;
+  return `Time entry ${id} is on invoice ${String(holder.number)} (${String(holder.status)}); void or delete that invoice to change the entry`;
 }
 
 /** A time entry without endTime is a running timer. */

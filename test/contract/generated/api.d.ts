@@ -819,6 +819,8 @@ export interface components {
             sortKey: string;
             /** @description Computed by the server from startTime and endTime; absent while the timer runs */
             durationMinutes?: number;
+            /** @description Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it */
+            invoiceId?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -870,6 +872,11 @@ export interface components {
             tax: number;
             total: number;
             notes?: string;
+            taxRate?: number;
+            /** Format: date-time */
+            sentAt?: string;
+            /** Format: date-time */
+            paidAt?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1807,6 +1814,8 @@ export interface operations {
                 taskId?: string;
                 tagId?: string;
                 billable?: "true" | "false";
+                /** @description Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups */
+                invoiced?: "true" | "false";
                 /** @description IANA time zone of the dates and of the day, week and month groups (default UTC) */
                 timeZone?: string;
             };
@@ -3095,6 +3104,8 @@ export interface operations {
                 tagId?: string;
                 /** @description Only billable (true) or only non-billable (false) entries */
                 billable?: "true" | "false";
+                /** @description Only entries on an invoice (true: `invoiceId` set) or only entries on none (false) */
+                invoiced?: "true" | "false";
                 /** @description true: only running entries (no endTime; at most one per user) */
                 running?: "true";
             };

@@ -179,6 +179,10 @@ export type TimeEntry = {
      * Computed by the server from startTime and endTime; absent while the timer runs
      */
     durationMinutes?: number;
+    /**
+     * Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it
+     */
+    invoiceId?: string;
     createdAt: string;
     updatedAt: string;
     /**
@@ -223,6 +227,9 @@ export type Invoice = {
     tax: number;
     total: number;
     notes?: string;
+    taxRate?: number;
+    sentAt?: string;
+    paidAt?: string;
     createdAt: string;
     updatedAt: string;
     /**
@@ -964,6 +971,10 @@ export type GetSummaryReportData = {
         taskId?: string;
         tagId?: string;
         billable?: 'true' | 'false';
+        /**
+         * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups
+         */
+        invoiced?: 'true' | 'false';
         /**
          * IANA time zone of the dates and of the day, week and month groups (default UTC)
          */
@@ -2818,6 +2829,10 @@ export type ListTimeEntriesData = {
          * Only billable (true) or only non-billable (false) entries
          */
         billable?: 'true' | 'false';
+        /**
+         * Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)
+         */
+        invoiced?: 'true' | 'false';
         /**
          * true: only running entries (no endTime; at most one per user)
          */

@@ -1,0 +1,415 @@
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { invoices as invoiceEntity } from '../domain/entities/invoices';
+import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
+import { conflict } from '../domain/errors';
+import { sequenceOf } from '../domain/invoicing';
+import { writeWithChange, type Change } from './changes';
+import { db, tableName, type StoredItem } from './db';
+import { keys } from './keys';
+import { planQuery, type Where } from './query-plan';
+import { lockOps, referenceOps } from './record-writes';
+import { repository } from './repository';
+import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
+import type { WriteOp } from './write';
+
+/**
+ * The storage side of invoices made from time (docs/data-model.md, "Invoices from time"). The service
+ * (shared/services/invoicing.ts) orchestrates; every write here is one transaction with its change events.
+ *
+ * - A **job item** (`INVOICEJOBS` / `<ws>#<invoiceId>`) exists while an invoice's entries are being locked
+ *   (kind `create`, state `locking`) or released (state `releasing`). It counts the entries that carry the
+ *   invoice's id (`locked`): every lock or release batch moves that count in its own transaction, under
+ *   the condition that the job is in the state the writer holds. So the count is exact whatever fails.
+ * - **Lock** (`lockBatch`): up to 49 entries per transaction, each `SET invoiceId` guarded by the version
+ *   read and `attribute_not_exists(invoiceId)`, each with its `time-entry.updated` event, plus the job's
+ *   `ADD locked` (49 + 49 + 1 = 99 actions of the 100 allowed).
+ * - **Commit** (`commitInvoice`): one transaction puts the invoice (status draft), its number lock, the
+ *   client's usage counter, the number sequence and the `invoice.created` event, and deletes the job under
+ *   the condition `state = locking AND locked = <entries on the invoice>`. Before it, the invoice does not
+ *   exist; after it, every one of its entries is locked and no job remains.
+ * - **Release** (`releaseBatch`): `REMOVE invoiceId` guarded by the version read and `invoiceId = <id>`,
+ *   each with its event, plus the job's `ADD locked -n` (state `releasing`).
+ */
+export const ENTRY_BATCH = 49;
+const JOB_TYPE = 'INVOICEJOB';
+const SEQUENCE_TYPE = 'INVOICESEQ';
+const invoices = () => repository(invoiceEntity);
+const entries = () => repository(timeEntryEntity);
+
+export type JobKind = 'create' | 'release';
+export type JobState = 'locking' | 'releasing';
+export interface InvoiceJob {
+  workspaceId: string;
+  invoiceId: string;
+  kind: JobKind;
+  state: JobState;
+  clientId: string;
+  /** The sort-key range of the invoice's period (its entries are the client's entries in it). */
+  lo: string;
+  hi: string;
+  /** Entries that carry the invoice's id, counted by the same transactions that lock and release them. */
+  locked: number;
+  /** A job older than this (ms) whose writer did not finish is the sweep's (shared/services/invoicing.ts). */
+  leaseUntil: number;
+  createdAt: string;
+  /** Who opened it (a random id): tells a writer's own Put, sent twice, from another writer's job. */
+  token: string;
+}
+
+/** An entry of a batch is no longer as read (edited, locked or released by another writer): re-read it. */
+export class EntriesChanged extends Error {
+  constructor() {
+    super('an entry changed since it was read');
+    this.name = 'EntriesChanged';
+  }
+}
+/** The job is gone or in another state (the sweep took it over): this writer must stop. */
+export class JobLost extends Error {
+  constructor() {
+    super('the invoice job was taken over');
+    this.name = 'JobLost';
+  }
+}
+/** The number the sequence gave is taken (an invoice numbered by hand): resynchronise the sequence. */
+export class NumberTaken extends Error {
+  constructor() {
+    super('invoice number taken');
+    this.name = 'NumberTaken';
+  }
+}
+/** The sequence moved since it was read (another invoice was committed): read it again. */
+export class SequenceMoved extends Error {
+  constructor() {
+    super('invoice sequence moved');
+    this.name = 'SequenceMoved';
+  }
+}
+
+// ------------------------------------------------------------------ jobs
+const jobOf = (item: StoredItem): InvoiceJob => ({
+  workspaceId: String(item.workspaceId),
+  invoiceId: String(item.invoiceId),
+  kind: item.kind as JobKind,
+  state: item.state as JobState,
+  clientId: String(item.clientId),
+  lo: String(item.lo),
+  hi: String(item.hi),
+  locked: Number(item.locked ?? 0),
+  leaseUntil: Number(item.leaseUntil ?? 0),
+  createdAt: String(item.createdAt),
+  token: String(item.token),
+});
+
+/** Opens a job; 409 when one is open for the invoice (another void or delete of it is in progress). */
+export async function openJob(job: InvoiceJob): Promise<void> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.invoiceJob(job.workspaceId, job.invoiceId), [TYPE]: JOB_TYPE, ...job },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    // our own Put, applied once already (its answer was lost and the SDK sent it again)?
+    const stored = await readJob(job.workspaceId, job.invoiceId);
+    if (stored?.token === job.token) return;
+    throw conflict(`Invoice ${job.invoiceId} is being voided or deleted by another request; retry in a moment`);
+  }
+}
+
+export async function readJob(workspaceId: string, invoiceId: string): Promise<InvoiceJob | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.invoiceJob(workspaceId, invoiceId), ConsistentRead: true }));
+  return res.Item && jobOf(res.Item);
+}
+
+/**
+ * Moves a job from `locking` to `releasing` (its invoice will not be made): conditional on the state, and,
+ * when `expiredAt` is given, on the lease having run out by then (the sweep does not take a live writer's job).
+ * False when the job is not in `locking` (gone, or taken over already).
+ */
+export async function abandonJob(workspaceId: string, invoiceId: string, expiredAt?: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invoiceJob(workspaceId, invoiceId),
+        UpdateExpression: 'SET #s = :releasing',
+        ConditionExpression: `#s = :locking${expiredAt !== undefined ? ' AND #l < :now' : ''}`,
+        ExpressionAttributeNames: { '#s': 'state', ...(expiredAt !== undefined ? { '#l': 'leaseUntil' } : {}) },
+        ExpressionAttributeValues: { ':releasing': 'releasing', ':locking': 'locking', ...(expiredAt !== undefined ? { ':now': expiredAt } : {}) },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Deletes a job once no entry carries its invoice's id (`locked = 0`), or unconditionally (`force`: a release job whose void never happened). */
+export async function closeJob(workspaceId: string, invoiceId: string, force = false): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.invoiceJob(workspaceId, invoiceId),
+        // (already gone counts as closed: a Delete sent twice after its answer was lost)
+        ...(force
+          ? {}
+          : { ConditionExpression: 'attribute_not_exists(PK) OR #l = :zero', ExpressionAttributeNames: { '#l': 'locked' }, ExpressionAttributeValues: { ':zero': 0 } }),
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Every open job (one workspace's, or all), oldest lease first within a workspace: what the sweep reads. */
+export async function listJobs(workspaceId?: string): Promise<InvoiceJob[]> {
+  const out: InvoiceJob[] = [];
+  let start: StoredItem | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: workspaceId === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :ws)',
+        ExpressionAttributeValues: { ':pk': keys.invoiceJobsPartition, ...(workspaceId === undefined ? {} : { ':ws': `${workspaceId}#` }) },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of res.Items ?? []) out.push(jobOf(item));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+const jobOp = (workspaceId: string, invoiceId: string, state: JobState, delta: number): WriteOp => ({
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: keys.invoiceJob(workspaceId, invoiceId),
+      UpdateExpression: 'ADD #l :d',
+      ConditionExpression: '#s = :s',
+      ExpressionAttributeNames: { '#l': 'locked', '#s': 'state' },
+      ExpressionAttributeValues: { ':d': delta, ':s': state },
+    },
+  },
+  onConditionFail: () => new JobLost(),
+});
+
+// ------------------------------------------------------------------ entries
+async function queryAll(input: QueryCommandInput): Promise<StoredItem[]> {
+  const out: StoredItem[] = [];
+  let start: StoredItem | undefined;
+  do {
+    const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    for (const item of res.Items ?? []) if (item[TYPE] === timeEntryEntity.type) out.push(item);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** The client's time entries in a sort-key range matching `where`, through the client index (GSI3) + filter. */
+async function clientEntries(workspaceId: string, where: Where, range: { lo: string; hi: string }): Promise<StoredItem[]> {
+  const plan = planQuery(timeEntryEntity, workspaceId, where, range);
+  return queryAll({
+    TableName: tableName(),
+    ...(plan.index ? { IndexName: plan.index } : {}),
+    KeyConditionExpression: plan.keyCondition.expression,
+    ExpressionAttributeNames: { ...plan.keyCondition.names, ...plan.filter?.names },
+    ExpressionAttributeValues: { ...plan.keyCondition.values, ...plan.filter?.values },
+    ...(plan.filter ? { FilterExpression: plan.filter.expression } : {}),
+  });
+}
+
+/** An entry that can go on an invoice of the client: billable, stopped (and longer than 0 minutes), on no invoice. */
+export const invoiceable = (item: StoredItem, clientId: string, range: { lo: string; hi: string }): boolean =>
+  item.clientId === clientId &&
+  item.billable === true &&
+  typeof item.durationMinutes === 'number' &&
+  item.durationMinutes > 0 &&
+  (item.invoiceId === undefined || item.invoiceId === null) &&
+  String(item.SK) >= range.lo &&
+  String(item.SK) <= range.hi;
+
+/** The entries an invoice of the client for the range would take (GSI3, filter billable and not invoiced). */
+export async function candidateEntries(workspaceId: string, clientId: string, range: { lo: string; hi: string }): Promise<StoredItem[]> {
+  const items = await clientEntries(workspaceId, { clientId, billable: 'true', invoiced: 'false' }, range);
+  return items.filter((i) => invoiceable(i, clientId, range));
+}
+
+/** The entries that carry an invoice's id (GSI3 over the invoice's period, filter invoiceId). */
+export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }): Promise<StoredItem[]> {
+  return clientEntries(workspaceId, { clientId, invoiceId }, range);
+}
+
+/** The stored entries of these keys, read strongly consistent (BatchGetItem, 100 per call). */
+export async function rereadEntries(items: readonly StoredItem[]): Promise<StoredItem[]> {
+  const out: StoredItem[] = [];
+  for (let i = 0; i < items.length; i += 100) {
+    let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead: boolean }> | undefined = {
+      [tableName()]: { Keys: items.slice(i, i + 100).map((it) => ({ PK: it.PK, SK: it.SK })), ConsistentRead: true },
+    };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      const res = await db().send(new BatchGetCommand({ RequestItems: request }));
+      out.push(...(res.Responses?.[tableName()] ?? []));
+      request = res.UnprocessedKeys as typeof request;
+      if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+  return out;
+}
+
+/** The entry item after a lock or release: invoiceId set or removed, a new revision. */
+function moved(item: StoredItem, invoiceId: string | undefined, now: string): StoredItem {
+  const after: StoredItem = { ...item, updatedAt: now, [VERSION]: Number(item[VERSION] ?? 0) + 1, [REVISION]: Number(item[REVISION] ?? 0) + 1 };
+  if (invoiceId === undefined) delete after.invoiceId;
+  else after.invoiceId = invoiceId;
+  return after;
+}
+
+/**
+ * Locks (invoiceId given) or releases (undefined) a batch of at most ENTRY_BATCH entries in one transaction,
+ * each guarded by the version read (and by not being invoiced / by carrying this invoice's id), each with
+ * its `time-entry.updated` event, with the job's count moved by the batch's size. Returns the items after.
+ * EntriesChanged when an entry is not as read; JobLost when the job is not in the state expected.
+ */
+async function moveBatch(workspaceId: string, job: { invoiceId: string; state: JobState }, items: readonly StoredItem[], lock: boolean): Promise<StoredItem[]> {
+  if (items.length === 0) return [];
+  if (items.length > ENTRY_BATCH) throw new Error(`at most ${ENTRY_BATCH} entries per batch`);
+  const now = new Date().toISOString();
+  const afters = items.map((item) => moved(item, lock ? job.invoiceId : undefined, now));
+  const ops: WriteOp[] = items.map((item) => ({
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: { PK: item.PK, SK: item.SK },
+        UpdateExpression: lock ? 'SET #inv = :inv, #u = :now ADD #v :one, #rv :one' : 'REMOVE #inv SET #u = :now ADD #v :one, #rv :one',
+        ConditionExpression: lock ? '#v = :v AND attribute_not_exists(#inv)' : '#v = :v AND #inv = :inv',
+        ExpressionAttributeNames: { '#inv': 'invoiceId', '#u': 'updatedAt', '#v': VERSION, '#rv': REVISION },
+        ExpressionAttributeValues: { ':inv': job.invoiceId, ':now': now, ':one': 1, ':v': Number(item[VERSION] ?? 0) },
+      },
+    },
+    onConditionFail: () => new EntriesChanged(),
+  }));
+  ops.push(jobOp(workspaceId, job.invoiceId, job.state, lock ? items.length : -items.length));
+  const changes: Change[] = afters.map((after) => ({ type: 'time-entry.updated', resourceId: String(after.id), data: entries().present(after) }));
+  await writeWithChange(workspaceId, ops, changes);
+  return afters;
+}
+export const lockBatch = (workspaceId: string, invoiceId: string, items: readonly StoredItem[]) => moveBatch(workspaceId, { invoiceId, state: 'locking' }, items, true);
+export const releaseBatch = (workspaceId: string, invoiceId: string, items: readonly StoredItem[]) => moveBatch(workspaceId, { invoiceId, state: 'releasing' }, items, false);
+
+// ------------------------------------------------------------------ numbers and the commit
+/** The last number the workspace's sequence gave (0 before the first). */
+export async function readSequence(workspaceId: string): Promise<number | undefined> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.invoiceSequence(workspaceId), ConsistentRead: true }));
+  return res.Item ? Number(res.Item.n) : undefined;
+}
+
+/**
+ * The highest sequence number among the workspace's invoice-number locks (numbers `INV-<6+ digits>`,
+ * given by hand or by the seed): one Query, newest lock first.
+ */
+export async function highestTakenNumber(workspaceId: string): Promise<number> {
+  const prefix = keys.uniqueLock(workspaceId, invoiceEntity.unique!.name, 'inv-', 'number').SK;
+  const res = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':p': prefix },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  const sk = res.Items?.[0]?.SK;
+  return typeof sk === 'string' ? (sequenceOf(sk.slice(prefix.length - 'inv-'.length)) ?? 0) : 0;
+}
+
+/** Whether an invoice number is taken in the workspace (its lock item exists). */
+export async function numberTaken(workspaceId: string, number: string): Promise<boolean> {
+  const rule = invoiceEntity.unique!;
+  const res = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, number.trim().toLowerCase(), 'number'), ConsistentRead: true }),
+  );
+  return res.Item !== undefined;
+}
+
+export interface CommitInput {
+  workspaceId: string;
+  /** The invoice record (id, fields, timestamps), totals already checked by the caller. */
+  record: Record<string, unknown>;
+  /** Internals kept with the invoice (its period, entry count, creator). */
+  internals: StoredItem;
+  /** The job's count the commit requires (entries on the invoice). */
+  entryCount: number;
+  /** The sequence value this number takes (default numbering), with the value read before. */
+  sequence?: { previous: number | undefined; next: number };
+}
+
+/** The one transaction that makes the invoice visible (see the module comment). Returns the invoice as presented. */
+export async function commitInvoice(input: CommitInput): Promise<Record<string, unknown>> {
+  const { workspaceId, record } = input;
+  const repo = invoices();
+  const item = repo.toItem(workspaceId, record, { ...input.internals, [VERSION]: 1, [REVISION]: 1 });
+  const numberLocks = lockOps(invoiceEntity, workspaceId, undefined, record, item.SK);
+  const ops: WriteOp[] = [
+    { item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, onConditionFail: () => conflict('The invoice exists already') },
+    ...(input.sequence ? numberLocks.map((op) => ({ ...op, onConditionFail: () => new NumberTaken() })) : numberLocks),
+    ...referenceOps(invoiceEntity, workspaceId, undefined, record),
+    {
+      item: {
+        Delete: {
+          TableName: tableName(),
+          Key: keys.invoiceJob(workspaceId, String(record.id)),
+          ConditionExpression: '#s = :locking AND #l = :n',
+          ExpressionAttributeNames: { '#s': 'state', '#l': 'locked' },
+          ExpressionAttributeValues: { ':locking': 'locking', ':n': input.entryCount },
+        },
+      },
+      onConditionFail: () => new JobLost(),
+    },
+  ];
+  if (input.sequence) {
+    const { previous, next } = input.sequence;
+    ops.push({
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.invoiceSequence(workspaceId), [TYPE]: SEQUENCE_TYPE, n: next },
+          ConditionExpression: previous === undefined ? 'attribute_not_exists(PK)' : 'n = :prev',
+          ...(previous === undefined ? {} : { ExpressionAttributeValues: { ':prev': previous } }),
+        },
+      },
+      onConditionFail: () => new SequenceMoved(),
+    });
+  }
+  const created = repo.present(item);
+  await writeWithChange(workspaceId, ops, { type: 'invoice.created', resourceId: String(record.id), data: created });
+  return created;
+}
+
+/** Moves the sequence forward to `n` when it is below (after a hand-given or seeded number took the next one). */
+export async function raiseSequence(workspaceId: string, n: number): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invoiceSequence(workspaceId),
+        UpdateExpression: 'SET #t = :type, n = :n',
+        ConditionExpression: 'attribute_not_exists(n) OR n < :n',
+        ExpressionAttributeNames: { '#t': TYPE },
+        ExpressionAttributeValues: { ':type': SEQUENCE_TYPE, ':n': n },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}

@@ -1,0 +1,156 @@
+import { conflict, invalidField } from './errors';
+import { cents, type InvoiceStatus, type LineItem } from './entities/invoices';
+
+/**
+ * The arithmetic and rules of invoices made from billable time (no I/O; shared/services/invoicing.ts
+ * reads the entries, locks them and writes the invoice):
+ * - lines: one per project (default), per project and task, or per entry; quantity = the group's hours
+ *   (its minutes / 60, rounded to 2 decimals once per line), unit price = the project's hourlyRate,
+ *   amount = quantity x unit price rounded to cents (the invariant assertInvoiceTotals checks);
+ * - currency: the project's, else the client's; one invoice has one currency;
+ * - tax: taxRate is a percentage of the subtotal, rounded to cents; total = subtotal + tax;
+ * - numbers: INV-000001, INV-000002, ... per workspace; dueDate defaults to issueDate + 30 days;
+ * - status transitions: draft -> sent -> paid, draft|sent -> void; delete draft|void.
+ */
+export const LINE_GROUPINGS = ['project', 'task', 'entry'] as const;
+export type LineGrouping = (typeof LINE_GROUPINGS)[number];
+export const DEFAULT_DUE_DAYS = 30;
+export const MAX_LINE_ITEMS = 200;
+/** The most entries one invoice covers (docs/data-model.md, "Invoices from time"). */
+export const MAX_INVOICE_ENTRIES = 5000;
+
+/** The number the sequence gives: `INV-` and at least 6 digits. */
+export const invoiceNumberOf = (n: number): string => `INV-${String(n).padStart(6, '0')}`;
+/** The sequence value of a number the sequence could have given, else undefined. */
+export function sequenceOf(number: string): number | undefined {
+  const m = /^INV-(\d{6,})$/i.exec(number.trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+/** A calendar date plus days (UTC). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** What the lines need of a time entry: its final (locked) values. */
+export interface BillableEntry {
+  id: string;
+  startTime: string;
+  durationMinutes: number;
+  projectId?: string;
+  taskId?: string;
+  name?: string;
+  notes?: string;
+}
+export interface CatalogProject {
+  name: string;
+  hourlyRate?: number;
+  currency?: string;
+}
+/** The names and rates the lines are made from. */
+export interface InvoiceCatalog {
+  client: { name: string; currency?: string };
+  projects: ReadonlyMap<string, CatalogProject>;
+  tasks: ReadonlyMap<string, { name: string }>;
+}
+export interface InvoiceLines {
+  currency: string;
+  lineItems: LineItem[];
+  /** The entries (ids) of each line, in line order. */
+  lineEntries: string[][];
+  subtotal: number;
+  minutes: number;
+}
+
+const projectLabel = (catalog: InvoiceCatalog, id: string | undefined) => (id ? (catalog.projects.get(id)?.name ?? id) : '(no project)');
+
+/**
+ * The invoice lines of a set of entries. 409 when nothing is to be invoiced, when billable entries have
+ * no rate (naming their projects), or when the projects' currencies differ (naming each project and its
+ * currency); 400 when the grouping makes more lines than an invoice holds.
+ */
+export function invoiceLines(entries: readonly BillableEntry[], catalog: InvoiceCatalog, grouping: LineGrouping = 'project'): InvoiceLines {
+  if (entries.length === 0) throw conflict('Nothing to invoice: the client has no billable, stopped, not yet invoiced time entry in that period');
+  const noRate = new Set<string>();
+  const currencies = new Map<string, Set<string>>();
+  for (const e of entries) {
+    const project = e.projectId ? catalog.projects.get(e.projectId) : undefined;
+    if (project?.hourlyRate === undefined) {
+      noRate.add(projectLabel(catalog, e.projectId));
+      continue;
+    }
+    const currency = project.currency ?? catalog.client.currency;
+    if (!currency) {
+      noRate.add(`${project.name} (no currency on the project or the client)`);
+      continue;
+    }
+    currencies.set(currency, (currencies.get(currency) ?? new Set()).add(project.name));
+  }
+  if (noRate.size > 0) throw conflict(`Billable time without an hourly rate cannot be invoiced: set the rate of ${[...noRate].sort().join(', ')}, or mark that time not billable`);
+  if (currencies.size > 1) {
+    const list = [...currencies].map(([c, names]) => `${c}: ${[...names].sort().join(', ')}`).join('; ');
+    throw conflict(`An invoice has one currency, and these projects bill in several (${list}); invoice them separately`);
+  }
+  const currency = [...currencies.keys()][0]!;
+
+  const groups = new Map<string, { description: string; rate: number; minutes: number; ids: string[]; order: string }>();
+  for (const e of entries) {
+    const project = catalog.projects.get(e.projectId!)!;
+    const key = grouping === 'project' ? e.projectId! : grouping === 'task' ? `${e.projectId!}#${e.taskId ?? ''}` : e.id;
+    let g = groups.get(key);
+    if (!g) {
+      const description =
+        grouping === 'project'
+          ? project.name
+          : grouping === 'task'
+            ? `${project.name} / ${e.taskId ? (catalog.tasks.get(e.taskId)?.name ?? e.taskId) : '(no task)'}`
+            : `${e.startTime.slice(0, 10)} ${project.name}${e.name ? `: ${e.name}` : e.notes ? `: ${e.notes.split('\n')[0]}` : ''}`.slice(0, 1000);
+      g = { description, rate: project.hourlyRate!, minutes: 0, ids: [], order: grouping === 'entry' ? `${e.startTime}#${e.id}` : description };
+      groups.set(key, g);
+    }
+    g.minutes += e.durationMinutes;
+    g.ids.push(e.id);
+  }
+  if (groups.size > MAX_LINE_ITEMS) throw invalidField('lines', `this grouping makes ${groups.size} lines; an invoice holds at most ${MAX_LINE_ITEMS}: group by project or task`);
+  const sorted = [...groups.values()].sort((a, b) => a.order.localeCompare(b.order));
+  const lineItems: LineItem[] = sorted.map((g) => {
+    const quantity = Math.round((g.minutes * 100) / 60) / 100;
+    return { description: g.description, quantity, unitPrice: g.rate, amount: Math.round(quantity * g.rate * 100) / 100 };
+  });
+  const positive = lineItems.map((li, i) => [li, sorted[i]!] as const).filter(([li]) => li.quantity > 0);
+  const subtotalCents = positive.reduce((s, [li]) => s + cents(li.amount), 0);
+  return {
+    currency,
+    lineItems: positive.map(([li]) => li),
+    lineEntries: positive.map(([, g]) => g.ids),
+    subtotal: subtotalCents / 100,
+    minutes: entries.reduce((s, e) => s + e.durationMinutes, 0),
+  };
+}
+
+/** Subtotal, tax (taxRate % of it, rounded to cents) and total of a set of lines. */
+export function invoiceTotals(lineItems: readonly LineItem[], taxRate = 0): { subtotal: number; tax: number; total: number } {
+  const subtotalCents = lineItems.reduce((s, li) => s + cents(li.amount), 0);
+  const taxCents = Math.round((subtotalCents * taxRate) / 100);
+  return { subtotal: subtotalCents / 100, tax: taxCents / 100, total: (subtotalCents + taxCents) / 100 };
+}
+
+export const INVOICE_ACTIONS = ['update', 'send', 'pay', 'void', 'delete'] as const;
+export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];
+/** From which statuses each action is allowed, and the status it leaves (delete leaves none). */
+const TRANSITIONS: Record<InvoiceAction, { from: readonly InvoiceStatus[]; to?: InvoiceStatus }> = {
+  update: { from: ['draft'], to: 'draft' },
+  send: { from: ['draft'], to: 'sent' },
+  pay: { from: ['sent'], to: 'paid' },
+  void: { from: ['draft', 'sent'], to: 'void' },
+  delete: { from: ['draft', 'void'] },
+};
+
+/** 409 naming the status when the action is not allowed from it. */
+export function assertTransition(invoice: { number?: unknown; status?: unknown }, action: InvoiceAction): void {
+  const t = TRANSITIONS[action];
+  const status = String(invoice.status) as InvoiceStatus;
+  if (t.from.includes(status)) return;
+  const verb = action === 'update' ? 'changed' : action === 'pay' ? 'paid' : action === 'send' ? 'sent' : action === 'void' ? 'voided' : 'deleted';
+  throw conflict(`Invoice ${String(invoice.number)} is ${status}; only ${t.from.join(' or ')} invoices can be ${verb}`);
+}

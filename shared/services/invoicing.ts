@@ -1,0 +1,553 @@
+import * as z from 'zod';
+import { assertInvoiceTotals, invoices as invoiceEntity, issueDateRange, type Invoice, type InvoiceStatus, INVOICE_STATUSES } from '../domain/entities/invoices';
+import { projects as projectEntity } from '../domain/entities/projects';
+import { tasks as taskEntity } from '../domain/entities/tasks';
+import { clients as clientEntity } from '../domain/entities/clients';
+import { sortKeyRange, timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
+import { conflict, DomainError, invalidField, notFound } from '../domain/errors';
+import { dateString, dateTimeString, idString, LIMITS, notesString } from '../domain/fields';
+import { ulid } from '../domain/ids';
+import {
+  addDays,
+  assertTransition,
+  DEFAULT_DUE_DAYS,
+  invoiceLines,
+  invoiceNumberOf,
+  invoiceTotals,
+  LINE_GROUPINGS,
+  MAX_INVOICE_ENTRIES,
+  type BillableEntry,
+  type InvoiceCatalog,
+  type InvoiceLines,
+} from '../domain/invoicing';
+import type { StoredItem } from '../data/db';
+import {
+  abandonJob,
+  candidateEntries,
+  closeJob,
+  commitInvoice,
+  ENTRY_BATCH,
+  entriesOfInvoice,
+  EntriesChanged,
+  highestTakenNumber,
+  invoiceable,
+  JobLost,
+  listJobs,
+  lockBatch,
+  numberTaken,
+  NumberTaken,
+  openJob,
+  raiseSequence,
+  readSequence,
+  releaseBatch,
+  rereadEntries,
+  SequenceMoved,
+  type InvoiceJob,
+} from '../data/invoice-store';
+import { repository, type IfMatch, type RecordPage } from '../data/repository';
+
+/**
+ * Invoices made from billable time (issue 24): the functions the console's routes call, and the seed.
+ * docs/data-model.md ("Invoices from time") and docs/decisions.md ("Invoices from time") give the design:
+ *
+ *   createFromTime: read the candidates -> open a job (INVOICEJOBS item, state locking) -> lock the entries
+ *   in batches of 49 (each a transaction with its events and the job's count) -> compute the lines from the
+ *   entries as locked -> one commit transaction (invoice, number lock, sequence, client counter, event,
+ *   job deleted if its count equals the entries on the invoice).
+ *
+ * A failure before the commit rolls back at once (job -> releasing, entries released, job closed); a
+ * crash leaves the job, and `sweepInvoiceJobs` (named retry: run by the next invoicing call of the
+ * workspace, by the admin or on a schedule) rolls it back once its lease ran out. Voiding or deleting an
+ * invoice opens a release job first, changes the invoice, then releases its entries; the sweep finishes
+ * a release a crash interrupted. Roles are the caller's business (the console: owners and admins write).
+ */
+const invoices = () => repository(invoiceEntity);
+const entryRepo = () => repository(timeEntryEntity);
+
+/** Who acts (the console's signed-in user); recorded on the invoices they make. */
+export interface Actor {
+  id: string;
+  role?: string;
+}
+
+/** The body of "New invoice" (and of its preview). */
+export const createInvoiceInput = z.strictObject({
+  clientId: idString,
+  startDate: dateString,
+  endDate: dateString,
+  dueDate: dateString.optional(),
+  issueDate: dateString.optional(),
+  number: z.string().trim().min(1).max(64).optional(),
+  taxRate: z.number().min(0).max(100).optional().meta({ description: 'A percentage of the subtotal (19 for 19 %)' }),
+  lines: z.enum(LINE_GROUPINGS).optional().meta({ description: 'One line per project (default), per project and task, or per entry' }),
+  notes: notesString.optional(),
+});
+export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
+
+/** The changes a draft accepts. */
+export const updateInvoiceInput = z.strictObject({
+  number: z.string().trim().min(1).max(64).optional(),
+  issueDate: dateString.optional(),
+  dueDate: dateString.optional(),
+  taxRate: z.number().min(0).max(100).optional(),
+  notes: notesString.nullable().optional(),
+  lineDescriptions: z
+    .array(z.string().trim().min(1).max(1000))
+    .max(200)
+    .optional()
+    .meta({ description: "New descriptions of the lines, in the invoice's line order (as many as it has lines)" }),
+});
+export type UpdateInvoiceInput = z.input<typeof updateInvoiceInput>;
+
+/** The filters of the invoice list (those of GET /v1/invoices). */
+export const listInvoicesInput = z.strictObject({
+  status: z.enum(INVOICE_STATUSES).optional(),
+  clientId: idString.optional(),
+  startDate: dateString.optional(),
+  endDate: dateString.optional(),
+  limit: z.number().int().min(1).max(LIMITS.pageMax).optional(),
+  cursor: z.string().max(4096).optional(),
+});
+export type ListInvoicesInput = z.input<typeof listInvoicesInput>;
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const res = schema.safeParse(input);
+  if (res.success) return res.data;
+  const issue = res.error.issues[0]!;
+  throw invalidField(issue.path.map(String).join('.') || 'body', issue.message);
+}
+
+/** How long an invoicing job's writer is trusted before the sweep takes the job over (INVOICE_JOB_LEASE_MS, default 15 min). */
+export const jobLeaseMs = (): number => Number(process.env.INVOICE_JOB_LEASE_MS ?? 15 * 60_000);
+const MAX_LOCK_ROUNDS = 5;
+const today = () => new Date().toISOString().slice(0, 10);
+const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
+// ------------------------------------------------------------------ preview and create
+export interface InvoicePreview {
+  clientId: string;
+  number: string;
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  lineItems: InvoiceLines['lineItems'];
+  subtotal: number;
+  tax: number;
+  total: number;
+  taxRate: number;
+  notes?: string;
+  /** The entries that would be invoiced (count and ids, by line). */
+  entryCount: number;
+  lineEntries: string[][];
+}
+
+interface Prepared {
+  input: z.output<typeof createInvoiceInput>;
+  range: { lo: string; hi: string };
+  issueDate: string;
+  dueDate: string;
+  candidates: StoredItem[];
+}
+
+const billable = (item: StoredItem): BillableEntry => ({
+  id: String(item.id),
+  startTime: String(item.startTime),
+  durationMinutes: Number(item.durationMinutes),
+  ...(typeof item.projectId === 'string' ? { projectId: item.projectId } : {}),
+  ...(typeof item.taskId === 'string' ? { taskId: item.taskId } : {}),
+  ...(typeof item.name === 'string' ? { name: item.name } : {}),
+  ...(typeof item.notes === 'string' ? { notes: item.notes } : {}),
+});
+
+/** The client, projects and tasks the lines name (one consistent GetItem per distinct record). */
+async function catalogOf(workspaceId: string, clientId: string, items: readonly StoredItem[]): Promise<InvoiceCatalog> {
+  const client = await repository(clientEntity).getItem(workspaceId, { id: clientId });
+  if (!client) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
+  const distinct = (field: string) => [...new Set(items.map((i) => i[field]).filter((v): v is string => typeof v === 'string'))];
+  const [projectItems, taskItems] = await Promise.all([
+    Promise.all(distinct('projectId').map((id) => repository(projectEntity).getItem(workspaceId, { id }))),
+    Promise.all(distinct('taskId').map((id) => repository(taskEntity).getItem(workspaceId, { id }))),
+  ]);
+  const projects = new Map(
+    projectItems
+      .filter((p): p is StoredItem => p !== undefined)
+      .map((p) => [
+        String(p.id),
+        { name: String(p.name), ...(typeof p.hourlyRate === 'number' ? { hourlyRate: p.hourlyRate } : {}), ...(typeof p.currency === 'string' ? { currency: p.currency } : {}) },
+      ]),
+  );
+  const tasks = new Map(taskItems.filter((t): t is StoredItem => t !== undefined).map((t) => [String(t.id), { name: String(t.name) }]));
+  return { client: { name: String(client.name), ...(typeof client.currency === 'string' ? { currency: client.currency } : {}) }, projects, tasks };
+}
+
+async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
+  const input = parse(createInvoiceInput, raw);
+  const range = sortKeyRange(input.startDate, input.endDate);
+  const issueDate = input.issueDate ?? today();
+  const dueDate = input.dueDate ?? addDays(issueDate, DEFAULT_DUE_DAYS);
+  if (dueDate < issueDate) throw invalidField('dueDate', 'must not be before issueDate');
+  if (!(await repository(clientEntity).getItem(workspaceId, { id: input.clientId }))) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
+  if (input.number !== undefined && (await numberTaken(workspaceId, input.number))) throw conflict(invoiceEntity.unique!.message(input.number));
+  const candidates = await candidateEntries(workspaceId, input.clientId, range);
+  if (candidates.length > MAX_INVOICE_ENTRIES) {
+    throw conflict(`That period holds ${candidates.length} billable entries of the client; one invoice covers at most ${MAX_INVOICE_ENTRIES}: invoice a shorter period`);
+  }
+  return { input, range, issueDate, dueDate, candidates };
+}
+
+async function linesOf(workspaceId: string, p: Prepared, items: readonly StoredItem[]): Promise<InvoiceLines> {
+  const catalog = await catalogOf(workspaceId, p.input.clientId, items);
+  return invoiceLines(items.map(billable), catalog, p.input.lines ?? 'project');
+}
+
+/** The number the next invoice would get by default (the sequence, or past the highest number taken). */
+async function nextNumber(workspaceId: string): Promise<{ previous: number | undefined; next: number }> {
+  const previous = await readSequence(workspaceId);
+  const base = previous ?? (await highestTakenNumber(workspaceId));
+  return { previous, next: base + 1 };
+}
+
+/** What createFromTime would make now, without writing anything. */
+export async function previewFromTime(args: { workspaceId: string; actor?: Actor } & CreateInvoiceInput): Promise<InvoicePreview> {
+  const { workspaceId, actor: _actor, ...raw } = args;
+  const p = await prepare(workspaceId, raw);
+  const lines = await linesOf(workspaceId, p, p.candidates);
+  const taxRate = p.input.taxRate ?? 0;
+  return {
+    clientId: p.input.clientId,
+    number: p.input.number ?? invoiceNumberOf((await nextNumber(workspaceId)).next),
+    issueDate: p.issueDate,
+    dueDate: p.dueDate,
+    currency: lines.currency,
+    lineItems: lines.lineItems,
+    ...invoiceTotals(lines.lineItems, taxRate),
+    taxRate,
+    ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
+    entryCount: p.candidates.length,
+    lineEntries: lines.lineEntries,
+  };
+}
+
+/** Statistics of one createFromTime (the bench prints them). */
+export interface CreateStats {
+  candidates: number;
+  locked: number;
+  lockBatches: number;
+  relocked: number;
+}
+
+/**
+ * Makes a draft invoice from the client's billable, stopped, not yet invoiced entries starting in the
+ * period (days inclusive, UTC). 409: nothing to invoice, no rate or mixed currencies (naming the projects),
+ * a number taken, more than 5,000 entries. Every entry it invoices is locked (`invoiceId`), each lock one
+ * `time-entry.updated` event; the lines are computed from the entries as locked.
+ */
+export async function createFromTime(args: { workspaceId: string; actor?: Actor; stats?: CreateStats } & CreateInvoiceInput): Promise<Invoice> {
+  const { workspaceId, actor, stats, ...raw } = args;
+  // a job a crashed writer of this workspace left behind is finished first (rolled back)
+  await sweepInvoiceJobs({ workspaceId });
+  const p = await prepare(workspaceId, raw);
+  if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
+  // the rules that need no lock fail here, before anything is written
+  await linesOf(workspaceId, p, p.candidates);
+  const invoiceId = ulid();
+  const now = new Date().toISOString();
+  const job: InvoiceJob = {
+    workspaceId,
+    invoiceId,
+    kind: 'create',
+    state: 'locking',
+    clientId: p.input.clientId,
+    lo: p.range.lo,
+    hi: p.range.hi,
+    locked: 0,
+    leaseUntil: Date.now() + jobLeaseMs(),
+    createdAt: now,
+    token: ulid(),
+  };
+  await openJob(job);
+  const locked: StoredItem[] = [];
+  try {
+    let pending = p.candidates;
+    for (let round = 0; pending.length > 0; round++) {
+      if (round >= MAX_LOCK_ROUNDS) throw conflict('The entries of this invoice keep changing while it is made; retry');
+      const again: StoredItem[] = [];
+      for (const batch of chunks(pending, ENTRY_BATCH)) {
+        if (stats) stats.lockBatches++;
+        try {
+          locked.push(...(await lockBatch(workspaceId, invoiceId, batch)));
+        } catch (err) {
+          if (!(err instanceof EntriesChanged)) throw err;
+          // An entry was edited (or invoiced by another invoice) since it was read: read the batch again,
+          // keep what still qualifies with its new values, and what an earlier attempt of ours locked.
+          for (const fresh of await rereadEntries(batch)) {
+            if (fresh.invoiceId === invoiceId) locked.push(fresh);
+            else if (invoiceable(fresh, p.input.clientId, p.range)) again.push(fresh);
+          }
+          if (stats) stats.relocked += again.length;
+        }
+      }
+      pending = again;
+    }
+    if (stats) {
+      stats.candidates = p.candidates.length;
+      stats.locked = locked.length;
+    }
+    const lines = await linesOf(workspaceId, p, locked); // 409 (nothing left, a rate or currency changed): rolled back below
+    const taxRate = p.input.taxRate ?? 0;
+    const record: Record<string, unknown> = {
+      id: invoiceId,
+      number: p.input.number ?? '',
+      clientId: p.input.clientId,
+      status: 'draft',
+      issueDate: p.issueDate,
+      dueDate: p.dueDate,
+      currency: lines.currency,
+      lineItems: lines.lineItems,
+      ...invoiceTotals(lines.lineItems, taxRate),
+      taxRate,
+      ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
+      createdAt: now,
+      updatedAt: now,
+    };
+    const internals: StoredItem = {
+      _lo: p.range.lo,
+      _hi: p.range.hi,
+      _entries: locked.length,
+      _period: [p.input.startDate, p.input.endDate],
+      ...(actor ? { _createdBy: actor.id } : {}),
+    };
+    for (let attempt = 0; ; attempt++) {
+      const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
+      if (sequence) record.number = invoiceNumberOf(sequence.next);
+      assertInvoiceTotals(record);
+      try {
+        return (await commitInvoice({ workspaceId, record, internals, entryCount: locked.length, ...(sequence ? { sequence } : {}) })) as Invoice;
+      } catch (err) {
+        if (attempt >= 20) throw err;
+        if (err instanceof NumberTaken) await raiseSequence(workspaceId, await highestTakenNumber(workspaceId));
+        else if (!(err instanceof SequenceMoved)) throw err;
+      }
+    }
+  } catch (err) {
+    // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
+    const made = await invoices()
+      .getItem(workspaceId, { id: invoiceId })
+      .catch(() => undefined);
+    if (made) return invoices().present(made) as Invoice;
+    if (await abandonJob(workspaceId, invoiceId).catch(() => false)) await releaseAll({ ...job, state: 'releasing' }, locked).catch(() => false);
+    if (err instanceof JobLost) throw conflict('Making this invoice took longer than its lease and was rolled back; retry');
+    throw err;
+  }
+}
+
+/**
+ * Releases every entry carrying a job's invoice id (those known first, then those the client index
+ * finds over the invoice's period), then closes the job. False when entries remain (the next sweep goes on).
+ */
+async function releaseAll(job: InvoiceJob, known: readonly StoredItem[] = []): Promise<boolean> {
+  const { workspaceId, invoiceId } = job;
+  for (let pass = 0; pass < 4; pass++) {
+    const items = pass === 0 && known.length > 0 ? known : await entriesOfInvoice(workspaceId, invoiceId, job.clientId, { lo: job.lo, hi: job.hi });
+    for (const batch of chunks(items, ENTRY_BATCH)) {
+      try {
+        await releaseBatch(workspaceId, invoiceId, batch);
+      } catch (err) {
+        if (!(err instanceof EntriesChanged)) throw err;
+        const still = (await rereadEntries(batch)).filter((i) => i.invoiceId === invoiceId);
+        if (still.length) await releaseBatch(workspaceId, invoiceId, still).catch((e: unknown) => (e instanceof EntriesChanged ? [] : Promise.reject(e)));
+      }
+    }
+    if (await closeJob(workspaceId, invoiceId)) return true;
+  }
+  return false;
+}
+
+export interface SweepReport {
+  examined: number;
+  rolledBack: number;
+  released: number;
+  closed: number;
+  left: number;
+}
+
+/**
+ * The named sweep: finishes every invoicing job whose lease ran out (`now`, default the clock): a create
+ * still locking is rolled back (state -> releasing, only if the lease is still out: a live writer keeps
+ * its job), then every job releasing releases its entries and is closed; a release job whose invoice was
+ * not voided or deleted after all is closed without releasing. Safe to run any number of times, at once.
+ */
+export async function sweepInvoiceJobs(opts: { workspaceId?: string; now?: number } = {}): Promise<SweepReport> {
+  const now = opts.now ?? Date.now();
+  const report: SweepReport = { examined: 0, rolledBack: 0, released: 0, closed: 0, left: 0 };
+  for (const job of await listJobs(opts.workspaceId)) {
+    report.examined++;
+    if (job.leaseUntil > now) continue;
+    if (job.state === 'locking') {
+      if (!(await abandonJob(job.workspaceId, job.invoiceId, now))) continue;
+      report.rolledBack++;
+    }
+    if (job.kind === 'release') {
+      const invoice = await invoices().getItem(job.workspaceId, { id: job.invoiceId });
+      if (invoice && invoice.status !== 'void') {
+        await closeJob(job.workspaceId, job.invoiceId, true);
+        report.closed++;
+        continue;
+      }
+    }
+    if (await releaseAll({ ...job, state: 'releasing' })) report.released++;
+    else report.left++;
+  }
+  return report;
+}
+
+// ------------------------------------------------------------------ read
+export async function getInvoice(workspaceId: string, id: string): Promise<Invoice> {
+  return invoices().get(workspaceId, { id });
+}
+
+/** One page of invoices, newest issueDate first: the filters of GET /v1/invoices. */
+export async function listInvoices(workspaceId: string, query: ListInvoicesInput = {}): Promise<RecordPage<Invoice>> {
+  const q = parse(listInvoicesInput, query);
+  return invoices().page(workspaceId, {
+    where: { status: q.status, clientId: q.clientId },
+    range: issueDateRange(q.startDate, q.endDate),
+    ...(q.limit !== undefined ? { limit: q.limit } : {}),
+    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+  });
+}
+
+/** The time entries on an invoice, oldest first (the client index over the invoice's period, filter invoiceId). */
+export async function invoiceEntries(workspaceId: string, id: string): Promise<TimeEntry[]> {
+  const item = await invoices().getItem(workspaceId, { id });
+  if (!item) throw notFound(invoiceEntity.kind);
+  if (typeof item._lo !== 'string' || typeof item._hi !== 'string') return [];
+  const items = await entriesOfInvoice(workspaceId, id, String(item.clientId), { lo: item._lo, hi: item._hi });
+  return items.sort((a, b) => String(a.SK).localeCompare(String(b.SK))).map((i) => entryRepo().present(i));
+}
+
+// ------------------------------------------------------------------ change a draft, transitions
+export interface WriteOpts {
+  ifMatch?: IfMatch;
+}
+
+/** Changes a draft: number, dates, tax rate (tax and total follow), notes (null clears), line descriptions. 409 unless draft. */
+export async function updateDraft(workspaceId: string, id: string, patch: UpdateInvoiceInput, opts: WriteOpts = {}): Promise<Invoice> {
+  const input = parse(updateInvoiceInput, patch);
+  for (let attempt = 0; ; attempt++) {
+    const current = await getInvoice(workspaceId, id);
+    assertTransition(current, 'update');
+    const lineItems = current.lineItems.map((li, i) => (input.lineDescriptions?.[i] !== undefined ? { ...li, description: input.lineDescriptions[i] } : li));
+    if (input.lineDescriptions && input.lineDescriptions.length !== current.lineItems.length) {
+      throw invalidField('lineDescriptions', `must hold one description per line (${current.lineItems.length})`);
+    }
+    const taxRate = input.taxRate ?? current.taxRate ?? (current.subtotal > 0 ? Math.round((current.tax / current.subtotal) * 10_000) / 100 : 0);
+    const changes: Record<string, unknown> = {
+      ...(input.number !== undefined ? { number: input.number } : {}),
+      ...(input.issueDate !== undefined ? { issueDate: input.issueDate } : {}),
+      ...(input.dueDate !== undefined ? { dueDate: input.dueDate } : {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      ...(input.lineDescriptions ? { lineItems } : {}),
+      ...(input.taxRate !== undefined ? { taxRate, ...invoiceTotals(lineItems, taxRate) } : {}),
+    };
+    const revision = Number(/\d+/.exec(String(current.etag))?.[0]);
+    if (opts.ifMatch && opts.ifMatch !== '*' && !opts.ifMatch.includes(revision))
+      throw new DomainError('precondition-failed', `${invoiceEntity.kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
+    try {
+      // guarded by the revision read: the totals above were computed from it
+      return await invoices().update(workspaceId, { id }, changes, { ifMatch: [revision], assert: (cur) => assertTransition(cur, 'update') });
+    } catch (err) {
+      if (err instanceof DomainError && err.reason === 'precondition-failed' && !opts.ifMatch && attempt < 5) continue;
+      throw err;
+    }
+  }
+}
+
+const transition = (action: 'send' | 'pay', set: (now: string) => Record<string, unknown>) =>
+  async function (workspaceId: string, id: string, opts: WriteOpts & { at?: string } = {}): Promise<Invoice> {
+    const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
+    return invoices().update(workspaceId, { id }, set(at), { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, action) });
+  };
+/** draft -> sent (`sentAt`); 409 naming the status otherwise. */
+export const sendInvoice = transition('send', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
+/** sent -> paid (`paidAt`, default now); 409 naming the status otherwise. */
+export const payInvoice = transition('pay', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
+
+/**
+ * Opens the release job of an invoice about to be voided or deleted (when entries carry its id), runs
+ * the change, then releases the entries and closes the job. A crash after the change leaves the job to the sweep.
+ */
+async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: () => Promise<T>): Promise<T> {
+  const item = await invoices().getItem(workspaceId, { id });
+  if (!item) throw notFound(invoiceEntity.kind);
+  assertTransition(invoices().present(item), action);
+  const count = item.status === 'void' ? 0 : Number(item._entries ?? 0);
+  if (count === 0 || typeof item._lo !== 'string' || typeof item._hi !== 'string') {
+    // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none)
+    const open = await listJobs(workspaceId).then((jobs) => jobs.some((j) => j.invoiceId === id));
+    if (open) throw conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
+    return change();
+  }
+  const job: InvoiceJob = {
+    workspaceId,
+    invoiceId: id,
+    kind: 'release',
+    state: 'releasing',
+    clientId: String(item.clientId),
+    lo: item._lo,
+    hi: item._hi,
+    locked: count,
+    leaseUntil: Date.now() + jobLeaseMs(),
+    createdAt: new Date().toISOString(),
+    token: ulid(),
+  };
+  await openJob(job);
+  let result: T;
+  try {
+    result = await change();
+  } catch (err) {
+    await closeJob(workspaceId, id, true).catch(() => false);
+    throw err;
+  }
+  await releaseAll(job);
+  return result;
+}
+
+/** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
+export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
+  return withRelease(workspaceId, id, 'void', () =>
+    invoices().update(
+      workspaceId,
+      { id },
+      { status: 'void' satisfies InvoiceStatus },
+      { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void') },
+    ),
+  );
+}
+
+/** Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released. Also `DELETE /v1/invoices/{id}`. */
+export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
+  return withRelease(workspaceId, id, 'delete', () => invoices().delete(workspaceId, { id }, opts.ifMatch ? { ifMatch: opts.ifMatch } : {}));
+}
+
+/**
+ * Seed-friendly: one invoice per client of the workspace with billable, stopped, not yet invoiced time in the
+ * period (the seed calls it after seeding entries). Clients with nothing to invoice, time without a rate or
+ * mixed currencies are skipped, with the reason.
+ */
+export async function invoiceEveryClient(
+  workspaceId: string,
+  period: { startDate: string; endDate: string; issueDate?: string; taxRate?: number },
+): Promise<{ made: Invoice[]; skipped: Array<{ clientId: string; reason: string }> }> {
+  const made: Invoice[] = [];
+  const skipped: Array<{ clientId: string; reason: string }> = [];
+  for (const client of await repository(clientEntity).listAll(workspaceId)) {
+    try {
+      made.push(await createFromTime({ workspaceId, clientId: client.id, ...period }));
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.reason !== 'conflict') throw err;
+      skipped.push({ clientId: client.id, reason: err.message });
+    }
+  }
+  return { made, skipped };
+}
