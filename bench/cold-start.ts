@@ -66,6 +66,9 @@ export function firstEvent(fn: FunctionId, ws: Workspace): { event: unknown; con
   return { event: apiEvent({ method: 'GET', resource: `/v1/${fn}` }, ws.auth), context };
 }
 
+/** A fresh process that has not reported within this long is killed and the section fails naming the bundle. */
+export const COLD_PROCESS_TIMEOUT_MS = 30_000;
+
 function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env };
@@ -73,10 +76,17 @@ function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
     const child = spawn(process.execPath, [join(OUT_DIR, 'harness.cjs'), bundle, eventFile], { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     let report = '';
     let err = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, COLD_PROCESS_TIMEOUT_MS);
     child.stdio[3]!.on('data', (d) => (report += String(d)));
     child.stderr!.on('data', (d) => (err += String(d)));
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) return reject(new Error(`gave up after ${COLD_PROCESS_TIMEOUT_MS / 1000} s waiting for the cold start of ${bundle} (load and first request); killed\n${err}`));
       try {
         const r = JSON.parse(report) as ColdSample & { error?: string };
         if (r.error || code !== 0) return reject(new Error(`${bundle}: ${r.error ?? `exit ${code}`}\n${err}`));

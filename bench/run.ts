@@ -16,52 +16,108 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAll, FUNCTIONS, SIZE_TARGET_BYTES, STACK_SDK_MODE, type BundleInfo, type SdkMode } from './bundles';
 import type { ColdResult, SdkComparison } from './cold-start';
-import type { WorkRow } from './dynamo-work';
-import { muteStdout, out, startBench } from './lib/env';
+import { WRITE_TARGETS, type WorkRow, type WriteLatency } from './dynamo-work';
+import { BENCH_TABLE, benchEnv, muteStdout, out, startBench } from './lib/env';
+import { withDeadline } from './lib/bounded';
+import type { Workspace } from './lib/fixtures';
 import { markdownTable, metText, table, WARM_COLUMNS, warmRow, type Target } from './lib/report';
 import { fmt, kb, ratio } from './lib/stats';
 import { summarizeThroughput, type ThroughputRun } from './throughput';
-import { formatWebhooks, type WebhookBench } from './webhooks';
-import { formatWholeList, type WholeListBench } from './whole-list';
+import { formatWebhooks } from './webhooks';
+import { formatWholeList } from './whole-list';
 import type { WarmResult } from './warm';
-import { formatPaging, type PagingRow } from './time-entries-paging';
-import { formatReports, type ReportBench } from './reports';
+import { formatPaging } from './time-entries-paging';
+import { formatReports } from './reports';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
-const QUICK = values.quick;
-const CFG = QUICK
-  ? {
-      coldRuns: 3,
-      compareRuns: 2,
-      warmIterations: 200,
-      entries: 2500,
-      page: 10,
-      pagingRuns: 5,
-      tpRounds: 3,
-      tpSeconds: 2,
-      tpWarmup: 1,
-      reportUsers: 10,
-      reportEntries: 6000,
-      reportRuns: 3,
-      whWrites: 30,
-      whBurst: 100,
-    }
-  : {
-      coldRuns: 20,
-      compareRuns: 10,
-      warmIterations: 1000,
-      entries: 10_000,
-      page: 40,
-      pagingRuns: 21,
-      tpRounds: 7,
-      tpSeconds: 3,
-      tpWarmup: 2,
-      reportUsers: 50,
-      reportEntries: 60_000,
-      reportRuns: 9,
-      whWrites: 100,
-      whBurst: 500,
-    };
+/** The counts of one run: FULL (`npm run bench`), QUICK (`-- --quick`), TINY (test/bench/plumbing.test.ts). */
+export interface BenchConfig {
+  name: 'full' | 'quick' | 'tiny';
+  coldRuns: number;
+  compareRuns: number;
+  warmIterations: number;
+  entries: number;
+  page: number;
+  pagingRuns: number;
+  tpRounds: number;
+  tpSeconds: number;
+  /** 0: no warm-up runs. */
+  tpWarmup: number;
+  reportUsers: number;
+  reportEntries: number;
+  reportRuns: number;
+  whWrites: number;
+  whBurst: number;
+  /** Requests per write kind timed for the p50 latency of section 4. */
+  writeLatencyRuns: number;
+  wholeListRuns: number;
+  /** The whole list's byte bound (MAX_LIST_BYTES) for this run; undefined = the product's bound. */
+  wholeListBytes?: number;
+  /** Multiplies every section's time bound (the tiny run's are the quick ones). */
+  boundScale: number;
+}
+export const FULL: BenchConfig = {
+  name: 'full',
+  coldRuns: 20,
+  compareRuns: 10,
+  warmIterations: 1000,
+  entries: 10_000,
+  page: 40,
+  pagingRuns: 21,
+  tpRounds: 7,
+  tpSeconds: 3,
+  tpWarmup: 2,
+  reportUsers: 50,
+  reportEntries: 60_000,
+  reportRuns: 9,
+  whWrites: 100,
+  whBurst: 500,
+  writeLatencyRuns: 21,
+  wholeListRuns: 5,
+  boundScale: 1,
+};
+export const QUICK: BenchConfig = {
+  name: 'quick',
+  coldRuns: 3,
+  compareRuns: 2,
+  warmIterations: 200,
+  entries: 2500,
+  page: 10,
+  pagingRuns: 5,
+  tpRounds: 3,
+  tpSeconds: 2,
+  tpWarmup: 1,
+  reportUsers: 10,
+  reportEntries: 6000,
+  reportRuns: 3,
+  whWrites: 30,
+  whBurst: 100,
+  writeLatencyRuns: 7,
+  wholeListRuns: 3,
+  boundScale: 1,
+};
+/** Every section with counts just big enough to run its plumbing (test/bench/plumbing.test.ts). */
+export const TINY: BenchConfig = {
+  name: 'tiny',
+  coldRuns: 1,
+  compareRuns: 1,
+  warmIterations: 10,
+  entries: 120,
+  page: 2,
+  pagingRuns: 1,
+  tpRounds: 1,
+  tpSeconds: 1,
+  tpWarmup: 0,
+  reportUsers: 2,
+  reportEntries: 200,
+  reportRuns: 1,
+  whWrites: 3,
+  whBurst: 10,
+  writeLatencyRuns: 1,
+  wholeListRuns: 1,
+  wholeListBytes: 100_000,
+  boundScale: 0.5,
+};
+let CFG: BenchConfig = FULL;
 const COLD_RATIO_TARGET = 2.0;
 const WARM_P50_TARGET_MS = 0.3;
 const THROUGHPUT_TARGET = 0.7;
@@ -71,8 +127,6 @@ interface Section {
   text: string;
   markdown: string;
 }
-
-const progress = (s: string) => process.stderr.write(`  ${s}\n`);
 
 function machine(started: Date, load0: number[]) {
   const java = (() => {
@@ -211,7 +265,7 @@ function previousWork(): Map<string, { calls: string; wcu: string }> {
   return out;
 }
 
-function workSection(rows: WorkRow[], targets: Target[]): Section {
+function workSection(rows: WorkRow[], latency: WriteLatency[], targets: Target[]): Section {
   const before = previousWork();
   const header = [
     'route',
@@ -226,12 +280,20 @@ function workSection(rows: WorkRow[], targets: Target[]): Section {
     'DDB Local reported',
     'target',
     'met',
+    'why each call above one (writes)',
   ];
   const body = rows.map((r) => {
     const s = r.summary;
     const cmds = s.commands.length ? `${s.dataCalls}: ${s.commands.join(' + ')}` : '0';
-    const why = r.why && !r.met ? ` (reads first: ${r.why})` : '';
-    if (r.target) targets.push({ section: '4 DynamoDB work', name: `${r.label}`, figure: `${cmds} + ${s.rateCalls} RL${why}`, target: r.target, met: r.met! });
+    const reasons = r.reasons?.length ? r.reasons.join('; ') : '-';
+    if (r.target)
+      targets.push({
+        section: '4 DynamoDB work',
+        name: `${r.label}`,
+        figure: `${cmds} + ${s.rateCalls} RL${r.reasons?.length ? ` (above one: ${r.reasons.map((x) => x.split(':')[0]).join(', ')})` : ''}`,
+        target: r.target,
+        met: r.met!,
+      });
     return [
       r.route,
       r.label,
@@ -245,12 +307,25 @@ function workSection(rows: WorkRow[], targets: Target[]): Section {
       fmt(s.reported, 1),
       r.target ?? '-',
       r.met === undefined ? '-' : metText(r.met),
+      reasons,
     ];
   });
   const scans = rows.reduce((n, r) => n + r.summary.scans, 0);
   targets.push({ section: '4 DynamoDB work', name: 'Scan calls over every route', figure: String(scans), target: '0', met: scans === 0 });
-  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/api/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
-  return { title: '4. DynamoDB work per endpoint', text: `${table(header, body, 2)}\n${note}`, markdown: `${markdownTable(header, body, 2)}\n\n${note}` };
+  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/api/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). Write targets (issue 27): an update or delete at most ${WRITE_TARGETS.updateOrDelete}; a create that references nothing at most ${WRITE_TARGETS.plainCreate}; creates that name other records and Idempotency-Key rows have no target and say why each call is there. RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
+  const byLabel = new Map(rows.map((r) => [r.label, r]));
+  const lHeader = ['write kind', 'requests', 'p50 ms', 'p90 ms', 'data calls (the row above)', 'WCU'];
+  const lRows = latency.map((l) => {
+    const row = byLabel.get(l.label);
+    return [l.kind, String(l.runs), fmt(l.p50, 1), fmt(l.p90, 1), row ? `${row.summary.dataCalls}: ${row.summary.commands.join(' + ')}` : '-', row ? fmt(row.summary.wcu, 1) : '-'];
+  });
+  const lNote =
+    'Latency of the whole request through the local gateway (handler, middleware, rate-limit write and the data calls) against DynamoDB Local on this machine, counter off: each call to DynamoDB Local costs a few ms here, so the p50 grows with the calls; in AWS each call is a few ms in-region as well.';
+  return {
+    title: '4. DynamoDB work per endpoint',
+    text: `${table(header, body, 2)}\n${note}\n\np50 latency per write kind\n${table(lHeader, lRows)}\n${lNote}`,
+    markdown: `${markdownTable(header, body, 2)}\n\n${note}\n\n### p50 latency per write kind\n\n${markdownTable(lHeader, lRows)}\n\n${lNote}`,
+  };
 }
 
 function throughputSection(runs: ThroughputRun[], connections: number, targets: Target[]): Section {
@@ -281,170 +356,339 @@ function throughputSection(runs: ThroughputRun[], connections: number, targets: 
 
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
-  const started = new Date();
-  const load0 = loadavg();
+/**
+ * What every section gets. Each section runs on a table of its own (`bench_<key>` on the run's DynamoDB
+ * Local, created before it starts) and makes its own workspace, key and data there, so nothing an earlier
+ * section left (webhooks and their queued retries, keys, full lists) can slow or block a later one.
+ */
+export interface SectionContext {
+  cfg: BenchConfig;
+  /** The bundles section 1 built (both SDK modes). */
+  built: Record<SdkMode, BundleInfo[]>;
+  gateway: ReturnType<typeof import('../local/gateway').createGateway>;
+  counter: import('./lib/dynamo-counter').DynamoCounter;
+  progress: (s: string) => void;
+  /** A workspace of this section's own (in its own table), seeded as bench/lib/fixtures.ts does. */
+  workspace: (opts?: { timeEntries?: number; invoices?: number; favorites?: number }) => Promise<Workspace>;
+  /** What sections leave for the report (the SDK mode the cold starts kept, for section 1's table). */
+  results: { coldChoice?: { kept: SdkMode; geomean: Record<SdkMode, number>; comparison: SdkComparison } };
+}
+
+/** Tables and targets of one section, made after every section ran (a section's table may use a later one's result). */
+export type SectionReport = (targets: Target[], results: SectionContext['results']) => Section[];
+
+export interface BenchSection {
+  /** Short id: the section's table is `bench_<key>`; `--only <key>` runs just it. */
+  key: string;
+  /** Printed while it runs, e.g. `4. DynamoDB work per route`. */
+  title: (cfg: BenchConfig) => string;
+  /** Upper bound of its run time at full counts (scaled by cfg.boundScale): past it the section fails, naming itself. */
+  boundSeconds: number;
+  /** Environment for this section only (restored after it). */
+  env?: (cfg: BenchConfig) => Record<string, string | undefined>;
+  measure: (ctx: SectionContext) => Promise<SectionReport>;
+}
+
+/**
+ * THE list of sections, in the order they run. A new section registers here (or from its own module with
+ * `registerSection`, before `runBench`): the console's key creation and the authorizer with console-made
+ * keys (issue 23) and making an invoice of 100 and 5,000 entries (issue 24) belong here when they land.
+ * Section 1 (bundles) is built before any section runs: the cold starts measure those bundles.
+ */
+export const SECTIONS: BenchSection[] = [];
+export function registerSection(section: BenchSection): void {
+  if (SECTIONS.some((s) => s.key === section.key)) throw new Error(`bench section ${section.key} registered twice`);
+  SECTIONS.push(section);
+}
+
+registerSection({
+  key: 'cold',
+  title: (c) => `2. cold starts (${c.coldRuns} processes per bundle of the faster SDK mode, ${c.compareRuns} of the other)`,
+  boundSeconds: 300,
+  measure: async (ctx) => {
+    const { measureColdStarts } = await import('./cold-start');
+    const ws = await ctx.workspace();
+    // Neither measurably faster: keep the SDK external, whose bundles are a quarter of the size.
+    const cold = await measureColdStarts([...ctx.built.external, ...ctx.built.bundled], ws, {
+      runs: ctx.cfg.coldRuns,
+      compareRuns: ctx.cfg.compareRuns,
+      progress: ctx.progress,
+      tieBreak: 'external',
+    });
+    ctx.results.coldChoice = { kept: cold.kept, geomean: cold.geomean, comparison: cold.comparison };
+    return (targets, results) => {
+      const { kept, decision } = sdkDecision(results, targets);
+      return [coldSection(cold.results, kept, decision, targets)];
+    };
+  },
+});
+registerSection({
+  key: 'warm',
+  title: () => '3. warm overhead',
+  boundSeconds: 180,
+  measure: async (ctx) => {
+    const { measureWarm } = await import('./warm');
+    const warm = await measureWarm(await ctx.workspace(), ctx.cfg.warmIterations, ctx.progress);
+    return (targets) => [warmSection(warm, targets)];
+  },
+});
+registerSection({
+  key: 'work',
+  title: () => '4. DynamoDB work per route, and write latency',
+  boundSeconds: 300,
+  measure: async (ctx) => {
+    const { measureDynamoWork, measureWriteLatency } = await import('./dynamo-work');
+    const ws = await ctx.workspace({ timeEntries: 60, invoices: 5, favorites: 3 });
+    const work = await measureDynamoWork(ctx.gateway, ctx.counter, ws);
+    ctx.progress(`work: p50 latency per write kind (${ctx.cfg.writeLatencyRuns} requests each)`);
+    const latency = await measureWriteLatency(ctx.gateway, ws, ctx.cfg.writeLatencyRuns);
+    return (targets) => [workSection(work, latency, targets)];
+  },
+});
+registerSection({
+  key: 'paging',
+  title: (c) => `5. paging (${c.entries} entries)`,
+  boundSeconds: 240,
+  measure: async (ctx) => {
+    const { measurePaging } = await import('./time-entries-paging');
+    const { entries, page, pagingRuns: runs } = ctx.cfg;
+    const paging = await measurePaging(ctx.gateway, ctx.counter, { entries, limit: 50, page, runs, progress: ctx.progress });
+    return (targets) => {
+      const pf = formatPaging(paging.rows, { page, runs });
+      targets.push(...pf.targets);
+      return [
+        {
+          title: `5. Time-entry paging (${entries} entries, limit 50, page 1 vs ${page}; seeded in ${(paging.seedMs / 1000).toFixed(1)} s)`,
+          text: pf.text,
+          markdown: pf.markdown,
+        },
+      ];
+    };
+  },
+});
+registerSection({
+  key: 'throughput',
+  title: (c) => `6. throughput (${c.tpRounds} interleaved rounds of ${c.tpSeconds} s per server and endpoint)`,
+  boundSeconds: 240,
+  measure: async (ctx) => {
+    const { measureThroughput } = await import('./throughput');
+    const { tpRounds: rounds, tpSeconds: seconds, tpWarmup: warmupSeconds } = ctx.cfg;
+    const tp = await measureThroughput(await ctx.workspace(), { rounds, seconds, warmupSeconds, connections: 10, progress: ctx.progress });
+    return (targets) => [throughputSection(tp, 10, targets)];
+  },
+});
+registerSection({
+  key: 'reports',
+  title: (c) => `7. reports (${c.reportUsers} users, ${c.reportEntries} entries over a year)`,
+  boundSeconds: 300,
+  measure: async (ctx) => {
+    const { measureReports } = await import('./reports');
+    const { reportUsers: users, reportEntries: entries, reportRuns: runs } = ctx.cfg;
+    const reports = await measureReports(ctx.gateway, ctx.counter, { users, entries, runs, progress: ctx.progress });
+    return (targets) => {
+      const rf = formatReports(reports, targets);
+      return [
+        {
+          title: `7. Report cost (${reports.users} users, ${reports.entries} entries over a year; seeded in ${(reports.seedMs / 1000).toFixed(1)} s)`,
+          text: rf.text,
+          markdown: rf.markdown,
+        },
+      ];
+    };
+  },
+});
+registerSection({
+  key: 'webhooks',
+  title: (c) => `8. webhooks (${c.whWrites} writes for latency, ${c.whBurst} for throughput)`,
+  boundSeconds: 180,
+  measure: async (ctx) => {
+    const { measureWebhooks } = await import('./webhooks');
+    const ws = await ctx.workspace({ timeEntries: 10, invoices: 2, favorites: 1 });
+    const hooks = await measureWebhooks(ctx.gateway, ws, {
+      writes: ctx.cfg.whWrites,
+      spacingMs: 50,
+      burst: ctx.cfg.whBurst,
+      progress: ctx.progress,
+      waitMs: 60_000 * ctx.cfg.boundScale,
+    });
+    return () => {
+      const f = formatWebhooks(hooks);
+      return [{ title: '8. Webhook delivery (local run)', text: `${table(f.header, f.rows)}\n${f.note}`, markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}` }];
+    };
+  },
+});
+registerSection({
+  key: 'wholelist',
+  title: () => '9. the largest whole list the bounds allow, plain and gzip',
+  boundSeconds: 240,
+  env: (c) => ({ MAX_LIST_BYTES: c.wholeListBytes === undefined ? undefined : String(c.wholeListBytes) }),
+  measure: async (ctx) => {
+    const { measureWholeList } = await import('./whole-list');
+    const wholeList = await measureWholeList({ runs: ctx.cfg.wholeListRuns, progress: ctx.progress });
+    return () => {
+      const f = formatWholeList(wholeList);
+      return [
+        {
+          title: '9. The largest whole list (local server, plain and gzip)',
+          text: `${table(f.header, f.rows)}\n${f.note}`,
+          markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}`,
+        },
+      ];
+    };
+  },
+});
+// Sections of work in progress register here (see SECTIONS): 10. the console's key creation and the
+// authorizer with console-made keys (issue 23); 11. an invoice of 100 and 5,000 entries (issue 24).
+
+/** SDK mode: keep whichever starts measurably faster (bench/cold-start.ts compareSdkModes). */
+function sdkDecision(results: SectionContext['results'], targets: Target[] | undefined): { kept: SdkMode; decision: string } {
+  const choice = results.coldChoice;
+  if (!choice) return { kept: STACK_SDK_MODE, decision: '' };
+  const c = choice.comparison;
+  const kept = choice.kept;
+  const verdict = c.significant
+    ? `${kept} starts measurably faster`
+    : `neither starts measurably faster (the interval includes 1), so the SDK stays external: bundles a quarter of the size`;
+  const decision = `SDK: geometric mean of the functions' cold starts over the first ${CFG.compareRuns} rounds: ${fmt(choice.geomean.external, 1)} ms with the SDK external vs ${fmt(choice.geomean.bundled, 1)} ms bundled, bundled/external ${fmt(c.ratio, 3)} (95% bootstrap interval ${fmt(c.low, 3)}-${fmt(c.high, 3)}) -> ${verdict}; the stack uses ${STACK_SDK_MODE}${kept === STACK_SDK_MODE ? ' (no change needed)' : ' (lib/service-function.ts BUNDLING should change)'}.`;
+  targets?.push({
+    section: '1 bundles',
+    name: 'SDK mode kept = faster cold start',
+    figure: `${c.significant ? `${kept} faster` : 'no measurable difference'}: bundled/external ${fmt(c.ratio, 3)} (95% ${fmt(c.low, 3)}-${fmt(c.high, 3)}); stack: ${STACK_SDK_MODE}`,
+    target: 'stack uses the faster mode',
+    met: kept === STACK_SDK_MODE,
+  });
+  return { kept, decision };
+}
+
+export interface BenchRun {
+  sections: Section[];
+  targets: Target[];
+  failures: string[];
+  seconds: number;
+  /** Per section: its key and how long it took (s). */
+  timings: Array<{ key: string; seconds: number; ok: boolean }>;
+}
+
+/**
+ * Runs the benchmark: builds the bundles (section 1), starts DynamoDB Local (or uses `dynamoEndpoint`),
+ * then every registered section (or those in `only`) on its own table, each within its time bound.
+ * A section that fails or overruns is recorded with what it waited for, and the next one starts.
+ */
+export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; dynamoEndpoint?: string; log?: (s: string) => void } = {}): Promise<BenchRun> {
+  CFG = cfg;
   const t0 = performance.now();
+  const log = o.log ?? ((s: string) => process.stderr.write(`${s}\n`));
+  const phase = (s: string) => log(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${s}`);
+  const progress = (s: string) => log(`  ${s}`);
   const targets: Target[] = [];
-  const sections: Section[] = [];
   const failures: string[] = [];
-  const phase = (s: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0)} s] ${s}\n`);
+  const reports: SectionReport[] = [];
+  const timings: BenchRun['timings'] = [];
+  const results: SectionContext['results'] = {};
 
   phase('1. building bundles (SDK external and bundled)');
-  const built = await buildAll();
+  const built = await withDeadline(buildAll(), 180_000 * cfg.boundScale, 'esbuild to build every bundle');
 
-  phase('starting DynamoDB Local');
-  const dynamo = await startBench();
+  let stopDynamo: (() => Promise<void>) | undefined;
+  if (o.dynamoEndpoint) {
+    Object.assign(process.env, benchEnv(o.dynamoEndpoint));
+  } else {
+    phase('starting DynamoDB Local');
+    const dynamo = await withDeadline(startBench(), 120_000, 'DynamoDB Local to start');
+    stopDynamo = () => dynamo.stop();
+  }
   const unmute = muteStdout();
-  let coldResults: ColdResult[] = [];
-  let coldChoice: { kept: SdkMode; geomean: Record<SdkMode, number>; comparison: SdkComparison } | undefined;
-  let warm: WarmResult[] = [];
-  let work: WorkRow[] = [];
-  let paging: { rows: PagingRow[]; seedMs: number } = { rows: [], seedMs: 0 };
-  let tp: ThroughputRun[] = [];
-  let reports: ReportBench | undefined;
-  let hooks: WebhookBench | undefined;
-  let wholeList: WholeListBench | undefined;
+  const { DynamoCounter } = await import('./lib/dynamo-counter');
+  const { db, dynamoConfig } = await import('../shared/data/db');
+  const { createGateway } = await import('../local/gateway');
+  const { createWorkspace } = await import('./lib/fixtures');
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { ensureTable } = await import('../shared/data/setup');
+  const admin = new DynamoDBClient(dynamoConfig());
+  const counter = new DynamoCounter(dynamoConfig()).install(db());
+  counter.enabled = false;
+  const gateway = createGateway({ authCacheTtlSeconds: 3600 });
   try {
-    const { createWorkspace } = await import('./lib/fixtures');
-    const { DynamoCounter } = await import('./lib/dynamo-counter');
-    const { db, dynamoConfig } = await import('../shared/data/db');
-    const { createGateway } = await import('../local/gateway');
-    phase('seeding the small workspace');
-    const ws = await createWorkspace('bench-ws');
-
-    const attempt = async (name: string, fn: () => Promise<void>) => {
+    for (const section of SECTIONS) {
+      if (o.only && !o.only.includes(section.key)) continue;
+      const s0 = performance.now();
+      const title = section.title(cfg);
+      phase(title);
+      const env = section.env?.(cfg) ?? {};
+      const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+      const setEnv = (vars: Record<string, string | undefined>) => {
+        for (const [k, v] of Object.entries(vars)) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+      };
+      let ok = false;
       try {
-        await fn();
+        // state of its own: a fresh table for this section alone
+        const table = `${BENCH_TABLE}_${section.key}`;
+        process.env.TABLE_NAME = table;
+        setEnv(env);
+        await withDeadline(ensureTable(admin, table), 60_000, `the table ${table} to be created`);
+        counter.enabled = false;
+        counter.reset();
+        const ctx: SectionContext = {
+          cfg,
+          built,
+          gateway,
+          counter,
+          progress,
+          results,
+          workspace: (opts) => createWorkspace(`bench-${section.key}`, opts),
+        };
+        const bound = section.boundSeconds * cfg.boundScale * 1000;
+        reports.push(await withDeadline(section.measure(ctx), bound, `section "${title}" to finish (its bound)`));
+        ok = true;
       } catch (err) {
-        failures.push(`${name}: ${(err as Error).stack ?? String(err)}`);
-        phase(`${name} FAILED: ${(err as Error).message}`);
+        failures.push(`${title}: ${(err as Error).stack ?? String(err)}`);
+        phase(`${title} FAILED: ${(err as Error).message}`);
+      } finally {
+        counter.enabled = false;
+        setEnv(saved);
+        process.env.TABLE_NAME = BENCH_TABLE;
+        timings.push({ key: section.key, seconds: (performance.now() - s0) / 1000, ok });
       }
-    };
-    const counter = new DynamoCounter(dynamoConfig()).install(db());
-    counter.enabled = false;
-    const gateway = createGateway({ authCacheTtlSeconds: 3600 });
-
-    await attempt('2. cold start', async () => {
-      phase(`2. cold starts (${CFG.coldRuns} processes per bundle of the faster SDK mode, ${CFG.compareRuns} of the other)`);
-      const { measureColdStarts } = await import('./cold-start');
-      // Neither measurably faster: keep the SDK external, whose bundles are a quarter of the size.
-      const cold = await measureColdStarts([...built.external, ...built.bundled], ws, { runs: CFG.coldRuns, compareRuns: CFG.compareRuns, progress, tieBreak: 'external' });
-      coldResults = cold.results;
-      coldChoice = { kept: cold.kept, geomean: cold.geomean, comparison: cold.comparison };
-    });
-    await attempt('3. warm overhead', async () => {
-      phase('3. warm overhead');
-      const { measureWarm } = await import('./warm');
-      warm = await measureWarm(ws, CFG.warmIterations, progress);
-    });
-    await attempt('4. DynamoDB work', async () => {
-      phase('4. DynamoDB work per route');
-      const { measureDynamoWork } = await import('./dynamo-work');
-      const workWs = await createWorkspace('bench-work', { timeEntries: 60, invoices: 5, favorites: 3 });
-      work = await measureDynamoWork(gateway, counter, workWs);
-    });
-    await attempt('5. paging', async () => {
-      phase(`5. paging (${CFG.entries} entries)`);
-      const { measurePaging } = await import('./time-entries-paging');
-      paging = await measurePaging(gateway, counter, { entries: CFG.entries, limit: 50, page: CFG.page, runs: CFG.pagingRuns, progress });
-      counter.enabled = false;
-    });
-    await attempt('6. throughput', async () => {
-      phase(`6. throughput (${CFG.tpRounds} interleaved rounds of ${CFG.tpSeconds} s per server and endpoint)`);
-      const { measureThroughput } = await import('./throughput');
-      tp = await measureThroughput(ws, { rounds: CFG.tpRounds, seconds: CFG.tpSeconds, warmupSeconds: CFG.tpWarmup, connections: 10, progress });
-    });
-    await attempt('7. reports', async () => {
-      phase(`7. reports (${CFG.reportUsers} users, ${CFG.reportEntries} entries over a year)`);
-      const { measureReports } = await import('./reports');
-      reports = await measureReports(gateway, counter, { users: CFG.reportUsers, entries: CFG.reportEntries, runs: CFG.reportRuns, progress });
-      counter.enabled = false;
-    });
-    await attempt('9. largest whole list', async () => {
-      phase('9. the largest whole list the bounds allow, plain and gzip');
-      const { measureWholeList } = await import('./whole-list');
-      wholeList = await measureWholeList({ runs: 5, progress });
-    });
-    await attempt('8. webhooks', async () => {
-      phase(`8. webhooks (${CFG.whWrites} writes for latency, ${CFG.whBurst} for throughput)`);
-      const { measureWebhooks } = await import('./webhooks');
-      // a workspace of its own: the earlier sections filled the small one's client list up to its bound
-      const hookWs = await createWorkspace('bench-webhooks', { timeEntries: 10, invoices: 2, favorites: 1 });
-      hooks = await measureWebhooks(gateway, hookWs, { writes: CFG.whWrites, spacingMs: 50, burst: CFG.whBurst, progress });
-    });
-    counter.destroy();
+    }
   } finally {
+    counter.destroy();
+    admin.destroy();
     unmute();
-    await dynamo.stop();
+    await stopDynamo?.();
   }
 
-  // SDK mode: keep whichever starts measurably faster (bench/cold-start.ts compareSdkModes).
-  let kept: SdkMode = STACK_SDK_MODE;
-  let decision = '';
-  if (coldChoice) {
-    const gmExt = coldChoice.geomean.external;
-    const gmBun = coldChoice.geomean.bundled;
-    const c = coldChoice.comparison;
-    kept = coldChoice.kept;
-    const verdict = c.significant
-      ? `${kept} starts measurably faster`
-      : `neither starts measurably faster (the interval includes 1), so the SDK stays external: bundles a quarter of the size`;
-    decision = `SDK: geometric mean of the functions' cold starts over the first ${CFG.compareRuns} rounds: ${fmt(gmExt, 1)} ms with the SDK external vs ${fmt(gmBun, 1)} ms bundled, bundled/external ${fmt(c.ratio, 3)} (95% bootstrap interval ${fmt(c.low, 3)}-${fmt(c.high, 3)}) -> ${verdict}; the stack uses ${STACK_SDK_MODE}${kept === STACK_SDK_MODE ? ' (no change needed)' : ' (lib/service-function.ts BUNDLING should change)'}.`;
-    targets.push({
-      section: '1 bundles',
-      name: 'SDK mode kept = faster cold start',
-      figure: `${c.significant ? `${kept} faster` : 'no measurable difference'}: bundled/external ${fmt(c.ratio, 3)} (95% ${fmt(c.low, 3)}-${fmt(c.high, 3)}); stack: ${STACK_SDK_MODE}`,
-      target: 'stack uses the faster mode',
-      met: kept === STACK_SDK_MODE,
-    });
-  }
+  const sections: Section[] = [];
+  // section 1 first; its table shows the SDK mode the cold starts kept
+  const { kept } = sdkDecision(results, undefined);
   sections.push(bundleSection(built, kept, targets));
-  if (coldResults.length) sections.push(coldSection(coldResults, kept, decision, targets));
-  if (warm.length) sections.push(warmSection(warm, targets));
-  if (work.length) sections.push(workSection(work, targets));
-  if (paging.rows.length) {
-    const pf = formatPaging(paging.rows, { page: CFG.page, runs: CFG.pagingRuns });
-    targets.push(...pf.targets);
-    sections.push({
-      title: `5. Time-entry paging (${CFG.entries} entries, limit 50, page 1 vs ${CFG.page}; seeded in ${(paging.seedMs / 1000).toFixed(1)} s)`,
-      text: pf.text,
-      markdown: pf.markdown,
-    });
-  }
-  if (tp.length) sections.push(throughputSection(tp, 10, targets));
-  if (reports) {
-    const rf = formatReports(reports, targets);
-    sections.push({
-      title: `7. Report cost (${reports.users} users, ${reports.entries} entries over a year; seeded in ${(reports.seedMs / 1000).toFixed(1)} s)`,
-      text: rf.text,
-      markdown: rf.markdown,
-    });
-  }
-  if (wholeList) {
-    const f = formatWholeList(wholeList);
-    sections.push({
-      title: '9. The largest whole list (local server, plain and gzip)',
-      text: `${table(f.header, f.rows)}\n${f.note}`,
-      markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}`,
-    });
-  }
-  if (hooks) {
-    const f = formatWebhooks(hooks);
-    sections.push({ title: '8. Webhook delivery (local run)', text: `${table(f.header, f.rows)}\n${f.note}`, markdown: `${markdownTable(f.header, f.rows)}\n\n${f.note}` });
-  }
+  for (const report of reports) sections.push(...report(targets, results));
+  return { sections, targets, failures, seconds: (performance.now() - t0) / 1000, timings };
+}
 
-  const seconds = (performance.now() - t0) / 1000;
+async function main() {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string', multiple: true } } });
+  const quick = values.quick;
+  const cfg = quick ? QUICK : FULL;
+  const started = new Date();
+  const load0 = loadavg();
+  const run = await runBench(cfg, values.only ? { only: values.only } : {});
+  const { sections, targets, failures, seconds } = run;
   const m = machine(started, load0);
   const tHeader = ['section', 'target', 'figure', 'wanted', 'result'];
   const tRows = targets.map((t) => [t.section, t.name, t.figure, t.target, metText(t.met)]);
   const met = targets.filter((t) => t.met).length;
+  const timing = run.timings.map((t) => `${t.key} ${t.seconds.toFixed(0)} s${t.ok ? '' : ' (FAILED)'}`).join(', ');
 
   for (const s of sections) out(`\n== ${s.title} ==\n${s.text}`);
   for (const f of failures) out(`\nFAILED ${f}`);
   out(`\n== Targets: ${met} of ${targets.length} met ==\n${table(tHeader, tRows, 2)}`);
-  out(`\n${QUICK ? 'QUICK run (reduced counts): docs/performance.md not written. ' : ''}bench took ${seconds.toFixed(0)} s on ${m.cpu}, load ${m.load}`);
-  if (QUICK || failures.length) {
+  out(
+    `\n${quick || values.only ? 'Reduced run (--quick or --only): docs/performance.md not written. ' : ''}bench took ${seconds.toFixed(0)} s on ${m.cpu}, load ${m.load}; sections: ${timing}`,
+  );
+  if (quick || values.only || failures.length) {
     if (failures.length) process.exitCode = 1;
     return;
   }
@@ -607,7 +851,13 @@ const NOTES = `## What the figures mean, and what was changed
   framework adds on top of the DynamoDB round trips.
 `;
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().then(
+    // exit even if a section that overran its bound left work behind (its failure is printed above)
+    () => process.exit(process.exitCode ?? 0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
