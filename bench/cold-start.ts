@@ -148,7 +148,9 @@ export async function measureColdStarts(
     return Math.exp(t.reduce((a, x) => a + Math.log(x), 0) / t.length);
   };
   const geomean = { external: gm('external'), bundled: gm('bundled') };
-  const comparison = compareSdkModes(bundles, samples, compare);
+  // one SDK mode built only (the tiny run of test/bench/plumbing.test.ts): nothing to compare, the tie-break mode is kept
+  const bothModes = bundles.some((b) => b.sdk === 'external') && bundles.some((b) => b.sdk === 'bundled');
+  const comparison = bothModes ? compareSdkModes(bundles, samples, compare) : { ratio: NaN, low: NaN, high: NaN, significant: false };
   const kept: SdkMode = comparison.significant ? (comparison.ratio < 1 ? 'bundled' : 'external') : o.tieBreak;
   const keptBundles = bundles.filter((b) => b.sdk === kept);
   for (let i = compare; i < o.runs; i++) {
