@@ -466,7 +466,7 @@ export function registerSection(section: BenchSection): void {
 registerSection({
   key: 'cold',
   title: (c) => `2. cold starts (${c.coldRuns} processes per bundle of the faster SDK mode, ${c.compareRuns} of the other)`,
-  boundSeconds: 300,
+  boundSeconds: 600,
   measure: async (ctx) => {
     const { measureColdStarts } = await import('./cold-start');
     const ws = await ctx.workspace();
@@ -487,7 +487,7 @@ registerSection({
 registerSection({
   key: 'warm',
   title: () => '3. warm overhead',
-  boundSeconds: 180,
+  boundSeconds: 300,
   measure: async (ctx) => {
     const { measureWarm } = await import('./warm');
     const warm = await measureWarm(await ctx.workspace(), ctx.cfg.warmIterations, ctx.progress);
@@ -510,7 +510,7 @@ registerSection({
 registerSection({
   key: 'paging',
   title: (c) => `5. paging (${c.entries} entries)`,
-  boundSeconds: 240,
+  boundSeconds: 420,
   measure: async (ctx) => {
     const { measurePaging } = await import('./time-entries-paging');
     const { entries, page, pagingRuns: runs } = ctx.cfg;
@@ -531,7 +531,7 @@ registerSection({
 registerSection({
   key: 'throughput',
   title: (c) => `6. throughput (${c.tpRounds} interleaved rounds of ${c.tpSeconds} s per server and endpoint)`,
-  boundSeconds: 240,
+  boundSeconds: 300,
   measure: async (ctx) => {
     const { measureThroughput } = await import('./throughput');
     const { tpRounds: rounds, tpSeconds: seconds, tpWarmup: warmupSeconds } = ctx.cfg;
@@ -542,7 +542,7 @@ registerSection({
 registerSection({
   key: 'reports',
   title: (c) => `7. reports (${c.reportUsers} users, ${c.reportEntries} entries over a year)`,
-  boundSeconds: 300,
+  boundSeconds: 480,
   measure: async (ctx) => {
     const { measureReports } = await import('./reports');
     const { reportUsers: users, reportEntries: entries, reportRuns: runs } = ctx.cfg;
@@ -562,7 +562,7 @@ registerSection({
 registerSection({
   key: 'webhooks',
   title: (c) => `8. webhooks (${c.whWrites} writes for latency, ${c.whBurst} for throughput)`,
-  boundSeconds: 180,
+  boundSeconds: 300,
   measure: async (ctx) => {
     const { measureWebhooks } = await import('./webhooks');
     const ws = await ctx.workspace({ timeEntries: 10, invoices: 2, favorites: 1 });
@@ -571,7 +571,7 @@ registerSection({
       spacingMs: 50,
       burst: ctx.cfg.whBurst,
       progress: ctx.progress,
-      waitMs: 60_000 * ctx.cfg.boundScale,
+      waitMs: 120_000 * ctx.cfg.boundScale,
     });
     return () => {
       const f = formatWebhooks(hooks);
@@ -582,7 +582,7 @@ registerSection({
 registerSection({
   key: 'wholelist',
   title: () => '9. the largest whole list the bounds allow, plain and gzip',
-  boundSeconds: 240,
+  boundSeconds: 300,
   env: (c) => ({ MAX_LIST_BYTES: c.wholeListBytes === undefined ? undefined : String(c.wholeListBytes) }),
   measure: async (ctx) => {
     const { measureWholeList } = await import('./whole-list');
