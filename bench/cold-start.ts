@@ -108,7 +108,14 @@ function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
 export async function measureColdStarts(
   bundles: BundleInfo[],
   ws: Workspace,
-  o: { runs: number; compareRuns: number; progress?: (s: string) => void; /** Mode kept when neither is measurably faster. */ tieBreak: SdkMode },
+  o: {
+    runs: number;
+    compareRuns: number;
+    progress?: (s: string) => void;
+    /** Mode kept when neither is measurably faster. */ tieBreak: SdkMode;
+    /** Aborted when the section overran its bound: no further process is started. */
+    signal?: AbortSignal;
+  },
 ): Promise<{ results: ColdResult[]; kept: SdkMode; geomean: Record<SdkMode, number>; comparison: SdkComparison }> {
   writeFileSync(join(OUT_DIR, 'harness.cjs'), HARNESS);
   const eventFiles = new Map<FunctionId, string>();
@@ -120,7 +127,10 @@ export async function measureColdStarts(
   }
   const samples = new Map<BundleInfo, ColdSample[]>(bundles.map((b) => [b, []]));
   const round = async (list: BundleInfo[], i: number) => {
-    for (const b of i % 2 ? [...list].reverse() : list) samples.get(b)!.push(await runOnce(b.file, eventFiles.get(b.fn)!));
+    for (const b of i % 2 ? [...list].reverse() : list) {
+      o.signal?.throwIfAborted();
+      samples.get(b)!.push(await runOnce(b.file, eventFiles.get(b.fn)!));
+    }
   };
   const compare = Math.min(o.compareRuns, o.runs);
   for (let i = 0; i < compare; i++) {

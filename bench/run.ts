@@ -432,6 +432,8 @@ export interface SectionContext {
   progress: (s: string) => void;
   /** A workspace of this section's own (in its own table), seeded as bench/lib/fixtures.ts does. */
   workspace: (opts?: { timeEntries?: number; invoices?: number; favorites?: number }) => Promise<Workspace>;
+  /** Aborted when the section overruns its bound: a section's loops stop starting new work. */
+  signal: AbortSignal;
   /** What sections leave for the report (the SDK mode the cold starts kept, for section 1's table). */
   results: { coldChoice?: { kept: SdkMode; geomean: Record<SdkMode, number>; comparison: SdkComparison } };
 }
@@ -476,6 +478,7 @@ registerSection({
       compareRuns: ctx.cfg.compareRuns,
       progress: ctx.progress,
       tieBreak: 'external',
+      signal: ctx.signal,
     });
     ctx.results.coldChoice = { kept: cold.kept, geomean: cold.geomean, comparison: cold.comparison };
     return (targets, results) => {
@@ -693,7 +696,9 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
         await withDeadline(ensureTable(admin, table), 60_000, `the table ${table} to be created`);
         counter.enabled = false;
         counter.reset();
+        const abort = new AbortController();
         const ctx: SectionContext = {
+          signal: abort.signal,
           cfg,
           built,
           gateway,
@@ -703,7 +708,7 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
           workspace: (opts) => createWorkspace(`bench-${section.key}`, opts),
         };
         const bound = section.boundSeconds * cfg.boundScale * 1000;
-        reports.push(await withDeadline(section.measure(ctx), bound, `section "${title}" to finish (its bound)`));
+        reports.push(await withDeadline(section.measure(ctx), bound, `section "${title}" to finish (its bound)`, () => abort.abort()));
         ok = true;
       } catch (err) {
         failures.push(`${title}: ${(err as Error).stack ?? String(err)}`);
@@ -732,10 +737,19 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
 
 async function main() {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, only: { type: 'string', multiple: true }, note: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      note: { type: 'string' },
+      'cold-runs': { type: 'string' },
+      'compare-runs': { type: 'string' },
+    },
   });
   const quick = values.quick;
-  const cfg = quick ? QUICK : FULL;
+  const overrides: string[] = [];
+  const cfg = { ...(quick ? QUICK : FULL) };
+  if (values['cold-runs']) overrides.push(`cold-start processes per bundle ${(cfg.coldRuns = Number(values['cold-runs']))} (default ${FULL.coldRuns})`);
+  if (values['compare-runs']) overrides.push(`SDK-comparison rounds ${(cfg.compareRuns = Number(values['compare-runs']))} (default ${FULL.compareRuns})`);
   const started = new Date();
   const load0 = loadavg();
   const run = await runBench(cfg, values.only ? { only: values.only } : {});
@@ -752,10 +766,9 @@ async function main() {
   out(
     `\n${quick || values.only ? 'Reduced run (--quick or --only): docs/performance.md not written. ' : ''}bench took ${seconds.toFixed(0)} s on ${m.cpu}, load ${m.load}; sections: ${timing}`,
   );
-  if (quick || values.only || failures.length) {
-    if (failures.length) process.exitCode = 1;
-    return;
-  }
+  if (failures.length) process.exitCode = 1;
+  if (quick || values.only) return;
+  const failed = failures.map((f) => `- FAILED ${f.split('\n')[0]}`);
 
   const doc = [
     '# Performance',
@@ -776,6 +789,7 @@ async function main() {
     'npm run bench -- --quick   # smaller counts (<= 5 min), for trying changes; does not write this file',
     'npm run bench -- --only work --only webhooks   # some sections (keys in the notes below); does not write this file',
     'npm run bench -- --note "why the machine was busy"  # a sentence printed next to the figures',
+    'npm run bench -- --cold-runs 5 --compare-runs 2     # fewer cold-start processes (named in this file when used)',
     'npx tsx bench/warm-only.ts [--iterations 1000] [--mode memory]  # the warm-overhead section alone',
     'npx tsx bench/work-only.ts                                       # the DynamoDB-work section alone (calls, RCU, WCU)',
     'npx tsx bench/time-entries-paging.ts --entries 10000 --page 40   # the paging section alone',
@@ -786,7 +800,10 @@ async function main() {
     '',
     'Needs Java 17+ (DynamoDB Local is started by the command, in memory, on a free port). Loopback only.',
     '',
+    ...(failed.length ? ['## Sections that did not finish', '', ...failed, '', 'Their tables and targets are missing below.', ''] : []),
     `## Targets: ${met} of ${targets.length} met`,
+    '',
+    `Sections (seconds): ${timing}.${overrides.length ? ` Counts changed for this run: ${overrides.join(', ')} (bench/run.ts FULL has the defaults).` : ''}`,
     '',
     markdownTable(tHeader, tRows, 2),
     '',
