@@ -66,6 +66,9 @@ export function firstEvent(fn: FunctionId, ws: Workspace): { event: unknown; con
   return { event: apiEvent({ method: 'GET', resource: `/v1/${fn}` }, ws.auth), context };
 }
 
+/** A fresh process that has not reported within this long is killed and the section fails naming the bundle. */
+export const COLD_PROCESS_TIMEOUT_MS = 30_000;
+
 function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env };
@@ -73,10 +76,17 @@ function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
     const child = spawn(process.execPath, [join(OUT_DIR, 'harness.cjs'), bundle, eventFile], { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     let report = '';
     let err = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, COLD_PROCESS_TIMEOUT_MS);
     child.stdio[3]!.on('data', (d) => (report += String(d)));
     child.stderr!.on('data', (d) => (err += String(d)));
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) return reject(new Error(`gave up after ${COLD_PROCESS_TIMEOUT_MS / 1000} s waiting for the cold start of ${bundle} (load and first request); killed\n${err}`));
       try {
         const r = JSON.parse(report) as ColdSample & { error?: string };
         if (r.error || code !== 0) return reject(new Error(`${bundle}: ${r.error ?? `exit ${code}`}\n${err}`));
@@ -98,7 +108,14 @@ function runOnce(bundle: string, eventFile: string): Promise<ColdSample> {
 export async function measureColdStarts(
   bundles: BundleInfo[],
   ws: Workspace,
-  o: { runs: number; compareRuns: number; progress?: (s: string) => void; /** Mode kept when neither is measurably faster. */ tieBreak: SdkMode },
+  o: {
+    runs: number;
+    compareRuns: number;
+    progress?: (s: string) => void;
+    /** Mode kept when neither is measurably faster. */ tieBreak: SdkMode;
+    /** Aborted when the section overran its bound: no further process is started. */
+    signal?: AbortSignal;
+  },
 ): Promise<{ results: ColdResult[]; kept: SdkMode; geomean: Record<SdkMode, number>; comparison: SdkComparison }> {
   writeFileSync(join(OUT_DIR, 'harness.cjs'), HARNESS);
   const eventFiles = new Map<FunctionId, string>();
@@ -110,7 +127,10 @@ export async function measureColdStarts(
   }
   const samples = new Map<BundleInfo, ColdSample[]>(bundles.map((b) => [b, []]));
   const round = async (list: BundleInfo[], i: number) => {
-    for (const b of i % 2 ? [...list].reverse() : list) samples.get(b)!.push(await runOnce(b.file, eventFiles.get(b.fn)!));
+    for (const b of i % 2 ? [...list].reverse() : list) {
+      o.signal?.throwIfAborted();
+      samples.get(b)!.push(await runOnce(b.file, eventFiles.get(b.fn)!));
+    }
   };
   const compare = Math.min(o.compareRuns, o.runs);
   for (let i = 0; i < compare; i++) {
@@ -138,7 +158,9 @@ export async function measureColdStarts(
     return Math.exp(t.reduce((a, x) => a + Math.log(x), 0) / t.length);
   };
   const geomean = { external: gm('external'), bundled: gm('bundled') };
-  const comparison = compareSdkModes(bundles, samples, compare);
+  // one SDK mode built only (the tiny run of test/bench/plumbing.test.ts): nothing to compare, the tie-break mode is kept
+  const bothModes = bundles.some((b) => b.sdk === 'external') && bundles.some((b) => b.sdk === 'bundled');
+  const comparison = bothModes ? compareSdkModes(bundles, samples, compare) : { ratio: NaN, low: NaN, high: NaN, significant: false };
   const kept: SdkMode = comparison.significant ? (comparison.ratio < 1 ? 'bundled' : 'external') : o.tieBreak;
   const keptBundles = bundles.filter((b) => b.sdk === kept);
   for (let i = compare; i < o.runs; i++) {

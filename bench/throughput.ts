@@ -98,24 +98,45 @@ interface Child {
   proc: ChildProcess;
 }
 
+const SERVER_START_TIMEOUT_MS = 60_000;
+
 function startServer(mode: 'gateway' | 'bare', ws: Workspace): Promise<Child> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, BENCH_AUTH: JSON.stringify({ key: ws.key, ...ws.auth }) };
     delete env.NODE_OPTIONS;
     const proc = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'bench', 'throughput-server.ts'), mode], { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     let err = '';
+    // bounded: a server that has not said its port within SERVER_START_TIMEOUT_MS is killed and named
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`gave up after ${SERVER_START_TIMEOUT_MS / 1000} s waiting for the ${mode} throughput server (bench/throughput-server.ts) to listen: ${err}`));
+    }, SERVER_START_TIMEOUT_MS);
     proc.stderr!.on('data', (d) => (err += String(d)));
-    proc.stdio[3]!.once('data', (d) => resolve({ port: (JSON.parse(String(d)) as { port: number }).port, proc }));
-    proc.on('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${err}`)));
+    proc.stdio[3]!.once('data', (d) => {
+      clearTimeout(timer);
+      resolve({ port: (JSON.parse(String(d)) as { port: number }).port, proc });
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${mode} server exited (${code}): ${err}`));
+    });
   });
 }
 
-/** One fixed-duration autocannon run; stopped by force if it overruns by 15 s. */
+/** One fixed-duration autocannon run; stopped by force if it overruns by 15 s, and failed naming it if even that does not end it. */
 function cannon(opts: autocannon.Options & { duration: number }): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const inst = autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+    const inst = autocannon(opts, (err, result) => {
+      clearTimeout(timer);
+      clearTimeout(giveUp);
+      if (err) reject(err);
+      else resolve(result);
+    });
     const timer = setTimeout(() => inst.stop(), (opts.duration + 15) * 1000);
-    inst.on('done', () => clearTimeout(timer));
+    const giveUp = setTimeout(
+      () => reject(new Error(`gave up after ${opts.duration + 30} s waiting for the autocannon run of ${String(opts.url)} to end`)),
+      (opts.duration + 30) * 1000,
+    );
   });
 }
 
@@ -141,7 +162,7 @@ export async function measureThroughput(
         ...rest,
       });
       // The first endpoint warms longer: fresh server processes and DynamoDB Local's JIT are still ramping up.
-      for (const mode of ['bare', 'gateway'] as const) await cannon({ ...base(mode), duration: o.warmupSeconds * (e === endpoints[0] ? 3 : 1) });
+      if (o.warmupSeconds > 0) for (const mode of ['bare', 'gateway'] as const) await cannon({ ...base(mode), duration: o.warmupSeconds * (e === endpoints[0] ? 3 : 1) });
       for (let round = 0; round < o.rounds; round++) {
         for (const mode of round % 2 ? (['gateway', 'bare'] as const) : (['bare', 'gateway'] as const)) {
           const r = await cannon({ ...base(mode), duration: o.seconds });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Gateway } from '../local/gateway';
 import type { Workspace } from './lib/fixtures';
+import { waitFor, withDeadline } from './lib/bounded';
 import { percentile } from './lib/stats';
 
 /**
@@ -27,8 +28,17 @@ export interface WebhookBench {
 export async function measureWebhooks(
   gateway: Gateway,
   ws: Workspace,
-  opts: { writes: number; spacingMs: number; burst: number; pollMs?: number; progress?: (s: string) => void },
+  opts: {
+    writes: number;
+    spacingMs: number;
+    burst: number;
+    pollMs?: number;
+    progress?: (s: string) => void;
+    /** Bound of each wait for deliveries (default 60 s; the run fails naming what had not arrived). */
+    waitMs?: number;
+  },
 ): Promise<WebhookBench> {
+  const waitMs = opts.waitMs ?? 60_000;
   const pollMs = opts.pollMs ?? Number(process.env.WEBHOOK_POLL_MS ?? 250);
   process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
   const { startWebhookDelivery } = await import('../local/webhooks');
@@ -63,22 +73,31 @@ export async function measureWebhooks(
   };
   const hook = await call('POST', '/v1/webhooks', { url, events: ['client.*'] });
   secret = hook.secret!;
-  const until = async (check: () => boolean | Promise<boolean>) => {
-    while (!(await check())) await new Promise((r) => setTimeout(r, 5));
+  const missing = (ids: Iterable<string>) => {
+    const left = [...ids].filter((id) => !arrivals.has(id));
+    return `${left.length} not delivered (${left.slice(0, 3).join(', ')}${left.length > 3 ? ', ...' : ''}); ${requests} requests received, ${unverified} unverified`;
   };
+  // Every wait is bounded and names what it waited for. This section runs on a table of its own (bench/run.ts),
+  // so the queue holds only this section's messages: no earlier section's webhooks (retries due hours later) can hold it up.
+  const stopLoop = (l: { stop(): Promise<void> }, what: string) => withDeadline(l.stop(), waitMs, `the webhook delivery loop to stop (${what})`);
+  let loop: { stop(): Promise<void> } | undefined;
   try {
     // latency
     opts.progress?.(`webhooks: latency, ${opts.writes} writes ${opts.spacingMs} ms apart (poll ${pollMs} ms)`);
-    let loop = startWebhookDelivery({ pollMs });
+    loop = startWebhookDelivery({ pollMs });
     const committed = new Map<string, number>();
     for (let i = 0; i < opts.writes; i++) {
       const { id } = await call('POST', '/v1/clients', { name: `wh-lat-${i}-${Date.now()}` });
       committed.set(id, performance.now());
       await new Promise((r) => setTimeout(r, opts.spacingMs));
     }
-    await until(() => [...committed.keys()].every((id) => arrivals.has(id)));
+    await waitFor(`the deliveries of the ${opts.writes} latency writes`, () => [...committed.keys()].every((id) => arrivals.has(id)), {
+      timeoutMs: waitMs,
+      detail: () => missing(committed.keys()),
+    });
     const lat = [...committed].map(([id, t]) => arrivals.get(id)! - t);
-    await loop.stop();
+    await stopLoop(loop, 'after the latency writes');
+    loop = undefined;
 
     // throughput
     opts.progress?.(`webhooks: throughput, ${opts.burst} events queued in the feed, then the loop started`);
@@ -89,10 +108,16 @@ export async function measureWebhooks(
     }
     const t0 = performance.now();
     loop = startWebhookDelivery({ pollMs });
-    await until(() => burst.every((id) => arrivals.has(id)));
+    await waitFor(`the deliveries of the ${opts.burst} queued events`, () => burst.every((id) => arrivals.has(id)), { timeoutMs: waitMs, detail: () => missing(burst) });
     const seconds = (Math.max(...burst.map((id) => arrivals.get(id)!)) - t0) / 1000;
-    await until(async () => (await localQueueDepth()) === 0);
-    await loop.stop();
+    // every event arrived; the queue empties once the sender has acknowledged its last messages
+    await waitFor('the local delivery queue of this section to be empty', async () => (await localQueueDepth()) === 0, {
+      timeoutMs: waitMs,
+      intervalMs: 50,
+      detail: async () => `${await localQueueDepth()} messages still queued`,
+    });
+    await stopLoop(loop, 'after the burst');
+    loop = undefined;
     return {
       pollMs,
       latency: { events: lat.length, p50: percentile(lat, 50), p99: percentile(lat, 99), max: Math.max(...lat) },
@@ -101,7 +126,9 @@ export async function measureWebhooks(
       duplicates: requests - arrivals.size - unverified,
     };
   } finally {
-    await new Promise<void>((r) => server.close(() => r()));
+    if (loop) await stopLoop(loop, 'after a failure').catch(() => undefined);
+    server.closeAllConnections();
+    await withDeadline(new Promise<void>((r) => server.close(() => r())), 10_000, 'the webhook receiver to close');
   }
 }
 

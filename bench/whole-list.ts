@@ -36,6 +36,8 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
       );
     });
     req.on('error', reject);
+    // bounded: a list that has not come back within 60 s fails the section naming the request
+    req.setTimeout(60_000, () => req.destroy(new Error(`gave up after 60 s waiting for GET ${path} from the local server`)));
     req.end();
   });
 }
@@ -52,6 +54,8 @@ export async function measureWholeList(o: { runs: number; progress?: (s: string)
   const text = (chars: number) => randomBytes(chars).toString('base64').slice(0, chars);
   let records = 0;
   for (;;) {
+    // bounded: the byte bound refuses a create long before this many (222 at the default bound)
+    if (records >= 20_000) throw new Error(`gave up after ${records} clients waiting for the list's byte bound (${maxListBytes()} bytes) to refuse one`);
     try {
       await clients.create(ws, { name: `Client ${String(records).padStart(5, '0')}`, email: `billing${records}@example.com`, address: text(1000), notes: text(10_000) });
       records++;
@@ -81,6 +85,7 @@ export async function measureWholeList(o: { runs: number; progress?: (s: string)
     }
     return { records, boundBytes: maxListBytes(), plainBytes, gzipBytes, plainMs: median(plain), gzipMs: median(zipped), runs: o.runs };
   } finally {
+    server.closeAllConnections();
     server.close();
   }
 }

@@ -36,6 +36,8 @@ export interface Call {
   /** Of a write: the report rollup items it wrote (`WS#<ws>#RU#...`, shared/data/rollups.ts) and their write units. */
   rollupItems: number;
   rollupWcu: number;
+  /** On an Idempotency-Key record (`WS#<ws>#IDEMPOTENCY`, shared/api/idempotency.ts). */
+  idempotency: boolean;
 }
 
 /** Items of the change feed (shared/data/keys.ts: the position counter and the events). */
@@ -51,6 +53,7 @@ type Next = (a: Args) => Promise<{ output: Record<string, unknown> }>;
 const plain = (v: unknown): unknown => (v && typeof v === 'object' && 'S' in v ? (v as { S: unknown }).S : v);
 const keyOf = (k: Item | undefined): Key | undefined => (k && k.PK !== undefined ? ({ PK: plain(k.PK), SK: plain(k.SK) } as Key) : undefined);
 const isRateKey = (k: Key | undefined) => typeof k?.PK === 'string' && k.PK.startsWith('RATE#');
+const isIdempotencyKey = (k: Key | undefined) => typeof k?.PK === 'string' && k.PK.endsWith('#IDEMPOTENCY');
 
 export class DynamoCounter {
   readonly calls: Call[] = [];
@@ -113,7 +116,8 @@ export class DynamoCounter {
     const befores = await Promise.all(targets.map((t) => this.getItem(t.table, t.key)));
     if (!('ReturnConsumedCapacity' in input) && command !== 'BatchGetItem') input.ReturnConsumedCapacity = 'TOTAL';
     const feedPosition = command === 'UpdateItem' && String(keyOf(input.Key as Item)?.PK).endsWith('#CHANGESEQ');
-    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, feedPosition, feedWcu: 0, rollupItems: 0, rollupWcu: 0 };
+    const idempotency = isIdempotencyKey(keyOf(input.Key as Item)) || isIdempotencyKey(keyOf(input.Item as Item));
+    const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, feedPosition, feedWcu: 0, rollupItems: 0, rollupWcu: 0, idempotency };
     this.calls.push(call);
     const start = performance.now();
     let output: Record<string, unknown> | undefined;

@@ -3,7 +3,9 @@ import { mean, median, pairedRatios, percentile, perSecond, ratio } from '../../
 import { summarizeThroughput, type ThroughputRun } from '../../bench/throughput';
 import { analyse, packageOf, type BundleInfo } from '../../bench/bundles';
 import { compareSdkModes, type ColdSample } from '../../bench/cold-start';
-import { routeKind } from '../../bench/dynamo-work';
+import { callReasons, routeKind, targetOf, WRITE_TARGETS } from '../../bench/dynamo-work';
+import type { Call } from '../../bench/lib/dynamo-counter';
+import { BenchTimeout, waitFor, withDeadline } from '../../bench/lib/bounded';
 import { markdownTable, table } from '../../bench/lib/report';
 
 /** The benchmark's pure helpers (npm run bench itself is not part of npm test: no timed assertions). */
@@ -226,5 +228,71 @@ describe('throughput figures (bench/throughput.ts)', () => {
     const [dirty] = summarizeThroughput([run('bare', 0, 1000, 4), run('gateway', 0, 800, 4, { non2xx: 3 })]);
     expect(dirty!.clean).toBe(false);
     expect(dirty!.gateway).toMatchObject({ ok: 800, requests: 803, non2xx: 3 });
+  });
+});
+
+describe('bench bounded waits (bench/lib/bounded.ts)', () => {
+  test('waitFor gives up after its bound, naming what it waited for and what was missing', async () => {
+    await expect(waitFor('the queue to be empty', () => false, { timeoutMs: 30, detail: () => '3 messages still queued' })).rejects.toThrow(
+      'gave up after 0.0 s waiting for the queue to be empty: 3 messages still queued',
+    );
+    let n = 0;
+    await expect(waitFor('three polls', () => ++n >= 3, { timeoutMs: 5000, intervalMs: 1 })).resolves.toBeUndefined();
+    expect(n).toBe(3);
+  });
+
+  test('withDeadline rejects naming the work, and passes a result through', async () => {
+    let cleaned = false;
+    await expect(withDeadline(new Promise(() => undefined), 20, 'the loop to stop', () => (cleaned = true))).rejects.toBeInstanceOf(BenchTimeout);
+    expect(cleaned).toBe(true);
+    await expect(withDeadline(new Promise(() => undefined), 20, 'the loop to stop')).rejects.toThrow('waiting for the loop to stop');
+    await expect(withDeadline(Promise.resolve(7), 1000, 'x')).resolves.toBe(7);
+  });
+});
+
+describe('bench write targets and the reason for each call (bench/dynamo-work.ts)', () => {
+  const call = (command: string, extra: Partial<Call> = {}): Call => ({
+    command,
+    rate: false,
+    ok: true,
+    ms: 1,
+    rcu: 0,
+    wcu: 0,
+    reported: 0,
+    itemsRead: 0,
+    feedPosition: false,
+    feedWcu: 0,
+    rollupItems: 0,
+    rollupWcu: 0,
+    idempotency: false,
+    ...extra,
+  });
+  const rl = call('UpdateItem', { rate: true });
+  const position = call('UpdateItem', { feedPosition: true });
+  const tx = call('TransactWriteItems');
+
+  test('an update or delete: at most GetItem + position + transaction, and the rate-limit write', () => {
+    expect(targetOf('update', {}, [rl, call('GetItem'), position, tx])).toEqual({ target: WRITE_TARGETS.updateOrDelete, met: true });
+    expect(targetOf('delete', {}, [rl, call('GetItem'), position, tx])!.met).toBe(true);
+    expect(targetOf('update', {}, [rl, call('GetItem'), call('GetItem'), position, tx])!.met).toBe(false);
+    expect(targetOf('delete', {}, [call('GetItem'), position, tx])!.met).toBe(false); // no rate-limit write
+  });
+
+  test('a create naming nothing: at most position + transaction; a create naming records has no target', () => {
+    expect(targetOf('create', { plain: true }, [rl, position, tx])).toEqual({ target: WRITE_TARGETS.plainCreate, met: true });
+    expect(targetOf('create', { plain: true }, [rl, call('GetItem'), position, tx])!.met).toBe(false);
+    expect(targetOf('create', {}, [rl, call('GetItem'), position, tx])).toBeUndefined();
+    expect(targetOf('list', {}, [rl, call('Query')])).toEqual({ target: '1 Query + RL write', met: true });
+  });
+
+  test('every data call above the write gets a reason; the transaction and the rate-limit write do not', () => {
+    const reasons = callReasons('update', [rl, call('GetItem'), position, tx], 'the lock is keyed by the stored name');
+    expect(reasons).toHaveLength(2);
+    expect(reasons[0]).toMatch(/^GetItem: reads the stored record .*; the lock is keyed by the stored name$/);
+    expect(reasons[1]).toMatch(/^UpdateItem: takes the change feed position/);
+    const create = callReasons('create', [rl, call('PutItem', { idempotency: true }), call('GetItem'), position, tx, call('UpdateItem', { idempotency: true })]);
+    expect(create.map((r) => r.split(':')[0])).toEqual(['PutItem', 'GetItem', 'UpdateItem', 'UpdateItem']);
+    expect(create[0]).toMatch(/Idempotency-Key/);
+    expect(create[1]).toMatch(/references/);
   });
 });
