@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list, 10 invoices from time. Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
