@@ -54,6 +54,13 @@ export const writeOptions = (headers: OperationInput['headers']) => {
   return ifMatch === undefined ? {} : { ifMatch };
 };
 
+/** The conditional headers a request sent (part of what an Idempotency-Key's repeat must match). */
+function conditionsOf(headers: OperationInput['headers']): { ifMatch?: string; ifNoneMatch?: string } {
+  const ifMatch = headerValue(headers, 'If-Match');
+  const ifNoneMatch = headerValue(headers, 'If-None-Match');
+  return { ...(ifMatch !== undefined ? { ifMatch } : {}), ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}) };
+}
+
 /** The implementation of an entity route, or undefined when the route is not an entity operation. */
 export function entityOperation(route: RouteDef): OperationImpl | undefined {
   const entity = route.entity;
@@ -127,7 +134,15 @@ export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}
       if (!req.idempotencyKey) return run();
       // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer.
       const answer = await runIdempotent(
-        { workspaceId: req.auth.workspaceId, key: req.idempotencyKey, method: route.method, path: req.path, query: req.rawQuery, body: req.rawBody },
+        {
+          workspaceId: req.auth.workspaceId,
+          key: req.idempotencyKey,
+          method: route.method,
+          path: req.path,
+          query: req.rawQuery,
+          body: req.rawBody,
+          ...conditionsOf(req.headers),
+        },
         req.context,
         async () => {
           const result = await run();
