@@ -12,6 +12,8 @@ import { defineEntity, type EntityRecord } from '../entity';
  * re-enabling) and `_failedEvents` (events in a row that exhausted their retries).
  */
 export const WEBHOOK_URL_MAX = 2048;
+/** Endpoints a workspace may have (`MAX_WEBHOOKS` overrides it). */
+export const MAX_WEBHOOKS_DEFAULT = 20;
 
 export const webhooks = defineEntity({
   resource: 'webhooks',
@@ -45,6 +47,8 @@ export const webhooks = defineEntity({
     },
   },
   key: { pk: {}, sk: { prefix: 'WEBHOOK', composite: ['id'] } },
-  list: { mode: 'whole', via: ['key'], order: 'created' },
+  // Bounded like every whole list, and tighter (issue 22 item 4): each endpoint is one signed POST per
+  // event, so MAX_WEBHOOKS is the worst fan-out of one change (docs/capacity.md, "Webhook fan-out").
+  list: { mode: 'whole', via: ['key'], order: 'created', bound: { maxRecords: MAX_WEBHOOKS_DEFAULT, env: 'MAX_WEBHOOKS' } },
 });
 export type WebhookRecord = EntityRecord<typeof webhooks>;
