@@ -77,20 +77,20 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   },
   IDEMPOTENCY_KEY_REUSED: {
     name: 'IdempotencyKeyReused',
-    description: 'The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed',
+    description: 'The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed',
     example: { message: 'This Idempotency-Key was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request' },
   },
   UNAUTHORIZED: { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', example: { gateway: 'UNAUTHORIZED' } },
   FORBIDDEN: {
     name: 'Forbidden',
     description:
-      'The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets',
+      'The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets',
     example: { message: 'This API key lacks the required scope: clients:write' },
   },
   NOT_FOUND: { name: 'NotFound', description: "The resource does not exist in the key's workspace", example: { message: 'Client not found' } },
   CONFLICT: {
     name: 'Conflict',
-    description: 'A unique name is taken, the record is still referenced, or its state forbids the change',
+    description: 'A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503',
     example: { message: 'A client named "Acme" already exists in this workspace' },
   },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The request body is larger than the API accepts', example: { gateway: 'REQUEST_TOO_LARGE' } },
@@ -104,7 +104,7 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   INTERNAL_ERROR: { name: 'InternalError', description: 'Unexpected failure; the body carries only a request id for support', example: { gateway: 'DEFAULT_5XX' } },
   SERVICE_UNAVAILABLE: {
     name: 'ServiceUnavailable',
-    description: 'The data store is throttling or unreachable; retry after the Retry-After seconds',
+    description: 'The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)',
     example: { message: 'The service is busy; retry after a short wait' },
   },
 };
