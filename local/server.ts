@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import {
+  FUNCTION_TIMEOUT_SECONDS,
   gatewayAnswerResponse,
   headerValue,
   MAX_GATEWAY_BODY_BYTES,
@@ -46,8 +47,11 @@ export interface LocalServerOptions extends GatewayOptions {
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** API Gateway REST's integration timeout. */
-export const INTEGRATION_TIMEOUT_MS = 29_000;
+/**
+ * How long a request's handler may run: the functions' own timeout (FUNCTION_TIMEOUT_SECONDS, the CDK
+ * value), which a deployed function meets before API Gateway REST's 29 s integration timeout.
+ */
+export const INTEGRATION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
 
 /** The request being served, for errors that escape it (guardProcess). */
 interface InFlight {
@@ -183,9 +187,8 @@ export function createLocalServer(opts: LocalServerOptions = {}): Server {
     }
     const body = await readBody(req);
     if (body === 'too-large') return send(req, res, gatewayAnswerResponse('REQUEST_TOO_LARGE', requestId));
-    const headers: Record<string, string> = Object.fromEntries(
-      Object.entries(req.headers).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(',') : v]])),
-    );
+    // Each header line as sent (Node joins repeated ones): the gateway builds headers / multiValueHeaders from them, as API Gateway does.
+    const headers: Record<string, string | string[]> = { ...req.headersDistinct } as Record<string, string[]>;
     // API Gateway always adds X-Forwarded-Proto; the local server is plain HTTP.
     headers['x-forwarded-proto'] ??= 'http';
     let timer: NodeJS.Timeout | undefined;

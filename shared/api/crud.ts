@@ -31,7 +31,9 @@ const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
  * may act on (weak ones never match, as RFC 9110 compares If-Match strongly); a value that names no ETag
  * of ours matches nothing, so the write answers 412. If-None-Match compares weakly.
  */
-const ETAG = /^(W\/)?"(\d+)"$/;
+// Strong comparison (RFC 9110, 8.8.3.2): character by character, so only the canonical digits of a
+// revision match it ("00003" is not "3").
+const ETAG = /^(W\/)?"(0|[1-9]\d*)"$/;
 function ifMatchOf(headers: OperationInput['headers']): IfMatch | undefined {
   const value = headerValue(headers, 'If-Match')?.trim();
   if (value === undefined) return undefined;

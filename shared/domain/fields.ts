@@ -7,9 +7,21 @@ import * as z from 'zod';
  */
 export const LIMITS = { name: 255, notes: 10_000, id: 128, tagIds: 50, pageDefault: 50, pageMax: 200 } as const;
 
-export const idString = z.string().min(1).max(LIMITS.id);
-export const nameString = z.string().trim().min(1, 'must not be empty').max(LIMITS.name);
-export const notesString = z.string().max(LIMITS.notes);
+/**
+ * Control characters (NUL, escape, ...) are refused in every string a client sends (issue 22 item 10):
+ * single-line strings (ids, names, numbers, descriptions, URLs) take none; multi-line text (notes,
+ * addresses) keeps tab, line feed and carriage return.
+ */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const singleLine = <S extends z.ZodString>(schema: S): S =>
+  schema.refine((v) => !CONTROL.test(v), 'must not contain control characters (tab, line breaks, NUL, ...)') as S;
+export const multiLine = <S extends z.ZodString>(schema: S): S =>
+  schema.refine((v) => !CONTROL_BUT_LINES.test(v), 'must not contain control characters other than tab and line breaks') as S;
+
+export const idString = singleLine(z.string().min(1).max(LIMITS.id));
+export const nameString = singleLine(z.string().trim().min(1, 'must not be empty').max(LIMITS.name));
+export const notesString = multiLine(z.string().max(LIMITS.notes));
 export const currencyCode = z
   .string()
   .max(3)

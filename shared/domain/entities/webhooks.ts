@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
+import { singleLine } from '../fields';
 
 /**
  * Webhook endpoints: PK `WS#<ws>`, SK `WEBHOOK#<id>`; the whole list, in creation order. Not
@@ -22,7 +23,7 @@ export const webhooks = defineEntity({
   description: 'Endpoints that receive change events as signed HTTP POSTs (Standard Webhooks)',
   changes: false,
   fields: {
-    url: { schema: z.string().trim().min(1).max(WEBHOOK_URL_MAX).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }), required: true },
+    url: { schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }), required: true },
     events: {
       schema: z
         .array(z.string().min(1).max(64))
@@ -31,7 +32,7 @@ export const webhooks = defineEntity({
         .meta({ description: 'Change types to receive: `time-entry.created`, `<resource>.*` or `*`', example: ['time-entry.*', 'project.deleted'] }),
       required: true,
     },
-    description: { schema: z.string().trim().max(1000) },
+    description: { schema: singleLine(z.string().trim().max(1000)) },
     enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)' }), default: true },
   },
   computed: {
