@@ -15,6 +15,7 @@ export const entryFor = (name: string) => path.join(PROJECT_ROOT, 'functions', n
 /** Namespace of the handlers' EMF metrics (Powertools) and of the metric filters of this stack. */
 /** The handlers' EMF namespace (shared/api/metrics.ts), re-exported for the alarms and dashboard. */
 export { METRICS_NAMESPACE } from '../shared/api/metrics';
+import { FUNCTION_TIMEOUT_SECONDS } from '../shared/api/gateway-edge';
 import { METRICS_NAMESPACE } from '../shared/api/metrics';
 export const serviceName = (stage: string) => `time-tracking-${stage}`;
 
@@ -100,7 +101,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? config.lambda.memorySize,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,

@@ -4,6 +4,7 @@ import {
   apiKeyOf,
   corsOrigins,
   deployedMethodArnBytes,
+  FUNCTION_TIMEOUT_SECONDS,
   gatewayAnswerResponse,
   headerValue,
   MAX_METHOD_ARN_BYTES,
@@ -32,7 +33,8 @@ export interface GatewayRequest {
   /** Path without query string, e.g. /v1/clients/abc */
   path: string;
   query?: Record<string, string | string[] | undefined>;
-  headers?: Record<string, string | undefined>;
+  /** A header sent several times is a list (API Gateway: `headers` has the last, `multiValueHeaders` all). */
+  headers?: Record<string, string | string[] | undefined>;
   body?: string;
   sourceIp?: string;
   /** The request id (API Gateway's $context.requestId); a fresh one when absent. */
@@ -141,7 +143,7 @@ export function createGateway(opts: GatewayOptions = {}) {
     const requestId = req.requestId ?? randomUUID();
     // CORS_ORIGINS is read per request, as each deployed function reads it from its environment.
     const origins = corsOrigins();
-    const origin = headerValue(req.headers, 'Origin');
+    const origin = headerValue(lastValues(req.headers), 'Origin');
     const answer = (id: GatewayAnswerId) => gatewayAnswerResponse(id, requestId, undefined, { origins, origin });
     try {
       if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return answer('URI_TOO_LONG');
@@ -152,7 +154,9 @@ export function createGateway(opts: GatewayOptions = {}) {
       const route = findRoute(match.template, method);
       // Own properties only, as JSON.parse builds the deployed event: a name such as __proto__ or
       // constructor is a parameter like any other, never a built-in.
-      const headers: Record<string, string> = Object.fromEntries(Object.entries(req.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+      // A repeated header: the last value in `headers`, every value in `multiValueHeaders` (what API Gateway builds).
+      const headerLists = Object.entries(req.headers ?? {}).flatMap(([k, v]): Array<[string, string[]]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v : [v]]]));
+      const headers: Record<string, string> = Object.fromEntries(headerLists.filter(([, l]) => l.length > 0).map(([k, l]) => [k, l[l.length - 1]!]));
       const queryLists = Object.entries(req.query ?? {}).flatMap(([k, v]): Array<[string, string[]]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v : [v]]]));
       const multi: Record<string, string[]> = Object.fromEntries(queryLists);
       const single: Record<string, string> = Object.fromEntries(queryLists.map(([k, list]) => [k, list[list.length - 1]!]));
@@ -161,7 +165,7 @@ export function createGateway(opts: GatewayOptions = {}) {
         path: req.path,
         httpMethod: method,
         headers,
-        multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+        multiValueHeaders: Object.fromEntries(headerLists.filter(([, l]) => l.length > 0)),
         queryStringParameters: Object.keys(single).length ? single : null,
         multiValueQueryStringParameters: Object.keys(multi).length ? multi : null,
         // As API Gateway REST passes them: not percent-decoded (an id sent as a%20b reaches the handler as a%20b).
@@ -219,6 +223,7 @@ export function createGateway(opts: GatewayOptions = {}) {
 
 /** The Lambda context a function sees (local gateway, benchmarks). */
 export function lambdaContext(functionName: string, requestId: string): Context {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
   return {
     awsRequestId: requestId,
     functionName,
@@ -228,12 +233,16 @@ export function lambdaContext(functionName: string, requestId: string): Context 
     logGroupName: `/local/${functionName}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 29_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
   };
 }
+
+/** Each header's last value (a repeated header arrives as a list). */
+const lastValues = (headers: GatewayRequest['headers']): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v[v.length - 1] : v]));
 
 /** Evaluates the authorizer's policy for one method ARN (Allow with * wildcards, Deny wins). */
 export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {

@@ -4,7 +4,16 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { gatewayAnswerResponse, headerValue, MAX_EDGE_BODY_BYTES, MAX_URL_CHARS, MIN_COMPRESSION_BYTES, type EdgeResponse, type GatewayAnswerId } from '../shared/api/gateway-edge';
+import {
+  FUNCTION_TIMEOUT_SECONDS,
+  gatewayAnswerResponse,
+  headerValue,
+  MAX_EDGE_BODY_BYTES,
+  MAX_URL_CHARS,
+  MIN_COMPRESSION_BYTES,
+  type EdgeResponse,
+  type GatewayAnswerId,
+} from '../shared/api/gateway-edge';
 import { createGateway, type GatewayOptions } from './gateway';
 
 /**
@@ -41,8 +50,11 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** What API Gateway answers when the Lambda function timed out (an integration failure, through DEFAULT_5XX). */
 export const LAMBDA_TIMEOUT_STATUS = 502;
-/** API Gateway REST's integration timeout. */
-export const INTEGRATION_TIMEOUT_MS = 29_000;
+/**
+ * How long a request's handler may run: the functions' own timeout (FUNCTION_TIMEOUT_SECONDS, the CDK
+ * value), which a deployed function meets before API Gateway REST's 29 s integration timeout.
+ */
+export const INTEGRATION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
 
 /** The request being served, for errors that escape it (guardProcess). */
 interface InFlight {
@@ -196,9 +208,8 @@ export function createLocalServer(opts: LocalServerOptions = {}): Server {
     const body = gzipped ? await gunzipBody(raw) : raw.toString('utf8');
     if (body === 'too-large') return send(req, res, gatewayAnswerResponse('REQUEST_TOO_LARGE', requestId));
     if (body === 'bad-gzip') return send(req, res, gatewayAnswerResponse('DEFAULT_4XX', requestId, 'Bad request: the body is not valid gzip'));
-    const headers: Record<string, string> = Object.fromEntries(
-      Object.entries(req.headers).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(',') : v]])),
-    );
+    // Each header line as sent (Node joins repeated ones): the gateway builds headers / multiValueHeaders from them, as API Gateway does.
+    const headers: Record<string, string | string[]> = { ...req.headersDistinct } as Record<string, string[]>;
     if (gzipped) delete headers['content-encoding'];
     // API Gateway always adds X-Forwarded-Proto; the local server is plain HTTP.
     headers['x-forwarded-proto'] ??= 'http';

@@ -31,7 +31,9 @@ const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
  * may act on (weak ones never match, as RFC 9110 compares If-Match strongly); a value that names no ETag
  * of ours matches nothing, so the write answers 412. If-None-Match compares weakly.
  */
-const ETAG = /^(W\/)?"(\d+)"$/;
+// Strong comparison (RFC 9110, 8.8.3.2): character by character, so only the canonical digits of a
+// revision match it ("00003" is not "3").
+const ETAG = /^(W\/)?"(0|[1-9]\d*)"$/;
 function ifMatchOf(headers: OperationInput['headers']): IfMatch | undefined {
   const value = headerValue(headers, 'If-Match')?.trim();
   if (value === undefined) return undefined;
@@ -53,6 +55,13 @@ export const writeOptions = (headers: OperationInput['headers']) => {
   const ifMatch = ifMatchOf(headers);
   return ifMatch === undefined ? {} : { ifMatch };
 };
+
+/** The conditional headers a request sent (part of what an Idempotency-Key's repeat must match). */
+function conditionsOf(headers: OperationInput['headers']): { ifMatch?: string; ifNoneMatch?: string } {
+  const ifMatch = headerValue(headers, 'If-Match');
+  const ifNoneMatch = headerValue(headers, 'If-None-Match');
+  return { ...(ifMatch !== undefined ? { ifMatch } : {}), ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}) };
+}
 
 /** The implementation of an entity route, or undefined when the route is not an entity operation. */
 export function entityOperation(route: RouteDef): OperationImpl | undefined {
@@ -127,7 +136,15 @@ export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}
       if (!req.idempotencyKey) return run();
       // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer.
       const answer = await runIdempotent(
-        { workspaceId: req.auth.workspaceId, key: req.idempotencyKey, method: route.method, path: req.path, query: req.rawQuery, body: req.rawBody },
+        {
+          workspaceId: req.auth.workspaceId,
+          key: req.idempotencyKey,
+          method: route.method,
+          path: req.path,
+          query: req.rawQuery,
+          body: req.rawBody,
+          ...conditionsOf(req.headers),
+        },
         req.context,
         async () => {
           const result = await run();

@@ -5,13 +5,21 @@ import type { RouteId } from './routes';
  * separated by commas, records by CRLF, a header row first; a field containing a comma, a double quote,
  * CR or LF is enclosed in double quotes, its quotes doubled). Lists (tagIds) are joined with `;`, an
  * absent value is an empty field.
+ *
+ * Formula injection (OWASP "CSV Injection"): a text cell beginning with `=`, `+`, `-`, `@`, tab or CR
+ * would be run as a formula by a spreadsheet, so it is written with a leading `'` (then quoted as any
+ * other). Numbers are written as they are: a negative amount stays a number. Every CSV the API writes
+ * goes through this one writer.
  */
 export function toCsv(rows: ReadonlyArray<readonly unknown[]>): string {
   return rows.map((row) => row.map(field).join(',') + '\r\n').join('');
 }
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function field(v: unknown): string {
-  const s = v === undefined || v === null ? '' : Array.isArray(v) ? v.join(';') : String(v);
+  const raw = v === undefined || v === null ? '' : Array.isArray(v) ? v.join(';') : String(v);
+  const s = typeof v === 'number' || typeof v === 'boolean' || !FORMULA_START.test(raw) ? raw : `'${raw}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -384,3 +384,10 @@ export function preflightResponse(origins: readonly string[], origin: string | u
     body: '',
   };
 }
+
+/**
+ * The API functions' timeout (lib/service-function.ts gives it to every API Lambda): the local gateway
+ * gives a handler the same time (and the same getRemainingTimeInMillis), not API Gateway's 29 s
+ * integration timeout, which a deployed function never reaches (issue 22 item 10).
+ */
+export const FUNCTION_TIMEOUT_SECONDS = 10;

@@ -118,11 +118,14 @@ const rateLimit: ApiMiddleware = {
   },
 };
 
-/** 3. Scope of the route (none for a route any key may call). */
+/** 3. Scope of the route (none for a route any key may call), then any other scope it needs (alsoScopes). */
 const authorize: ApiMiddleware = {
   before: (request) => {
     const s = state(request);
-    if (s.route?.scope && s.route.scope !== ANY_KEY && s.auth) requireScope(s.auth, s.route.scope);
+    if (s.route?.scope && s.route.scope !== ANY_KEY && s.auth) {
+      requireScope(s.auth, s.route.scope);
+      for (const scope of s.route.alsoScopes ?? []) requireScope(s.auth, scope);
+    }
   },
 };
 

@@ -77,20 +77,20 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   },
   IDEMPOTENCY_KEY_REUSED: {
     name: 'IdempotencyKeyReused',
-    description: 'The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed',
-    example: { message: 'This Idempotency-Key was used with another method, path or body; use a new key for a new request' },
+    description: 'The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed',
+    example: { message: 'This Idempotency-Key was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request' },
   },
   UNAUTHORIZED: { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', example: { gateway: 'UNAUTHORIZED' } },
   FORBIDDEN: {
     name: 'Forbidden',
     description:
-      'The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets',
+      'The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets',
     example: { message: 'This API key lacks the required scope: clients:write' },
   },
   NOT_FOUND: { name: 'NotFound', description: "The resource does not exist in the key's workspace", example: { message: 'Client not found' } },
   CONFLICT: {
     name: 'Conflict',
-    description: 'A unique name is taken, the record is still referenced, or its state forbids the change',
+    description: 'A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503',
     example: { message: 'A client named "Acme" already exists in this workspace' },
   },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The request body is larger than the API accepts', example: { gateway: 'REQUEST_TOO_LARGE' } },
@@ -104,7 +104,7 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   INTERNAL_ERROR: { name: 'InternalError', description: 'Unexpected failure; the body carries only a request id for support', example: { gateway: 'DEFAULT_5XX' } },
   SERVICE_UNAVAILABLE: {
     name: 'ServiceUnavailable',
-    description: 'The data store is throttling or unreachable; retry after the Retry-After seconds',
+    description: 'The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)',
     example: { message: 'The service is busy; retry after a short wait' },
   },
 };
@@ -258,7 +258,7 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
   in: 'header',
   required: false,
   description:
-    'A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.',
+    'A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$', example: '5f0c6a2e-0b6b-4a4e-9d3c-2f8f7d1f6a01' },
 };
 const REPLAYED_HEADER_DOC: Json = {
@@ -328,12 +328,15 @@ export function buildOpenApi(serverUrl?: string): Json {
         r.scope === ANY_KEY
           ? 'Any valid API key may call it (no scope needed); it is rate-limited like every route.'
           : r.scope
-            ? `Required scope: \`${r.scope}\`.`
+            ? r.alsoScopes?.length
+              ? `Required scopes: ${[r.scope, ...r.alsoScopes].map((x) => `\`${x}\``).join(' and ')}.`
+              : `Required scope: \`${r.scope}\`.`
             : 'Public: no API key needed.',
       ]
         .filter(Boolean)
         .join(' '),
       ...(r.scope && r.scope !== ANY_KEY ? { 'x-required-scope': r.scope } : {}),
+      ...(r.alsoScopes?.length ? { 'x-also-required-scopes': [...r.alsoScopes] } : {}),
     };
     const params = [
       ...parameters(r.params, 'path'),

@@ -9,11 +9,16 @@ const DOMAIN_ERROR_CODES: Record<DomainErrorReason, ErrorCode> = {
   conflict: 'CONFLICT',
   'precondition-failed': 'PRECONDITION_FAILED',
   'cursor-expired': 'CURSOR_EXPIRED',
+  busy: 'SERVICE_UNAVAILABLE',
 };
+/** Seconds a client waits before retrying a write that met contention past its budget. */
+export const CONTENTION_RETRY_AFTER_SECONDS = 1;
 
 /** A domain or data refusal as the API error it is answered with; anything else unchanged. */
 export function toApiError(err: unknown): unknown {
-  return err instanceof DomainError ? new ApiError(DOMAIN_ERROR_CODES[err.reason], err.message, err.details) : err;
+  if (!(err instanceof DomainError)) return err;
+  const headers = err.reason === 'busy' ? { 'Retry-After': String(CONTENTION_RETRY_AFTER_SECONDS) } : undefined;
+  return new ApiError(DOMAIN_ERROR_CODES[err.reason], err.message, err.details, headers);
 }
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8' } as const;

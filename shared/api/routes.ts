@@ -45,6 +45,8 @@ export interface RouteDef {
   resource: FunctionName;
   /** Required scope; ANY_KEY for a route any valid key may call; null for a public route (no key). */
   scope: RouteScope;
+  /** Scopes needed besides `scope`, checked after it and before any work (a route that reads another resource). */
+  alsoScopes?: readonly Scope[];
   summary: string;
   /** More than the summary says (the OpenAPI operation's description, before its scope). */
   description?: string;
@@ -382,6 +384,8 @@ const timerRoutes = {
     path: '/v1/favorites/{id}/start',
     resource: 'time-entries',
     scope: 'time-entries:write',
+    // It reads the favorite (its name and notes are in the answer; 404 vs 201 tells whether it exists).
+    alsoScopes: ['favorites:read'],
     summary: "Start a timer from a favorite: a new running time entry with the favorite's fields",
     description:
       "Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional.",

@@ -53,6 +53,7 @@ export function plainIssueMessage(iss: z.core.$ZodRawIssue): string | undefined 
     format?: string;
     values?: unknown[];
     divisor?: unknown;
+    errors?: Array<Array<{ code?: string; message?: string }>>;
   };
   switch (i.code) {
     case 'invalid_type':
@@ -74,8 +75,11 @@ export function plainIssueMessage(iss: z.core.$ZodRawIssue): string | undefined 
       return i.format && FORMATS[i.format] ? `must be ${FORMATS[i.format]}` : 'has an invalid format';
     case 'not_multiple_of':
       return `must be a multiple of ${String(i.divisor)}`;
-    case 'invalid_union':
-      return 'has an invalid value';
+    case 'invalid_union': {
+      // a branch whose format matched but whose own rule refused (a date outside the accepted range) says why
+      const own = (i.errors ?? []).flat().find((e) => e.code === 'custom' && e.message);
+      return own?.message ?? 'has an invalid value';
+    }
     default:
       return undefined;
   }

@@ -1,12 +1,14 @@
-import { changeTypeMatcher, type ChangeEvent } from '../domain/changes';
+import { CHANGE_ACTIONS, CHANGE_ENTITIES, changeResource, changeTypeMatcher, entityOfChange, type ChangeEvent } from '../domain/changes';
+import { isScope } from '../domain/auth';
 import { webhooks } from '../domain/entities/webhooks';
 import { invalidField, notFound } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import { newWebhookSecret, PING_TYPE } from '../domain/webhooks';
 import { deliveryQueue } from '../data/queue';
 import { repository } from '../data/repository';
-import { addToDirectory, attemptsPage, encryptSecret, endpoint } from '../data/webhooks';
+import { addToDirectory, attemptsPage, encryptSecret, endpoint, type Endpoint } from '../data/webhooks';
 import type { AuthContext } from './auth';
+import { forbidden } from './errors';
 import { recordReply, writeOptions } from './crud';
 import { Reply, type RouteImpls } from './handler';
 import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from './webhook-delivery';
@@ -33,6 +35,42 @@ const assertEvents = (events: readonly string[]) => void changeTypeMatcher(event
 
 /** The resources whose events an endpoint created by this key receives: those it holds the read scope of. */
 const readableBy = (auth: AuthContext) => auth.scopes.filter((s) => s.endsWith(':read') && s !== 'webhooks:read').map((s) => s.slice(0, -':read'.length));
+
+/**
+ * The resources whose events an endpoint sends: those its creating key could read (`readable`, fixed at
+ * create) whose change types its `events` ask for.
+ */
+function deliveredResources(readable: readonly string[], events: readonly string[]): string[] {
+  const wants = changeTypeMatcher(events);
+  return readable.filter((r) => CHANGE_ENTITIES.some((e) => e.resource === r && CHANGE_ACTIONS.some((a) => wants(`${changeResource(e)}.${a}`))));
+}
+
+/**
+ * Issue 22: changing where an endpoint's events go (url), what they are signed with (rotate-secret) or
+ * which are sent (events, enabled) needs every read scope of the events it sends, before and after the
+ * change; else 403 MISSING_SCOPE naming the first one missing. A key cannot steer to itself records it
+ * may not read.
+ */
+function assertMaySteer(auth: AuthContext, ep: Endpoint, events: readonly string[] = ep.events): void {
+  const needed = new Set([...deliveredResources(ep.readable, ep.events), ...deliveredResources(ep.readable, events)]);
+  for (const resource of needed) {
+    const scope = `${resource}:read`;
+    if (isScope(scope) && !auth.scopes.includes(scope)) {
+      throw forbidden(`This API key lacks the required scope: ${scope} (this webhook sends ${resource} events; changing its url, secret, events or enabled needs the read scope of each)`, {
+        reason: 'MISSING_SCOPE',
+        scope,
+      });
+    }
+  }
+}
+
+/** Whether a key may see an attempt of this event type in a delivery log: pings always, others with the resource's read scope. */
+function mayRead(auth: AuthContext, type: string): boolean {
+  if (type === PING_TYPE) return true;
+  const entity = entityOfChange(type.slice(0, type.indexOf('.')));
+  const scope = entity ? `${entity.resource}:read` : '';
+  return isScope(scope) && auth.scopes.includes(scope);
+}
 
 async function existing(workspaceId: string, id: string) {
   const ep = await endpoint(workspaceId, id);
@@ -65,16 +103,21 @@ export const webhookOperations: RouteImpls = {
     const body = raw as unknown as Partial<WebhookInput>;
     const params = p as unknown as { id: string };
     if (body.events) assertEvents(body.events);
+    // Steering (url, events, enabled) is checked against the endpoint read first; a description alone is
+    // the generic one write.
+    const steers = body.url !== undefined || body.events !== undefined || body.enabled !== undefined;
+    const before = steers ? await existing(auth.workspaceId, params.id) : undefined;
+    if (before) assertMaySteer(auth, before, body.events ?? before.events);
     if (body.url) await assertUrl(body.url);
-    // Re-enabling resumes with the events from now on, and forgets the failures that disabled it (read
-    // first only then: an update that does not enable is the generic one write).
-    const resume = body.enabled === true && !(await existing(auth.workspaceId, params.id)).enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
+    // Re-enabling resumes with the events from now on, and forgets the failures that disabled it.
+    const resume = body.enabled === true && before && !before.enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
     const record = await repo().update(auth.workspaceId, { id: params.id }, body, { ...writeOptions(headers), ...(resume ? { system: { internals: resume } } : {}) });
     return recordReply(record);
   },
 
   rotateWebhookSecret: async ({ auth, params }) => {
     const before = await existing(auth.workspaceId, params.id);
+    assertMaySteer(auth, before);
     const secret = newWebhookSecret();
     await repo().update(
       auth.workspaceId,
@@ -101,6 +144,8 @@ export const webhookOperations: RouteImpls = {
 
   listWebhookDeliveries: async ({ auth, params, query }) => {
     await existing(auth.workspaceId, params.id);
-    return attemptsPage(auth.workspaceId, params.id, query.limit ?? 50, query.cursor);
+    // Attempts of events the key could not read itself are left out (a page may hold fewer than `limit`).
+    const page = await attemptsPage(auth.workspaceId, params.id, query.limit ?? 50, query.cursor);
+    return { ...page, items: page.items.filter((a) => mayRead(auth, a.type)) };
   },
 };

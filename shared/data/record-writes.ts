@@ -1,5 +1,5 @@
 import { pluralLabel, uniqueValue, WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
-import { conflict, invalidField } from '../domain/errors';
+import { boundReached, conflict, invalidField } from '../domain/errors';
 import { tableName } from './db';
 import { entityKey, keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
@@ -149,7 +149,7 @@ export function boundOps(
         },
       },
       onConditionFail: () =>
-        conflict(
+        boundReached(
           `${entity.kind} limit reached: ${scope} may hold at most ${max} ${label} (${bound.env}) weighing at most ${maxListBytes() / 1_000_000} MB together (their JSON; MAX_LIST_BYTES), so that the whole list fits one answer; delete some first`,
         ),
     },

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { changeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
-import { conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
+import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
@@ -14,7 +14,7 @@ import { writeWithChange, type Change } from './changes';
 import { companionOf } from './companions';
 import type { CompanionPlan } from './timers';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
-import { StaleRead, writeAll, type WriteOp } from './write';
+import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
 
 /**
  * The one CRUD implementation every entity uses: it turns an entity declaration (shared/domain/entity.ts)
@@ -85,9 +85,12 @@ class AlreadyWritten extends Error {
   }
 }
 
-const MAX_STALE_RETRIES = 6;
-/** Between retries after a stale read: a short random wait, so racing writers do not meet again at once. */
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** Math.min(attempt, 4)));
+/**
+ * A write that met other writers (a stale read, a transaction conflict) re-reads and tries again after a
+ * full-jitter backoff, for as long as its budget lasts (shared/data/write.ts, WRITE_CONTENTION_BUDGET_MS);
+ * past it the answer is 503 with Retry-After, never 409 (issue 22 item 2): contention is not a conflict.
+ */
+const contended = (what: string) => busy(`Other requests kept changing ${what} for the whole retry budget; retry after a short wait`);
 /** DynamoDB's limit of actions in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
 
@@ -187,6 +190,7 @@ export class Repository<E extends AnyEntity> {
     ];
     const created = this.present(item);
     ops.push(...boundOps(this.entity, workspaceId, undefined, created));
+    const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
       // Re-planned on every attempt: what travels with the record (a running timer to stop) may have changed.
       const plan = await this.companion(workspaceId, undefined, item);
@@ -195,11 +199,10 @@ export class Repository<E extends AnyEntity> {
       try {
         await this.commit(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }]);
       } catch (err) {
-        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) {
-          await backoff(attempt);
-          continue;
+        if (isContention(err)) {
+          if (await budget.wait(attempt)) continue;
+          throw contended(`what this ${this.entity.kind.toLowerCase()} refers to`);
         }
-        if (err instanceof StaleRead) throw conflict(`Another request is changing what this ${this.entity.kind.toLowerCase()} depends on; retry`);
         if (!(err instanceof AlreadyWritten)) throw err;
       }
       return created;
@@ -237,6 +240,7 @@ export class Repository<E extends AnyEntity> {
   /** Merge update: fields not sent keep their value, null clears an optional field. */
   async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions = {}): Promise<EntityRecord<E>> {
     const patch = input as Readonly<Record<string, unknown>>;
+    const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
       const before = await this.getItem(workspaceId, loc);
       if (!before) throw notFound(this.entity.kind);
@@ -289,17 +293,17 @@ export class Repository<E extends AnyEntity> {
         await this.commit(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }]);
         return updated;
       } catch (err) {
-        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) {
-          await backoff(attempt);
-          continue;
+        if (isContention(err)) {
+          if (await budget.wait(attempt)) continue;
+          throw contended(`this ${this.entity.kind.toLowerCase()}`);
         }
-        if (err instanceof StaleRead) throw conflict(`The ${this.entity.kind.toLowerCase()} is being changed by another request; retry`);
         throw err;
       }
     }
   }
 
   async delete(workspaceId: string, loc: Locator, opts: WriteOptions = {}): Promise<{ deleted: true; id: string }> {
+    const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
       const before = await this.getItem(workspaceId, loc);
       if (!before) throw notFound(this.entity.kind);
@@ -334,8 +338,10 @@ export class Repository<E extends AnyEntity> {
         await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });
         return { deleted: true, id: String(before.id) };
       } catch (err) {
-        if (err instanceof StaleRead && attempt < MAX_STALE_RETRIES) continue;
-        if (err instanceof StaleRead) throw conflict(`The ${this.entity.kind.toLowerCase()} is being changed by another request; retry`);
+        if (isContention(err)) {
+          if (await budget.wait(attempt)) continue;
+          throw contended(`this ${this.entity.kind.toLowerCase()}`);
+        }
         throw err;
       }
     }

@@ -26,10 +26,14 @@ export const ROLLUP_TYPE = 'ROLLUP';
 export const DIMENSIONS = ['U', 'P', 'C', 'T', 'X'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 export type Granularity = 'D' | 'M';
-/** The value of "no project / client / task" in rollup keys. */
+/** The value of "no user / project / client / task" in rollup keys. */
 export const NONE = '-';
 
-const enc = (v: unknown) => (v === undefined || v === null || v === '' ? NONE : encodeURIComponent(String(v)));
+/**
+ * A value as a rollup key part: URI-encoded, and `-` (which encodeURIComponent leaves as it is) written
+ * `%2D`, so no id a client may send (a userId of `-`) can read as the NONE marker (issue 22 item 6).
+ */
+const enc = (v: unknown) => (v === undefined || v === null || v === '' ? NONE : v === NONE ? '%2D' : encodeURIComponent(String(v)));
 export const dec = (v: string): string | null => (v === NONE ? null : decodeURIComponent(v));
 
 /** The value of an entry in a dimension (the rollup key's last part). */

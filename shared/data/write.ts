@@ -22,6 +22,51 @@ const MAX_CONFLICT_RETRIES = 4;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * How long a write keeps retrying while other requests change the same record (or a record it
+ * references): `WRITE_CONTENTION_BUDGET_MS`, by default 4000 ms, well inside the functions' 10 s timeout.
+ */
+export const contentionBudgetMs = (): number => {
+  const v = Number(process.env.WRITE_CONTENTION_BUDGET_MS);
+  return Number.isFinite(v) && v >= 0 && process.env.WRITE_CONTENTION_BUDGET_MS !== '' ? v : 4000;
+};
+/**
+ * Full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter"): a wait uniform in
+ * [0, min(cap, base * 2^attempt)), where base is at least the duration of the attempt that failed, so the
+ * writers spread over a window that grows with how long one write takes (milliseconds in AWS, far more on a
+ * loaded machine running DynamoDB Local).
+ */
+const JITTER_BASE_MS = 10;
+const JITTER_CAP_MS = 1000;
+export const fullJitter = (attempt: number, attemptMs = 0): number =>
+  Math.random() * Math.min(JITTER_CAP_MS, Math.max(JITTER_BASE_MS, attemptMs) * 2 ** Math.min(attempt, 16));
+
+/** Whether a failed write met other writers (a version guard read stale, or a transaction conflict): retrying can succeed. */
+export function isContention(err: unknown): boolean {
+  if (err instanceof StaleRead) return true;
+  if (!(err instanceof TransactionCanceledException)) return false;
+  const codes = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+  return codes.includes('TransactionConflict') && codes.every((c) => c === 'None' || c === 'TransactionConflict');
+}
+
+/**
+ * The retry budget of one write: `wait(attempt)` sleeps a full-jitter backoff and answers true, or answers
+ * false (without sleeping) when that wait would end past the budget: the caller then answers 503.
+ */
+export function contentionBudget(budgetMs = contentionBudgetMs()): { wait: (attempt: number) => Promise<boolean> } {
+  const deadline = Date.now() + budgetMs;
+  let attemptStarted = Date.now();
+  return {
+    wait: async (attempt) => {
+      const ms = fullJitter(attempt, Date.now() - attemptStarted);
+      if (Date.now() + ms > deadline) return false;
+      await sleep(ms);
+      attemptStarted = Date.now();
+      return true;
+    },
+  };
+}
+
+/**
  * Writes all ops atomically in one TransactWriteItems (2 write units per item and KB): a record's write
  * always travels with its change event (shared/data/changes.ts). A failed condition raises that op's
  * error; a transaction conflict with another writer is retried with jittered backoff. The SDK sends a

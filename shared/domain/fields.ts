@@ -7,9 +7,21 @@ import * as z from 'zod';
  */
 export const LIMITS = { name: 255, notes: 10_000, id: 128, tagIds: 50, pageDefault: 50, pageMax: 200 } as const;
 
-export const idString = z.string().min(1).max(LIMITS.id);
-export const nameString = z.string().trim().min(1, 'must not be empty').max(LIMITS.name);
-export const notesString = z.string().max(LIMITS.notes);
+/**
+ * Control characters (NUL, escape, ...) are refused in every string a client sends (issue 22 item 10):
+ * single-line strings (ids, names, numbers, descriptions, URLs) take none; multi-line text (notes,
+ * addresses) keeps tab, line feed and carriage return.
+ */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const singleLine = <S extends z.ZodString>(schema: S): S =>
+  schema.refine((v) => !CONTROL.test(v), 'must not contain control characters (tab, line breaks, NUL, ...)') as S;
+export const multiLine = <S extends z.ZodString>(schema: S): S =>
+  schema.refine((v) => !CONTROL_BUT_LINES.test(v), 'must not contain control characters other than tab and line breaks') as S;
+
+export const idString = singleLine(z.string().min(1).max(LIMITS.id));
+export const nameString = singleLine(z.string().trim().min(1, 'must not be empty').max(LIMITS.name));
+export const notesString = multiLine(z.string().max(LIMITS.notes));
 export const currencyCode = z
   .string()
   .max(3)
@@ -20,10 +32,27 @@ export const colorString = z
   .regex(/^#[0-9A-Fa-f]{6}$/, 'must be a color like #1A2B3C');
 /** Longest ISO 8601 date-time taken: nanoseconds and an offset fit in 35 characters. */
 const MAX_DATE_TIME_CHARS = 40;
+/**
+ * Every date and date-time the API accepts lies in [DATE_MIN, DATE_MAX] (UTC; issue 22 item 7): years
+ * 0000-0099 broke the report's date arithmetic (`Date.UTC` maps them to 1900-1999), and the day after
+ * 9999-12-31 has no four-digit year. Within the range every route works (property-tested with the report).
+ */
+export const DATE_MIN = '1970-01-01';
+export const DATE_MAX = '9998-12-31';
+const DATE_RANGE_MESSAGE = `must be between ${DATE_MIN} and ${DATE_MAX} (UTC)`;
+const instantOf = (v: string) => Date.parse(v.length === 10 ? `${v}T00:00:00.000Z` : v);
+const inDateRange = (v: string) => {
+  const t = instantOf(v);
+  return t >= Date.parse(`${DATE_MIN}T00:00:00.000Z`) && t <= Date.parse(`${DATE_MAX}T23:59:59.999Z`);
+};
 export const dateTimeString = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' })
-  .max(MAX_DATE_TIME_CHARS, `must be an ISO 8601 date-time of at most ${MAX_DATE_TIME_CHARS} characters`);
-export const dateString = z.iso.date({ message: 'must be an ISO 8601 date, e.g. 2026-01-31' }).max(10, 'must be an ISO 8601 date, e.g. 2026-01-31');
+  .max(MAX_DATE_TIME_CHARS, `must be an ISO 8601 date-time of at most ${MAX_DATE_TIME_CHARS} characters`)
+  .refine(inDateRange, DATE_RANGE_MESSAGE);
+export const dateString = z.iso
+  .date({ message: 'must be an ISO 8601 date, e.g. 2026-01-31' })
+  .max(10, 'must be an ISO 8601 date, e.g. 2026-01-31')
+  .refine(inDateRange, DATE_RANGE_MESSAGE);
 export const timestamp = z.string().max(MAX_DATE_TIME_CHARS).meta({ format: 'date-time' });
 export const money = z.number().min(0).max(1_000_000_000);
 

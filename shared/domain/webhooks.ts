@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Webhook rules that do no I/O: the signing secret's format, which addresses a delivery may reach,
@@ -13,60 +14,41 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
 export const PING_TYPE = 'webhook.ping';
 
 /**
- * Addresses no delivery may reach, wherever it runs: private (RFC 1918), shared (CGNAT), link-local
- * (169.254/16, which holds the cloud metadata service 169.254.169.254), unique-local and link-local
- * IPv6 (fc00::/7 holds AWS's fd00:ec2::254), unspecified, multicast, reserved and benchmark ranges.
- * IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are checked as the IPv4 address they carry.
+ * Which addresses a delivery may reach, classified by `ipaddr.js` (its special-purpose ranges, kept with
+ * the IANA registries) rather than a hand list: only ordinary unicast is allowed. Refused, wherever it runs:
+ * private (RFC 1918), shared/CGNAT (100.64/10), link-local (169.254/16: the metadata service), benchmark
+ * (198.18/15), "this network" (0/8), reserved (240/4), broadcast, multicast, documentation, unique-local and
+ * link-local IPv6 (fc00::/7 holds fd00:ec2::254), site-local (fec0::/10), discard, and every IPv6 form
+ * that carries or reaches an IPv4 address: IPv4-mapped (::ffff:0:0/96) and IPv4-translated
+ * (::ffff:0:0:0/96) are unwrapped and the IPv4 address checked; IPv4-compatible (::/96), NAT64
+ * (64:ff9b::/96, 64:ff9b:1::/48: in a VPC they reach private IPv4), 6to4 (2002::/16) and Teredo
+ * (2001::/32) are refused outright (issue 22 item 9).
  */
-const REFUSED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  REFUSED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['100::', 64],
-] as const)
-  REFUSED.addSubnet(net, prefix, 'ipv6');
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** `::ffff:10.0.0.1` -> `10.0.0.1`; other addresses unchanged. */
-function unmapped(address: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1]! : address;
-}
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
 
 /**
  * Why a delivery may not connect to this IP address, or undefined when it may. Loopback is allowed
  * only when `allowLoopback` (a local run); the refused ranges above never.
  */
 export function refusedAddress(address: string, allowLoopback: boolean): string | undefined {
-  const ip = unmapped(address.replace(/^\[|\]$/g, ''));
-  const family = isIP(ip);
-  if (family === 0) return 'is not an IP address';
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (LOOPBACK.check(ip, type)) return allowLoopback ? undefined : `resolves to a loopback address (${ip})`;
-  if (REFUSED.check(ip, type)) return `resolves to a private, link-local, metadata or reserved address (${ip})`;
+  const raw = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(raw) || isIP(raw.replace(/%.*$/, '')) === 0) return 'is not an IP address';
+  let ip: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(raw);
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    const range = v6.range();
+    if (range === 'ipv4Mapped' || range === 'rfc6145') ip = ipaddr.IPv4.parse(v6.toByteArray().slice(-4).join('.'));
+    else if (range === 'unspecified' || range === 'loopback') {
+      // checked below as they are
+    } else if (v6.match(IPV4_COMPATIBLE)) return refusal(raw, 'IPv4-compatible');
+  }
+  const range = ip.range();
+  const shown = ip.toString();
+  if (range === 'loopback') return allowLoopback ? undefined : `resolves to a loopback address (${shown})`;
+  if (range !== 'unicast') return refusal(shown, range);
   return undefined;
 }
+const refusal = (ip: string, range: string) => `resolves to a private, link-local, metadata or reserved address (${ip}: ${range})`;
 
 /**
  * The syntactic checks of a webhook URL (before DNS): an absolute http(s) URL, https unless

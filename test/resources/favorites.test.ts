@@ -1,5 +1,5 @@
-import { apiClient, useTestTable } from '../support/harness';
-import { dataSnapshot, err, fields, workspaceWithKey } from './support';
+import { apiClient, makeKey, useTestTable } from '../support/harness';
+import { dataSnapshot, err, fields, HIGH_LIMITS, workspaceWithKey } from './support';
 
 /** Favorites: a user's saved time-entry templates, addressed with the required userId. */
 useTestTable();
@@ -353,5 +353,33 @@ describe('favorites keep what they name from being deleted', () => {
         expect(current.taskId).not.toBe(t.id);
       }
     }
+  });
+});
+
+describe('favorites: start needs favorites:read as well as time-entries:write (issue 22 item 8)', () => {
+  test('a key without favorites:read learns nothing of the favorite: 403 naming it, exists or not, and nothing is written', async () => {
+    const s = await setup();
+    const favorite = (await fav(s, { name: 'Secret plan', notes: 'private notes' })).body;
+    const writeOnly = await makeKey(s.ws, { scopes: ['time-entries:write'], ...HIGH_LIMITS });
+    const readOnly = await makeKey(s.ws, { scopes: ['favorites:read'], ...HIGH_LIMITS });
+    const both = await makeKey(s.ws, { scopes: ['favorites:read', 'time-entries:write'], ...HIGH_LIMITS });
+    const before = await dataSnapshot();
+    for (const id of [favorite.id, '01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
+      const res = await api.post(`/v1/favorites/${id}/start`, undefined, { key: writeOnly, query: { userId: 'u1' } });
+      expect({ id, ...err(res), details: res.body.error?.details }).toEqual({
+        id,
+        status: 403,
+        code: 'FORBIDDEN',
+        message: 'This API key lacks the required scope: favorites:read',
+        details: [{ reason: 'MISSING_SCOPE', scope: 'favorites:read' }],
+      });
+      expect(res.text).not.toContain('Secret plan');
+    }
+    const noWrite = await api.post(`/v1/favorites/${favorite.id}/start`, undefined, { key: readOnly, query: { userId: 'u1' } });
+    expect(noWrite.body.error.details).toEqual([{ reason: 'MISSING_SCOPE', scope: 'time-entries:write' }]);
+    expect(await dataSnapshot()).toEqual(before);
+    const started = await api.post(`/v1/favorites/${favorite.id}/start`, undefined, { key: both, query: { userId: 'u1' } });
+    expect([started.status, started.body.name, started.body.notes]).toEqual([201, 'Secret plan', 'private notes']);
+    expect((await api.post('/v1/favorites/01ARZ3NDEKTSV4RRFFQ69G5FAV/start', undefined, { key: both, query: { userId: 'u1' } })).status).toBe(404);
   });
 });

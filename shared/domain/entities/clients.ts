@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
-import { currencyCode, LIMITS, nameString, notesString } from '../fields';
+import { currencyCode, LIMITS, multiLine, nameString, notesString } from '../fields';
 
 /** Client: PK `WS#<ws>`, SK `CLIENT#<id>`; name unique per workspace, any case (lock item). */
 export const clients = defineEntity({
@@ -11,7 +11,7 @@ export const clients = defineEntity({
   fields: {
     name: { schema: nameString, required: true },
     email: { schema: z.email().max(LIMITS.name) },
-    address: { schema: z.string().trim().max(1000) },
+    address: { schema: multiLine(z.string().trim().max(1000)) },
     currency: { schema: currencyCode },
     notes: { schema: notesString },
     archived: { schema: z.boolean(), default: false },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
-import { currencyCode, dateString, dateTimeString, idString, inputSchema, money, notesString } from '../fields';
+import { currencyCode, dateString, dateTimeString, idString, inputSchema, money, notesString, singleLine } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -19,7 +19,7 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
 
 export const lineItemSchema = z.strictObject({
-  description: z.string().trim().min(1).max(1000),
+  description: singleLine(z.string().trim().min(1).max(1000)),
   quantity: z.number().positive().max(1_000_000),
   unitPrice: money,
   amount: money,
@@ -35,7 +35,7 @@ export const invoices = defineEntity({
   type: 'INVOICE',
   description: 'Invoices created in the application: read and delete (draft or void) only',
   fields: {
-    number: { schema: z.string().trim().min(1).max(64), required: true },
+    number: { schema: singleLine(z.string().trim().min(1).max(64)), required: true },
     clientId: { schema: idString, required: true },
     status: { schema: z.enum(INVOICE_STATUSES), required: true },
     // keySafe: a calendar date (YYYY-MM-DD), the sort key of the issue-date index.

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
 import { invalidField } from '../errors';
-import { dateTimeString, idString, LIMITS, notesString, tagIdsSchema } from '../fields';
+import { dateTimeString, idString, LIMITS, notesString, singleLine, tagIdsSchema } from '../fields';
 import { clients } from './clients';
 import { invoices } from './invoices';
 import { projects } from './projects';
@@ -28,7 +28,7 @@ export const timeEntries = defineEntity({
   description: 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
   fields: {
     userId: { schema: idString, required: true },
-    name: { schema: z.string().trim().max(LIMITS.name) },
+    name: { schema: singleLine(z.string().trim().max(LIMITS.name)) },
     projectId: { schema: idString },
     clientId: { schema: idString },
     taskId: { schema: idString },

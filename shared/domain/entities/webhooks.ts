@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
+import { singleLine } from '../fields';
 
 /**
  * Webhook endpoints: PK `WS#<ws>`, SK `WEBHOOK#<id>`; the whole list, in creation order. Not
@@ -12,6 +13,8 @@ import { defineEntity, type EntityRecord } from '../entity';
  * re-enabling) and `_failedEvents` (events in a row that exhausted their retries).
  */
 export const WEBHOOK_URL_MAX = 2048;
+/** Endpoints a workspace may have (`MAX_WEBHOOKS` overrides it). */
+export const MAX_WEBHOOKS_DEFAULT = 20;
 
 export const webhooks = defineEntity({
   resource: 'webhooks',
@@ -20,7 +23,7 @@ export const webhooks = defineEntity({
   description: 'Endpoints that receive change events as signed HTTP POSTs (Standard Webhooks)',
   changes: false,
   fields: {
-    url: { schema: z.string().trim().min(1).max(WEBHOOK_URL_MAX).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }), required: true },
+    url: { schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }), required: true },
     events: {
       schema: z
         .array(z.string().min(1).max(64))
@@ -29,7 +32,7 @@ export const webhooks = defineEntity({
         .meta({ description: 'Change types to receive: `time-entry.created`, `<resource>.*` or `*`', example: ['time-entry.*', 'project.deleted'] }),
       required: true,
     },
-    description: { schema: z.string().trim().max(1000) },
+    description: { schema: singleLine(z.string().trim().max(1000)) },
     enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)' }), default: true },
   },
   computed: {
@@ -45,6 +48,8 @@ export const webhooks = defineEntity({
     },
   },
   key: { pk: {}, sk: { prefix: 'WEBHOOK', composite: ['id'] } },
-  list: { mode: 'whole', via: ['key'], order: 'created' },
+  // Bounded like every whole list, and tighter (issue 22 item 4): each endpoint is one signed POST per
+  // event, so MAX_WEBHOOKS is the worst fan-out of one change (docs/capacity.md, "Webhook fan-out").
+  list: { mode: 'whole', via: ['key'], order: 'created', bound: { maxRecords: MAX_WEBHOOKS_DEFAULT, env: 'MAX_WEBHOOKS' } },
 });
 export type WebhookRecord = EntityRecord<typeof webhooks>;
