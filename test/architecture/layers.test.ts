@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  * - the folder graph has no cycle.
  */
 const ROOT = resolve(__dirname, '../..');
-const FOLDERS = ['shared/domain', 'shared/data', 'shared/api', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
+const FOLDERS = ['shared/domain', 'shared/data', 'shared/api', 'shared/console', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -43,11 +43,13 @@ const ALLOWED: Record<string, string[]> = {
   'shared/domain': [],
   'shared/data': ['shared/domain'],
   'shared/api': ['shared/domain', 'shared/data'],
+  // The console's HTTP layer (its own route table and stack) builds on the API's error model and responses.
+  'shared/console': ['shared/domain', 'shared/data', 'shared/api'],
   'shared/seed': ['shared/domain', 'shared/data'],
-  functions: ['shared/api', 'shared/domain', 'shared/data'],
-  lib: ['shared/api', 'shared/domain', 'shared/data'],
+  functions: ['shared/api', 'shared/console', 'shared/domain', 'shared/data'],
+  lib: ['shared/api', 'shared/console', 'shared/domain', 'shared/data'],
   bin: ['lib'],
-  local: ['shared/api', 'shared/domain', 'shared/data', 'shared/seed', 'functions'],
+  local: ['shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/seed', 'functions'],
   admin: ['shared/api', 'shared/domain', 'shared/data', 'shared/seed'],
 };
 
