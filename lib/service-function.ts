@@ -43,6 +43,8 @@ export interface ServiceFunctionProps {
   readonly environment?: Record<string, string>;
   /** Files (paths from the project root) copied next to the bundle, read by the handler at run time. */
   readonly assets?: readonly string[];
+  /** Commands run after bundling (from the project root into the bundle's folder): the console's page build. */
+  readonly afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 /** How a function may use the table. */
@@ -106,16 +108,20 @@ export class ServiceFunction extends Construct {
         ...(config.tracing ? {} : { POWERTOOLS_TRACE_DISABLED: 'true' }),
         ...props.environment,
       },
-      bundling: props.assets?.length
-        ? {
-            ...BUNDLING,
-            commandHooks: {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (inputDir: string, outputDir: string) => props.assets!.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/"`),
-            },
-          }
-        : BUNDLING,
+      bundling:
+        props.assets?.length || props.afterBundling
+          ? {
+              ...BUNDLING,
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (inputDir: string, outputDir: string) => [
+                  ...(props.assets ?? []).map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/"`),
+                  ...(props.afterBundling?.(inputDir, outputDir) ?? []),
+                ],
+              },
+            }
+          : BUNDLING,
     });
 
     Validations.of(this.fn).acknowledge({
