@@ -185,7 +185,10 @@ async function members(action: string | undefined, values: { workspace?: string;
   const workspaceId = workspace(values.workspace);
   if (action === 'list') {
     const list = await listMembers(workspaceId);
-    out.print(list.length === 0 ? `No members in workspace ${workspaceId}.` : list.map((m) => `${m.email}  ${m.role.padEnd(6)}  added ${m.addedAt} by ${m.addedBy}`).join('\n'), list);
+    out.print(
+      list.length === 0 ? `No members in workspace ${workspaceId}.` : list.map((m) => `${m.email}  ${m.role.padEnd(6)}  added ${m.addedAt} by ${m.addedBy}`).join('\n'),
+      list,
+    );
     return 0;
   }
   const email = required(values.email, '--email');

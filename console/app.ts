@@ -253,7 +253,7 @@ async function renderKeys(ctx: Ctx): Promise<HTMLElement> {
     h(
       'p',
       { class: 'note' },
-      `Changes reach the gateway within the authorizer cache time (${Math.round(ctx.cfg.authorizerCacheSeconds / 60) || 1} minutes): a revoked or changed key keeps its old answer that long.`,
+      `Changes reach the gateway within the authorizer cache time (${ctx.cfg.authorizerCacheSeconds >= 60 ? `${Math.round(ctx.cfg.authorizerCacheSeconds / 60)} minutes` : `${ctx.cfg.authorizerCacheSeconds} seconds`}): a revoked or changed key keeps its old answer that long.`,
     ),
     area,
   );

@@ -29,6 +29,7 @@ const pageRoutes = {
       access: null,
       tag: 'Page',
       summary: 'The console (HTML); signs in with OpenID Connect',
+      query: s.pageQuery,
       response: s.textSchema,
       produces: 'text/html; charset=utf-8',
       successStatus: 200,

@@ -105,3 +105,12 @@ export const configSchema = z.object({
   authorizerCacheSeconds: z.int(),
   scopes: z.array(z.string()),
 });
+
+/** The page's query: what the OpenID Provider sends back to it (read by the page's script, not the server). */
+export const pageQuery = z.looseObject({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+});

@@ -69,7 +69,8 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('heading', { name: 'API Keys' }).waitFor();
 }
 
-const v1 = (path: string, key: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+const v1 = (path: string, key: string, init: RequestInit = {}) =>
+  fetch(`${base}${path}`, { ...init, headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
 
 test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewer sees no write controls', async () => {
   const ownerEmail = printed(/Email: +(\S+)/);

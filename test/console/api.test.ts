@@ -188,7 +188,8 @@ test('the last owner cannot be removed or demoted (409); two owners stepping dow
 test('the 500-active-key bound: 20 concurrent creates at 495 keys -> exactly 5 made, 15 409; a revoke frees one', async () => {
   const ws = 'ws-console-bound';
   const owner = await person(oidc.issuer, ws, 'owner', 'bound');
-  for (let i = 0; i < 495; i += 15) await Promise.all(Array.from({ length: Math.min(15, 495 - i) }, () => createApiKey({ workspaceId: ws, name: 'filler', scopes: ['clients:read'] })));
+  for (let i = 0; i < 495; i += 15)
+    await Promise.all(Array.from({ length: Math.min(15, 495 - i) }, () => createApiKey({ workspaceId: ws, name: 'filler', scopes: ['clients:read'] })));
   expect(await activeKeyCount(ws)).toBe(495);
   const results = await Promise.all(
     Array.from({ length: 20 }, () => api.call('POST', `/console/api/workspaces/${ws}/api-keys`, { token: owner.token, body: { name: 'race', scopes: ['clients:read'] } })),
