@@ -5,8 +5,8 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': swc('typescript'), '^.+\\.m?js$': swc('ecmascript') },
-  // @middy/* and @apidevtools/json-schema-ref-parser ship ESM only: transform them to CommonJS like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|@apidevtools)/)'],
+  // @middy/*, @apidevtools/json-schema-ref-parser, jose and oauth4webapi ship ESM only: transform them to CommonJS like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|@apidevtools|jose|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],

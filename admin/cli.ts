@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { isScope, SCOPES, type Scope } from '../shared/api/routes';
 import { dynamoConfig, LOCAL_TABLE_NAME } from '../shared/data/db';
-import { createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../shared/data/apikey-store';
+import { ADMIN_CLI, createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../shared/data/apikey-store';
+import { ensureAccount } from '../shared/data/accounts';
+import { addMember, listMembers, removeMember } from '../shared/data/members';
+import { isRole } from '../shared/domain/roles';
 import { ensureTable } from '../shared/data/setup';
 import { isValidWorkspaceId, keyState } from '../shared/domain/apikeys';
 import { seedWorkspace } from '../shared/seed/seed';
@@ -26,8 +29,14 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
       Seals every stored webhook secret under the key ring's current key; prints how many ciphertexts each
       key id still seals (a key that seals none may be removed from the ring). Needs WEBHOOK_KEYS_SECRET_ARN
       (AWS: the WebhookKeysSecretArn output) or WEBHOOK_SECRET_KEYS.
+  members add --workspace W --email E --role owner|admin|viewer [--json]
+      Locally: also creates the sign-in account of npm start's OpenID Provider with a generated password,
+      printed once. In AWS (USER_POOL_ID set): creates the Cognito user, which Cognito invites by e-mail.
+  members list --workspace W [--json]
+  members remove --workspace W --email E
 
-Environment: DYNAMODB_ENDPOINT (local DynamoDB), TABLE_NAME (required for AWS), AWS credentials/region.`;
+Environment: DYNAMODB_ENDPOINT (local DynamoDB), TABLE_NAME (required for AWS), USER_POOL_ID (AWS: the stack
+output UserPoolId, for members add), AWS credentials/region.`;
 
 export class UsageError extends Error {}
 
@@ -84,6 +93,8 @@ export async function run(argv: string[], log: (s: string) => void = console.log
       expires: { type: 'string' },
       'time-entries': { type: 'string' },
       invoices: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -109,6 +120,7 @@ export async function run(argv: string[], log: (s: string) => void = console.log
       workspaceId,
       name,
       scopes,
+      createdBy: ADMIN_CLI,
       ...(perMinute ? { perMinute } : {}),
       ...(perHour ? { perHour } : {}),
       ...(expiresAt ? { expiresAt } : {}),
@@ -152,6 +164,7 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     out.print(`Key ${rec.id}: ${rec.perMinute}/min, ${rec.perHour}/hour (applies within the authorizer cache time).`, rec);
     return 0;
   }
+  if (group === 'members') return members(action, values, out);
   if (group === 'seed') {
     const workspaceId = workspace(values.workspace);
     const timeEntries = nonNegativeInt(values['time-entries'], '--time-entries');
@@ -184,6 +197,76 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     return 0;
   }
   throw new UsageError(`Unknown command: ${positionals.join(' ')}`);
+}
+
+async function members(action: string | undefined, values: { workspace?: string; email?: string; role?: string }, out: Out): Promise<number> {
+  const workspaceId = workspace(values.workspace);
+  if (action === 'list') {
+    const list = await listMembers(workspaceId);
+    out.print(
+      list.length === 0 ? `No members in workspace ${workspaceId}.` : list.map((m) => `${m.email}  ${m.role.padEnd(6)}  added ${m.addedAt} by ${m.addedBy}`).join('\n'),
+      list,
+    );
+    return 0;
+  }
+  const email = required(values.email, '--email');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new UsageError(`--email must be an e-mail address, got "${email}"`);
+  if (action === 'add') {
+    const role = required(values.role, '--role');
+    if (!isRole(role)) throw new UsageError(`--role must be owner, admin or viewer, got "${role}"`);
+    await ensureLocalTable();
+    const member = await addMember(workspaceId, email, role, ADMIN_CLI).catch((err: Error) => {
+      if (err.name === 'DomainError') throw new UsageError(err.message);
+      throw err;
+    });
+    let password: string | undefined;
+    let account: string;
+    if (process.env.USER_POOL_ID) {
+      account = await createCognitoUser(process.env.USER_POOL_ID, member.email);
+    } else {
+      password = await ensureAccount(member.email);
+      account = password ? 'sign-in account created' : 'sign-in account existed (password unchanged)';
+    }
+    out.print(
+      `Added ${member.email} to workspace ${workspaceId} as ${member.role}; ${account}.${password ? `\n\n  Password (shown once): ${password}\n\nSign in at <API URL>/console.` : ''}`,
+      { email: member.email, role: member.role, workspaceId, password: password ?? null },
+    );
+    return 0;
+  }
+  if (action === 'remove') {
+    const removed = await removeMember(workspaceId, email, ADMIN_CLI).catch((err: Error) => {
+      if (err.name === 'DomainError') throw new UsageError(err.message);
+      throw err;
+    });
+    out.print(`Removed ${removed.email} (${removed.role}) from workspace ${workspaceId}.`, removed);
+    return 0;
+  }
+  throw new UsageError(`Unknown command: members ${action ?? ''}`);
+}
+
+/** AWS: the person's Cognito user (e-mail as user name, verified; Cognito e-mails the invitation). */
+async function createCognitoUser(userPoolId: string, email: string): Promise<string> {
+  const { CognitoIdentityProviderClient, AdminCreateUserCommand, UsernameExistsException } = await import('@aws-sdk/client-cognito-identity-provider');
+  const cognito = new CognitoIdentityProviderClient({});
+  try {
+    await cognito.send(
+      new AdminCreateUserCommand({
+        UserPoolId: userPoolId,
+        Username: email,
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+        DesiredDeliveryMediums: ['EMAIL'],
+      }),
+    );
+    return 'Cognito user created and invited by e-mail';
+  } catch (err) {
+    if (err instanceof UsernameExistsException) return 'Cognito user existed';
+    throw err;
+  } finally {
+    cognito.destroy();
+  }
 }
 
 /** Against DynamoDB Local, create the table when missing (a deployed table is never created here). */

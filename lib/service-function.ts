@@ -46,6 +46,8 @@ export interface ServiceFunctionProps {
   readonly assets?: readonly string[];
   /** Reserved concurrency (a share of the account's executions kept for, and capping, this function). */
   readonly reservedConcurrentExecutions?: number;
+  /** Commands run after bundling (from the project root into the bundle's folder): the console's page build. */
+  readonly afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 /**
@@ -118,16 +120,20 @@ export class ServiceFunction extends Construct {
         ...(config.tracing ? {} : { POWERTOOLS_TRACE_DISABLED: 'true' }),
         ...props.environment,
       },
-      bundling: props.assets?.length
-        ? {
-            ...BUNDLING,
-            commandHooks: {
-              beforeBundling: () => [],
-              beforeInstall: () => [],
-              afterBundling: (inputDir: string, outputDir: string) => props.assets!.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/"`),
-            },
-          }
-        : BUNDLING,
+      bundling:
+        props.assets?.length || props.afterBundling
+          ? {
+              ...BUNDLING,
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (inputDir: string, outputDir: string) => [
+                  ...(props.assets ?? []).map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}/"`),
+                  ...(props.afterBundling?.(inputDir, outputDir) ?? []),
+                ],
+              },
+            }
+          : BUNDLING,
     });
 
     Validations.of(this.fn).acknowledge({

@@ -14,6 +14,7 @@ import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodRespon
 import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
+import { Console } from './console';
 import { EdgeFirewall } from './waf';
 
 export interface TimeTrackingStackProps extends StackProps {
@@ -52,6 +53,7 @@ export class TimeTrackingStack extends Stack {
   readonly executionLogGroup: logs.LogGroup;
   readonly firewall: EdgeFirewall;
   readonly webhooks: WebhookDelivery;
+  readonly console: Console;
 
   constructor(scope: Construct, id: string, props: TimeTrackingStackProps) {
     super(scope, id, props);
@@ -314,6 +316,9 @@ export class TimeTrackingStack extends Stack {
           "The account-level role API Gateway uses to write CloudWatch logs (access and execution logs) uses AWS's purpose-built AmazonAPIGatewayPushToCloudWatchLogs policy, as the API Gateway documentation prescribes.",
       },
     );
+
+    // ---------------------------------------------------------------- the console (lib/console.ts): Cognito, its routes and authorizer
+    this.console = new Console(this, 'Console', { config, api: this.api, table: this.table, cursorSecret: this.cursorSecret });
 
     // ---------------------------------------------------------------- monitoring
     const monitoring = new Monitoring(this, 'Monitoring', {

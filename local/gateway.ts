@@ -16,6 +16,7 @@ import {
 } from '../shared/api/gateway-edge';
 import { toErrorResponse } from '../shared/api/response';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
+import { findConsoleRoute, isConsolePath, matchConsolePath } from '../shared/console/routes';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway
@@ -49,8 +50,13 @@ export interface GatewayResponse {
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
+/** The functions the local gateway runs: the API's, its authorizer, and the console's two. */
+export type LocalFunctionName = FunctionName | 'authorizer' | 'console' | 'console-authorizer';
+/** The console authorizer's cache at most (API Gateway's for it: lib/console.ts). */
+export const CONSOLE_AUTH_CACHE_MAX_SECONDS = 60;
+
 /** The handler modules, loaded lazily by name (functions/<name>/index.ts), as Lambda would. */
-function loadHandler(name: FunctionName | 'authorizer'): unknown {
+function loadHandler(name: LocalFunctionName): unknown {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(`../functions/${name}/index`).handler;
 }
@@ -60,7 +66,7 @@ export interface GatewayOptions {
   stage?: string;
   now?: () => number;
   /** Where a function's handler comes from (default: functions/<name>/index.ts, as Lambda loads it). */
-  loadHandler?: (name: FunctionName | 'authorizer') => unknown;
+  loadHandler?: (name: LocalFunctionName) => unknown;
   /**
    * Whether the data store can be reached (npm start: false while DynamoDB Local is down and being
    * restarted). When it cannot, a route that needs it (every route behind the authorizer) is answered
@@ -105,19 +111,24 @@ export function createGateway(opts: GatewayOptions = {}) {
   const storeAvailable = opts.storeAvailable ?? (() => true);
   const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
   const handlers = new Map<string, LambdaHandler>();
-  const handlerOf = (name: FunctionName) => {
+  // The console's authorizer answer, cached per Authorization header at most 60 s (shorter when the API key cache is).
+  const consoleTtlMs = Math.min(ttlMs, CONSOLE_AUTH_CACHE_MAX_SECONDS * 1000);
+  const consoleCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const handlerOf = (name: FunctionName | 'console') => {
     let h = handlers.get(name);
     if (!h) handlers.set(name, (h = load(name) as LambdaHandler));
     return h;
   };
   let authorizer: AuthorizerHandler | undefined;
 
-  async function authorize(key: string, methodArn: string, ev: APIGatewayProxyEvent): Promise<APIGatewayAuthorizerResult | undefined> {
-    const hit = cache.get(key);
+  let consoleAuthorizer: AuthorizerHandler | undefined;
+  async function authorize(key: string, methodArn: string, ev: APIGatewayProxyEvent, forConsole = false): Promise<APIGatewayAuthorizerResult | undefined> {
+    const store = forConsole ? consoleCache : cache;
+    const hit = store.get(key);
     if (hit && hit.expires > now()) return hit.result;
-    authorizer ??= load('authorizer') as AuthorizerHandler;
+    const run = forConsole ? (consoleAuthorizer ??= load('console-authorizer') as AuthorizerHandler) : (authorizer ??= load('authorizer') as AuthorizerHandler);
     try {
-      const result = await authorizer({
+      const result = await run({
         type: 'REQUEST',
         methodArn,
         resource: ev.resource,
@@ -131,7 +142,7 @@ export function createGateway(opts: GatewayOptions = {}) {
         stageVariables: null,
         requestContext: ev.requestContext,
       } as APIGatewayRequestAuthorizerEvent);
-      cache.set(key, { result, expires: now() + ttlMs });
+      store.set(key, { result, expires: now() + (forConsole ? consoleTtlMs : ttlMs) });
       return result;
     } catch (err) {
       if ((err as Error).message === 'Unauthorized') return undefined;
@@ -147,11 +158,19 @@ export function createGateway(opts: GatewayOptions = {}) {
     const answer = (id: GatewayAnswerId) => gatewayAnswerResponse(id, requestId, undefined, { origins, origin });
     try {
       if (urlChars(req.path, queryStringOf(req.query)) > MAX_URL_CHARS) return answer('URI_TOO_LONG');
-      const match = matchPath(req.path);
+      const forConsole = isConsolePath(req.path);
+      const match = forConsole ? matchConsolePath(req.path) : matchPath(req.path);
       if (!match) return answer('MISSING_AUTHENTICATION_TOKEN');
       const method = req.method.toUpperCase();
       if (method === 'OPTIONS') return preflightResponse(origins, origin, requestId);
-      const route = findRoute(match.template, method);
+      // The console's routes (shared/console/routes.ts): their own function, and their own authorizer on the
+      // Authorization header (a person's token), as the deployed API has them.
+      const consoleRoute = forConsole ? findConsoleRoute(match.template, method) : undefined;
+      const route = forConsole
+        ? consoleRoute
+          ? { resource: 'console' as const, scope: consoleRoute.access === null ? null : ('console' as const) }
+          : undefined
+        : findRoute(match.template, method);
       // Own properties only, as JSON.parse builds the deployed event: a name such as __proto__ or
       // constructor is a parameter like any other, never a built-in.
       // A repeated header: the last value in `headers`, every value in `multiValueHeaders` (what API Gateway builds).
@@ -191,11 +210,11 @@ export function createGateway(opts: GatewayOptions = {}) {
       const isPublic = route?.scope === null;
       if (!isPublic) {
         if (deployedMethodArnBytes(stage, method, req.path) > MAX_METHOD_ARN_BYTES) return answer('URI_TOO_LONG');
-        const key = apiKeyOf(headers);
+        const key = forConsole ? headerValue(headers, 'Authorization') : apiKeyOf(headers);
         if (!key) return answer('UNAUTHORIZED');
         if (!storeAvailable()) return storeUnavailableResponse(requestId);
         const methodArn = `arn:aws:execute-api:local:000000000000:local/${stage}/${method}${req.path}`;
-        const result = await authorize(key, methodArn, event);
+        const result = await authorize(key, methodArn, event, forConsole);
         if (!result) return answer('UNAUTHORIZED');
         if (!policyAllows(result, methodArn)) return answer('ACCESS_DENIED');
         event.requestContext.authorizer = { ...(result.context ?? {}), principalId: result.principalId };
@@ -218,7 +237,13 @@ export function createGateway(opts: GatewayOptions = {}) {
     }
   }
 
-  return { handle, clearAuthCache: () => cache.clear() };
+  return {
+    handle,
+    clearAuthCache: () => {
+      cache.clear();
+      consoleCache.clear();
+    },
+  };
 }
 
 /** The Lambda context a function sees (local gateway, benchmarks). */

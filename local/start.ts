@@ -11,7 +11,11 @@ import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './super
 import { installDurableCommits } from './durable-commits';
 import { portFree, portProblems } from './ports';
 import { startWebhookDelivery } from './webhooks';
-import { DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
+import { CONSOLE_CLIENT_ID, DEMO_OWNER_EMAIL, DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
+import { ensureAccount } from '../shared/data/accounts';
+import { addMember, getMembership } from '../shared/data/members';
+import { buildConsoleAssets } from './console-assets';
+import { startLocalOidc } from './oidc';
 import { LOCAL_WEBHOOK_KEY_RING } from '../shared/data/secrets';
 
 /**
@@ -25,6 +29,7 @@ const seconds = (name: string, fallbackMs: number) => (process.env[name] ? Numbe
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
+  const oidcPort = Number(process.env.OIDC_PORT ?? 3001);
   const dataDir = resolve(process.env.DATA_DIR ?? './.data');
   const authTtl = Number(process.env.AUTH_CACHE_TTL_SECONDS ?? 300);
   const headersTimeoutMs = seconds('HEADERS_TIMEOUT_SECONDS', DEFAULT_HEADERS_TIMEOUT_MS);
@@ -43,6 +48,8 @@ async function main() {
   const problems = await portProblems([
     { name: 'PORT', port },
     { name: 'DYNAMODB_PORT', port: dynamoPort },
+    // OIDC_PORT=0: any free port (the tests' choice)
+    ...(oidcPort === 0 ? [] : [{ name: 'OIDC_PORT', port: oidcPort }]),
   ]);
   if (problems.length > 0) {
     console.error(`npm start cannot start; nothing was started:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -50,13 +57,15 @@ async function main() {
   }
 
   // what stop() stops, as far as it got
-  const running: { server?: Server; dynamo?: SupervisedDynamo; delivery?: ReturnType<typeof startWebhookDelivery> } = {};
+  const running: { server?: Server; oidc?: Server; dynamo?: SupervisedDynamo; delivery?: ReturnType<typeof startWebhookDelivery> } = {};
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
     running.server?.close();
     running.server?.closeAllConnections();
+    running.oidc?.close();
+    running.oidc?.closeAllConnections();
     await running.delivery?.stop();
     await running.dynamo?.stop();
     process.exit(code);
@@ -96,9 +105,30 @@ async function main() {
     } else {
       console.log(`Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run). Another key:\n    ${newKeyCommand}`);
     }
+    // The console's demo owner (first run; or the first run after the console arrived): its password is shown once.
+    const ownerPassword = await ensureAccount(DEMO_OWNER_EMAIL);
+    if (!(await getMembership(DEMO_WORKSPACE, DEMO_OWNER_EMAIL))) await addMember(DEMO_WORKSPACE, DEMO_OWNER_EMAIL, 'owner', 'npm-start');
+    if (ownerPassword) {
+      console.log(`  Console sign-in (owner of "${DEMO_WORKSPACE}"; shown once): http://127.0.0.1:${port}/console`);
+      console.log(`    Email:    ${DEMO_OWNER_EMAIL}\n    Password: ${ownerPassword}\n`);
+    }
     client.destroy();
   } catch (err) {
     console.error('Setting up the table or the demo workspace failed:', err);
+    await stop(1);
+    return;
+  }
+
+  // The console: its page's assets (esbuild), and the OpenID Provider it signs in with (local/oidc.ts).
+  process.env.CONSOLE_ASSETS_DIR ||= buildConsoleAssets(join(dataDir, 'console-assets'));
+  try {
+    const consoleUrls = [`http://127.0.0.1:${port}/console`, `http://localhost:${port}/console`];
+    const oidc = await startLocalOidc(oidcPort, () => consoleUrls);
+    running.oidc = oidc.server;
+    process.env.CONSOLE_ISSUER = oidc.issuer;
+    process.env.CONSOLE_CLIENT_ID = CONSOLE_CLIENT_ID;
+  } catch (err) {
+    console.error(`Cannot start the OpenID Provider on OIDC_PORT ${oidcPort}: ${(err as Error).message}`);
     await stop(1);
     return;
   }
@@ -114,6 +144,7 @@ async function main() {
     running.delivery = startWebhookDelivery(); // the webhook dispatcher and sender, as in AWS (local/webhooks.ts)
     console.log(`API listening on http://127.0.0.1:${port}`);
     console.log(`  API reference (a browser): http://127.0.0.1:${port}/v1/docs`);
+    console.log(`  Console (a browser): http://127.0.0.1:${port}/console   OpenID Provider (issuer): ${process.env.CONSOLE_ISSUER}`);
     console.log(`  OpenAPI document:\n    curl -s http://127.0.0.1:${port}/v1/openapi.json`);
     console.log(
       `DynamoDB Local: ${supervised.endpoint} (pid ${supervised.pid()})   Authorizer cache: ${authTtl}s (a revoked or changed key takes that long; AUTH_CACHE_TTL_SECONDS=5 npm start shortens it)   Ctrl-C stops both.`,

@@ -27,7 +27,11 @@ export interface ErrorDetail {
  * Why a 403 FORBIDDEN happened, for machines (the contract fixes 403 for both): a rate limit (retry after
  * retryAfter seconds) or a missing scope (retrying will not help). Sent as the one entry of `details`.
  */
-export type ForbiddenReason = { reason: 'RATE_LIMITED'; window: 'minute' | 'hour'; limit: number; retryAfter: number } | { reason: 'MISSING_SCOPE'; scope: string };
+export type ForbiddenReason =
+  | { reason: 'RATE_LIMITED'; window: 'minute' | 'hour'; limit: number; retryAfter: number }
+  | { reason: 'MISSING_SCOPE'; scope: string }
+  /** The console: the person's role in the workspace is below the route's (`required`: the least role that may). */
+  | { reason: 'ROLE'; required: 'owner' | 'admin' | 'viewer' };
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] | ForbiddenReason[]; requestId?: string };

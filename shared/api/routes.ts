@@ -485,25 +485,33 @@ export function findRoute(pathTemplate: string, method: string): (RouteDef & { i
 }
 
 /** Matches a concrete path (/v1/clients/abc) to its template and path parameters. */
-const TEMPLATE_PARTS = [...pathTemplates().keys()].map((template) => ({ template, tparts: template.split('/') }));
+const TEMPLATE_PARTS = templateMatcher([...pathTemplates().keys()]);
 
 export function matchPath(path: string): { template: string; params: Record<string, string> } | undefined {
-  const parts = path.split('/');
-  for (const { template, tparts } of TEMPLATE_PARTS) {
-    if (tparts.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    let ok = true;
-    for (let i = 0; i < tparts.length && ok; i++) {
-      const t = tparts[i]!;
-      const p = parts[i]!;
-      if (t.startsWith('{') && t.endsWith('}')) {
-        if (p.length === 0) ok = false;
-        else params[t.slice(1, -1)] = p;
-      } else if (t !== p) ok = false;
+  return TEMPLATE_PARTS(path);
+}
+
+/** A matcher of concrete paths against a list of templates (this table's, and the console's). */
+export function templateMatcher(templates: readonly string[]): (path: string) => { template: string; params: Record<string, string> } | undefined {
+  const all = templates.map((template) => ({ template, tparts: template.split('/') }));
+  return (path) => {
+    const parts = path.split('/');
+    for (const { template, tparts } of all) {
+      if (tparts.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < tparts.length && ok; i++) {
+        const t = tparts[i]!;
+        const p = parts[i]!;
+        if (t.startsWith('{') && t.endsWith('}')) {
+          if (p.length === 0) ok = false;
+          else params[t.slice(1, -1)] = p;
+        } else if (t !== p) ok = false;
+      }
+      if (ok) return { template, params };
     }
-    if (ok) return { template, params };
-  }
-  return undefined;
+    return undefined;
+  };
 }
 
 export type InputOf<R extends RouteDef> = {

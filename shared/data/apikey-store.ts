@@ -1,17 +1,26 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, type ApiKeyRecord } from '../domain/apikeys';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, keyPrefixOf, keyState, type ApiKeyRecord } from '../domain/apikeys';
+import { conflict } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import type { Scope } from '../domain/auth';
 import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
+import { auditOp, diff } from './audit';
+import { writeAll, type WriteOp } from './write';
 
 /**
- * API key records. The item is keyed by SHA-256(key), so the authorizer resolves a key with one
- * GetItem; GSI1 lists a workspace's keys; GSI2 finds a key by its public id (revoke, update).
- * The key itself is returned once, by create, and never stored.
+ * API key records, shared by the admin CLI and the console: a key made either way shows in both. The item
+ * is keyed by SHA-256(key), so the authorizer resolves a key with one GetItem; GSI1 lists a workspace's keys;
+ * GSI2 finds a key by its public id. The key itself is returned once, by create and roll, and never stored.
+ *
+ * The 500-active-key bound (MAX_ACTIVE_KEYS) is counted exactly by a counter item (`WS#<ws>#APIKEYS`/`COUNT`,
+ * attribute `active`) changed in the same transaction as the key: create and roll add one under the
+ * condition `active < bound`, revoke takes one off. A key that expired keeps its slot until a create meets
+ * the bound, which then releases the slots of expired keys (marking each `released`, one transaction per
+ * key, so a key is never released twice) and tries once more.
  */
 const TYPE = 'APIKEY';
+export const MAX_ACTIVE_KEYS = () => Number(process.env.MAX_ACTIVE_KEYS ?? 500);
 
 function toRecord(item: StoredItem): ApiKeyRecord {
   const rec: ApiKeyRecord = {
@@ -23,6 +32,8 @@ function toRecord(item: StoredItem): ApiKeyRecord {
     perHour: Number(item.perHour),
     createdAt: String(item.createdAt),
   };
+  if (item.prefix) rec.prefix = String(item.prefix);
+  if (item.createdBy) rec.createdBy = String(item.createdBy);
   if (item.expiresAt) rec.expiresAt = String(item.expiresAt);
   if (item.lastUsedAt) rec.lastUsedAt = String(item.lastUsedAt);
   if (item.revokedAt) rec.revokedAt = String(item.revokedAt);
@@ -36,36 +47,141 @@ export interface NewKey {
   perMinute?: number;
   perHour?: number;
   expiresAt?: string;
+  /** A person's e-mail (console) or `admin-cli`. */
+  createdBy?: string;
 }
 
-export async function createApiKey(input: NewKey): Promise<{ key: string; record: ApiKeyRecord }> {
+/** Who makes a change (a person's e-mail; `admin-cli` for the operator's CLI): named in its audit entry. */
+export const ADMIN_CLI = 'admin-cli';
+const AUDITED = ['name', 'scopes', 'perMinute', 'perHour', 'expiresAt'] as const;
+
+const boundMessage = () => `A workspace may hold at most ${MAX_ACTIVE_KEYS()} active API keys; revoke one first (expired keys free their slot by themselves)`;
+
+/** Add one to the workspace's active-key counter, under the bound. */
+function countOne(workspaceId: string): WriteOp {
+  return {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.apiKeyCounter(workspaceId),
+        UpdateExpression: 'SET #t = :t ADD #a :one',
+        ConditionExpression: 'attribute_not_exists(#a) OR #a < :max',
+        ExpressionAttributeNames: { '#a': 'active', '#t': '_type' },
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ACTIVE_KEYS(), ':t': 'APIKEYCOUNT' },
+      },
+    },
+    onConditionFail: () => new BoundReached(),
+  };
+}
+function uncountOne(workspaceId: string): WriteOp {
+  return {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.apiKeyCounter(workspaceId),
+        UpdateExpression: 'ADD #a :minus',
+        ConditionExpression: '#a > :zero',
+        ExpressionAttributeNames: { '#a': 'active' },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      },
+    },
+    onConditionFail: () => new Error('active-key counter already at zero'),
+  };
+}
+class BoundReached extends Error {}
+
+function newKeyItem(input: NewKey): { key: string; record: ApiKeyRecord; op: WriteOp } {
   if (!isValidWorkspaceId(input.workspaceId)) throw new Error(`Invalid workspace id: ${JSON.stringify(input.workspaceId)}`);
   const key = generateApiKey();
-  const hash = hashApiKey(key);
   const record: ApiKeyRecord = {
     id: `key_${ulid()}`,
     workspaceId: input.workspaceId,
     name: input.name,
+    prefix: keyPrefixOf(key),
     scopes: [...new Set(input.scopes)],
     perMinute: input.perMinute ?? DEFAULT_LIMITS.perMinute,
     perHour: input.perHour ?? DEFAULT_LIMITS.perHour,
     createdAt: new Date().toISOString(),
+    ...(input.createdBy ? { createdBy: input.createdBy } : {}),
     ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
   };
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.apiKey(hash),
-        ...keys.apiKeyByWorkspace(record.workspaceId, record.createdAt, record.id),
-        ...keys.apiKeyById(record.id),
-        _type: TYPE,
-        ...record,
+  const op: WriteOp = {
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.apiKey(hashApiKey(key)),
+          ...keys.apiKeyByWorkspace(record.workspaceId, record.createdAt, record.id),
+          ...keys.apiKeyById(record.id),
+          _type: TYPE,
+          ...record,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
       },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
-  return { key, record };
+    },
+    onConditionFail: () => new Error('API key collision'),
+  };
+  return { key, record, op };
+}
+
+/**
+ * Runs a write that adds a key under the bound; at the bound, releases the slots of expired keys and tries
+ * once more; still at the bound: 409 CONFLICT.
+ */
+async function underBound(workspaceId: string, write: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!(err instanceof BoundReached)) throw err;
+      if (attempt > 0 || (await releaseExpired(workspaceId)) === 0) throw conflict(boundMessage());
+    }
+  }
+}
+
+/** Releases the counter slots of the workspace's expired keys; returns how many it released. */
+async function releaseExpired(workspaceId: string, now = new Date()): Promise<number> {
+  let released = 0;
+  for (const item of await listItems(workspaceId)) {
+    if (item.released || item.revokedAt || keyState(toRecord(item), now) !== 'expired') continue;
+    try {
+      await writeAll([
+        {
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: item.PK, SK: item.SK },
+              UpdateExpression: 'SET released = :t',
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(released) AND attribute_not_exists(revokedAt)',
+              ExpressionAttributeValues: { ':t': true },
+            },
+          },
+          onConditionFail: () => new AlreadyReleased(),
+        },
+        uncountOne(workspaceId),
+      ]);
+      released++;
+    } catch (err) {
+      if (!(err instanceof AlreadyReleased)) throw err;
+    }
+  }
+  return released;
+}
+class AlreadyReleased extends Error {}
+
+/** Creates a key under the bound, with its audit entry (actor: `createdBy`, else `admin-cli`). */
+export async function createApiKey(input: NewKey): Promise<{ key: string; record: ApiKeyRecord }> {
+  const made = newKeyItem(input);
+  const r = made.record;
+  const audit = auditOp({
+    workspaceId: r.workspaceId,
+    actor: input.createdBy ?? ADMIN_CLI,
+    action: 'api-key.created',
+    target: { type: 'api-key', id: r.id },
+    changes: Object.fromEntries([['prefix', { to: r.prefix }], ...AUDITED.filter((f) => r[f] !== undefined).map((f) => [f, { to: r[f] }])]),
+  });
+  await underBound(input.workspaceId, () => writeAll([countOne(input.workspaceId), made.op, audit]));
+  return { key: made.key, record: r };
 }
 
 export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -73,8 +189,8 @@ export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | und
   return res.Item && res.Item._type === TYPE ? toRecord(res.Item) : undefined;
 }
 
-export async function listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
-  const out: ApiKeyRecord[] = [];
+async function listItems(workspaceId: string): Promise<StoredItem[]> {
+  const out: StoredItem[] = [];
   let start: StoredItem | undefined;
   do {
     const res = await db().send(
@@ -87,10 +203,15 @@ export async function listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> 
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    out.push(...(res.Items ?? []).map(toRecord));
+    out.push(...(res.Items ?? []).filter((i) => i._type === TYPE));
     start = res.LastEvaluatedKey;
   } while (start);
   return out;
+}
+
+/** A workspace's keys, newest first (GSI1; at most a few pages: the bound keeps the active ones to 500). */
+export async function listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+  return (await listItems(workspaceId)).map(toRecord);
 }
 
 /** The storage key of a key record, found by public id (GSI2). */
@@ -108,53 +229,168 @@ async function storageKeyById(id: string): Promise<{ PK: string; SK: string } | 
   return item ? { PK: String(item.PK), SK: String(item.SK) } : undefined;
 }
 
-/** Applies a change to a key found by id; undefined when no such key. */
-async function updateById(id: string, set: Record<string, unknown>, condition?: string): Promise<ApiKeyRecord | undefined> {
-  const Key = await storageKeyById(id);
-  if (!Key) return undefined;
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const parts = Object.entries(set).map(([k, v], i) => {
-    names[`#a${i}`] = k;
-    values[`:a${i}`] = v;
-    return `#a${i} = :a${i}`;
-  });
-  try {
-    const res = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key,
-        UpdateExpression: `SET ${parts.join(', ')}`,
-        ConditionExpression: ['attribute_exists(PK)', condition].filter(Boolean).join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return res.Attributes ? toRecord(res.Attributes) : undefined;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return findById(id);
-    throw err;
-  }
-}
-
-export async function findById(id: string): Promise<ApiKeyRecord | undefined> {
+async function itemById(id: string): Promise<StoredItem | undefined> {
   const Key = await storageKeyById(id);
   if (!Key) return undefined;
   const res = await db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
-  return res.Item ? toRecord(res.Item) : undefined;
+  return res.Item;
 }
 
-/** Revokes a key (idempotent: a key revoked earlier keeps its first revokedAt). */
-export function revokeApiKey(id: string, now = new Date()): Promise<ApiKeyRecord | undefined> {
-  return updateById(id, { revokedAt: now.toISOString() }, 'attribute_not_exists(revokedAt)');
+export async function findById(id: string): Promise<ApiKeyRecord | undefined> {
+  const item = await itemById(id);
+  return item ? toRecord(item) : undefined;
+}
+
+/** A key of this workspace by id; undefined for an unknown id or another workspace's key. */
+export async function findInWorkspace(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
+  const rec = await findById(id);
+  return rec && rec.workspaceId === workspaceId ? rec : undefined;
+}
+
+/** The key changed under us (read-modify-write raced another writer). */
+export class KeyChanged extends Error {}
+
+/**
+ * Revokes a key (idempotent: a key revoked earlier keeps its first revokedAt) and frees its slot under the
+ * bound, with the extra ops (the audit entry) in the same transaction. Undefined when no such key.
+ */
+export async function revokeApiKey(id: string, now = new Date(), actor = ADMIN_CLI): Promise<ApiKeyRecord | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const item = await itemById(id);
+    if (!item) return undefined;
+    if (item.revokedAt) return toRecord(item);
+    const counted = !item.released;
+    try {
+      await writeAll([
+        {
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: item.PK, SK: item.SK },
+              UpdateExpression: 'SET revokedAt = :now',
+              ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(revokedAt) AND ${counted ? 'attribute_not_exists(released)' : 'released = :t'}`,
+              ExpressionAttributeValues: { ':now': now.toISOString(), ...(counted ? {} : { ':t': true }) },
+            },
+          },
+          onConditionFail: () => new KeyChanged(),
+        },
+        ...(counted ? [uncountOne(String(item.workspaceId))] : []),
+        auditOp(
+          {
+            workspaceId: String(item.workspaceId),
+            actor,
+            action: 'api-key.revoked',
+            target: { type: 'api-key', id },
+            changes: { revokedAt: { from: null, to: now.toISOString() } },
+          },
+          now,
+        ),
+      ]);
+      return toRecord({ ...item, revokedAt: now.toISOString() });
+    } catch (err) {
+      if (!(err instanceof KeyChanged)) throw err;
+    }
+  }
+  throw new Error('revoke: the key kept changing');
+}
+
+export interface KeyChange {
+  name?: string;
+  scopes?: Scope[];
+  perMinute?: number;
+  perHour?: number;
+  /** null clears the expiry. */
+  expiresAt?: string | null;
+}
+
+/** Applies a change to a key (with the extra ops in the same transaction); undefined when no such key. */
+export async function updateApiKey(id: string, change: KeyChange, actor = ADMIN_CLI): Promise<ApiKeyRecord | undefined> {
+  const item = await itemById(id);
+  if (!item) return undefined;
+  const before = toRecord(item);
+  const after = { ...before, ...change, expiresAt: change.expiresAt === null ? undefined : (change.expiresAt ?? before.expiresAt) } as ApiKeyRecord;
+  const changes = diff(before, after, AUDITED);
+  if (Object.keys(changes).length === 0) return before;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
+  Object.entries(change).forEach(([k, v], i) => {
+    if (v === undefined) return;
+    names[`#a${i}`] = k;
+    if (v === null) removes.push(`#a${i}`);
+    else {
+      values[`:a${i}`] = v;
+      sets.push(`#a${i} = :a${i}`);
+    }
+  });
+  values[':v'] = item.createdAt;
+  await writeAll([
+    {
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
+          ConditionExpression: 'attribute_exists(PK) AND createdAt = :v',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFail: () => new KeyChanged(),
+    },
+    auditOp({ workspaceId: before.workspaceId, actor, action: 'api-key.updated', target: { type: 'api-key', id }, changes }),
+  ]);
+  return findById(id);
 }
 
 export function updateApiKeyLimits(id: string, limits: { perMinute?: number; perHour?: number }): Promise<ApiKeyRecord | undefined> {
-  const set: Record<string, unknown> = {};
-  if (limits.perMinute !== undefined) set.perMinute = limits.perMinute;
-  if (limits.perHour !== undefined) set.perHour = limits.perHour;
-  return updateById(id, set);
+  return updateApiKey(id, limits);
+}
+
+/**
+ * Rolls a key: a new key with the old one's name, scopes, limits and expiry, and the old key's expiry moved
+ * to `oldExpiresAt` (never later than its own), in one transaction with the extra ops. The new key takes a
+ * slot under the bound; the old one keeps its slot until it is revoked or its slot is released after expiry.
+ */
+export async function rollApiKey(old: ApiKeyRecord, oldExpiresAt: string, createdBy: string): Promise<{ key: string; record: ApiKeyRecord; previous: ApiKeyRecord } | undefined> {
+  const item = await itemById(old.id);
+  if (!item || item.revokedAt) return undefined;
+  const made = newKeyItem({
+    workspaceId: old.workspaceId,
+    name: old.name,
+    scopes: old.scopes,
+    perMinute: old.perMinute,
+    perHour: old.perHour,
+    createdBy,
+    ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}),
+  });
+  await underBound(old.workspaceId, () =>
+    writeAll([
+      countOne(old.workspaceId),
+      made.op,
+      {
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: 'SET expiresAt = :e',
+            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
+            ExpressionAttributeValues: { ':e': oldExpiresAt },
+          },
+        },
+        onConditionFail: () => new KeyChanged(),
+      },
+      auditOp({
+        workspaceId: old.workspaceId,
+        actor: createdBy,
+        action: 'api-key.rolled',
+        target: { type: 'api-key', id: old.id },
+        changes: { expiresAt: { from: old.expiresAt ?? null, to: oldExpiresAt }, newKeyId: { to: made.record.id }, newKeyPrefix: { to: made.record.prefix } },
+      }),
+    ]),
+  );
+  return { key: made.key, record: made.record, previous: toRecord({ ...item, expiresAt: oldExpiresAt }) };
 }
 
 /** Records use; called by the authorizer, so it is as fresh as the authorizer cache allows. */
@@ -168,4 +404,10 @@ export async function touchLastUsed(hash: string, now = new Date()): Promise<voi
       ExpressionAttributeValues: { ':now': now.toISOString() },
     }),
   );
+}
+
+/** Test helper and admin use: the number the bound counts (0 when the workspace has no counter yet). */
+export async function activeKeyCount(workspaceId: string): Promise<number> {
+  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.apiKeyCounter(workspaceId), ConsistentRead: true }));
+  return Number(res.Item?.active ?? 0);
 }

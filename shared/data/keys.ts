@@ -223,6 +223,24 @@ export const keys = {
   invoiceSequence: (workspaceId: string): Key => ({ PK: ws(workspaceId), SK: 'INVOICESEQ' }),
   invoiceJob: (workspaceId: string, invoiceId: string): Key => ({ PK: 'INVOICEJOBS', SK: `${workspaceId}#${invoiceId}` }),
   invoiceJobsPartition: 'INVOICEJOBS',
+
+  /**
+   * The console (shared/data/members.ts, shared/data/audit.ts, shared/data/apikey-store.ts). A workspace's
+   * members sit in one partition (`WS#<ws>#MEMBERS`, SK `MEMBER#<email>`) next to its owner counter (SK
+   * `COUNT`); GSI1 `PERSON#<email>` lists a person's memberships with one Query. The audit log is one
+   * partition per workspace, SK `<ISO time>#<ulid>` (newest last, read backwards). The active-key counter of
+   * the 500-key bound sits beside the keys' GSI1 partition name. Local sign-in accounts (the embedded
+   * OpenID Provider's, never used in AWS) are `ACCOUNT#<email>`.
+   */
+  memberPartition: (workspaceId: string) => `${ws(workspaceId)}#MEMBERS`,
+  member: (workspaceId: string, email: string): Key => ({ PK: `${ws(workspaceId)}#MEMBERS`, SK: fit(`MEMBER#${email}`, MAX_SORT_KEY_BYTES, ['email']) }),
+  memberCounter: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#MEMBERS`, SK: 'COUNT' }),
+  memberByPerson: (email: string, workspaceId: string) => ({ GSI1PK: `PERSON#${email}`, GSI1SK: ws(workspaceId) }),
+  memberByPersonPartition: (email: string) => `PERSON#${email}`,
+  auditPartition: (workspaceId: string) => `${ws(workspaceId)}#AUDIT`,
+  audit: (workspaceId: string, at: string, id: string): Key => ({ PK: `${ws(workspaceId)}#AUDIT`, SK: `${at}#${id}` }),
+  apiKeyCounter: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#APIKEYS`, SK: 'COUNT' }),
+  account: (email: string): Key => ({ PK: `ACCOUNT#${email}`, SK: 'ACCOUNT' }),
 };
 
 /** Sort key of a feed position: `EVT#` + 15 digits (positions up to 10^15 keep their order). */

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
@@ -13,7 +13,10 @@ import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
  * Storage: ONE counter item per key per hour, `RATE#<keyId>` / `<hour start, ISO>`, holding
  *   h    – requests accepted in this hour
  *   mNN  – requests accepted in minute NN (00..59) of this hour, one attribute per minute
- *   ttl  – hour end + 1 hour (DynamoDB TTL cleans up; correctness never depends on it)
+ *   r    – requests refused in this hour for a limit (written only by a refused request, see below)
+ *   ttl  – hour end + 8 days (DynamoDB TTL cleans up; correctness never depends on it). The hour items
+ *          are also the console's per-key usage (`h` and `r` of the last 168 hours, hourlyUsage), which
+ *          is why they are kept 8 days rather than one hour: usage costs no extra call on the request path.
  *
  * Because every minute has its own attribute, the minute "rollover" needs no reset and no branch:
  * every request, first of a minute or not, is the same single conditional UpdateItem
@@ -38,7 +41,8 @@ export function setRateLimitClock(now?: () => number): void {
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
-const TTL_AFTER_HOUR_END_SECONDS = 3600;
+/** Kept 8 days after the hour ends: the console charts the last 7 days (168 hours) of a key's usage. */
+export const TTL_AFTER_HOUR_END_SECONDS = 8 * 86_400;
 const COUNTER_TYPE = 'RATECOUNTER';
 
 export interface Window {
@@ -118,6 +122,66 @@ export async function consume(keyId: string, limits: Limits, now = rateLimitNow(
     const minuteCount = countOf(old, m);
     // Both exhausted: the hour is the binding limit (waiting for the next minute would not help).
     const exceeded = hourCount >= limits.perHour ? 'hour' : 'minute';
+    await countRefused(keyId, window);
     return { allowed: false, exceeded, minuteCount, hourCount, window };
   }
+}
+
+/**
+ * Counts a refused request in the hour's `r` (the console's "rate-limited" series). Only a refused request
+ * pays this second write; an accepted one still makes exactly one call. Best effort: a failure here never
+ * changes the answer (the request is refused either way).
+ */
+async function countRefused(keyId: string, window: Window): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: counterKey(keyId, window.hourStart),
+        UpdateExpression: 'ADD #r :one',
+        ExpressionAttributeNames: { '#r': 'r' },
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+  } catch {
+    // informational only
+  }
+}
+
+export interface HourUsage {
+  /** Start of the hour, ISO 8601. */
+  hour: string;
+  requests: number;
+  rateLimited: number;
+}
+
+/**
+ * A key's requests per clock hour over the last `hours` hours (this one included), oldest first, with the
+ * hours without any request as zeros: one Query over the key's counter items (at most 168 items of < 1 KB).
+ */
+export async function hourlyUsage(keyId: string, hours: number, now = rateLimitNow()): Promise<HourUsage[]> {
+  const last = windowAt(now).hourStart;
+  const first = last - (hours - 1) * HOUR;
+  const found = new Map<string, StoredItem>();
+  let start: StoredItem | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b',
+        ExpressionAttributeValues: { ':pk': counterKey(keyId, 0).PK, ':a': new Date(first).toISOString(), ':b': new Date(last).toISOString() },
+        ProjectionExpression: 'SK, h, r',
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of res.Items ?? []) found.set(String(item.SK), item);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  const out: HourUsage[] = [];
+  for (let t = first; t <= last; t += HOUR) {
+    const hour = new Date(t).toISOString();
+    const item = found.get(hour);
+    out.push({ hour, requests: countOf(item, 'h'), rateLimited: countOf(item, 'r') });
+  }
+  return out;
 }

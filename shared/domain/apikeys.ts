@@ -62,9 +62,17 @@ export interface ApiKeyRecord {
   perHour: number;
   expiresAt?: string;
   createdAt: string;
+  /** `svc_live_` and the next 4 characters; absent on keys made before it was kept. */
+  prefix?: string;
+  /** Who made it: a person's e-mail (the console) or `admin-cli`; absent on keys made before it was kept. */
+  createdBy?: string;
   lastUsedAt?: string;
   revokedAt?: string;
 }
+
+/** A key's public prefix: `svc_live_` and the next 4 characters (shown in the console; not a secret). */
+export const PREFIX_LENGTH = KEY_PREFIX.length + 4;
+export const keyPrefixOf = (key: string) => key.slice(0, PREFIX_LENGTH);
 
 export type KeyState = 'active' | 'revoked' | 'expired';
 export function keyState(rec: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>, now = new Date()): KeyState {

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  * - the folder graph has no cycle.
  */
 const ROOT = resolve(__dirname, '../..');
-const FOLDERS = ['shared/domain', 'shared/data', 'shared/services', 'shared/api', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
+const FOLDERS = ['shared/domain', 'shared/data', 'shared/services', 'shared/api', 'shared/console', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -45,11 +45,13 @@ const ALLOWED: Record<string, string[]> = {
   'shared/data': ['shared/domain'],
   'shared/services': ['shared/domain', 'shared/data'],
   'shared/api': ['shared/domain', 'shared/data', 'shared/services'],
+  // The console's HTTP layer (its own route table and stack) builds on the API's error model and responses.
+  'shared/console': ['shared/domain', 'shared/data', 'shared/api', 'shared/services'],
   'shared/seed': ['shared/domain', 'shared/data', 'shared/services'],
-  functions: ['shared/api', 'shared/domain', 'shared/data', 'shared/services'],
-  lib: ['shared/api', 'shared/domain', 'shared/data'],
+  functions: ['shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services'],
+  lib: ['shared/api', 'shared/console', 'shared/domain', 'shared/data'],
   bin: ['lib'],
-  local: ['shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
+  local: ['shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
   admin: ['shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
 };
 

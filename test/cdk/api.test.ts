@@ -1,3 +1,4 @@
+import { consoleRouteList } from '../../shared/console/routes';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/api/errors';
 import { FUNCTION_NAMES, pathTemplates, routeList } from '../../shared/api/routes';
@@ -53,7 +54,8 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
   const authorizerId = s.logicalId(s.stack.node.findChild('ApiKeyAuthorizer'));
 
   test('REQUEST authorizer on the X-API-Key header, results cached 300 s, backed by the authorizer function', () => {
-    s.template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    // this one and the console's (test/cdk/console.test.ts)
+    s.template.resourceCountIs('AWS::ApiGateway::Authorizer', 2);
     s.template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
       IdentitySource: 'method.request.header.X-API-Key',
@@ -109,7 +111,12 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
 
   test('no other methods and no other paths than the route table declares', () => {
     const rows = methods(s);
-    const expected = new Set([...routeList.map((r) => `${r.method} ${r.path}`), ...[...pathTemplates().keys()].flatMap((p) => [`ANY ${p}`, `OPTIONS ${p}`])]);
+    const expected = new Set([
+      ...routeList.map((r) => `${r.method} ${r.path}`),
+      ...[...pathTemplates().keys()].flatMap((p) => [`ANY ${p}`, `OPTIONS ${p}`]),
+      // the console's, from its own route table (lib/console.ts)
+      ...consoleRouteList.map((r) => `${r.method} ${r.path}`),
+    ]);
     expect(new Set(rows.map((r) => `${r.method} ${r.path}`))).toEqual(expected);
     expect(rows).toHaveLength(expected.size);
   });
@@ -167,8 +174,9 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
 
   test('one invoke permission per function for the whole API (not one per method)', () => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
-    // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission.
-    expect(perms).toHaveLength(FUNCTION_NAMES.length + 1);
+    // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission,
+    // + the console function and the console authorizer.
+    expect(perms).toHaveLength(FUNCTION_NAMES.length + 3);
     expect(FUNCTION_NAMES).toHaveLength(12);
   });
 

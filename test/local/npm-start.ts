@@ -20,7 +20,8 @@ export interface RunningApi {
 export function startApi(env: Record<string, string>): RunningApi {
   const child = spawn(process.execPath, [TSX, 'local/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DYNAMODB_ENDPOINT: '', ...env, TABLE_NAME: '' },
+    // OIDC_PORT 0: the embedded OpenID Provider on any free port, so parallel runs never collide on 3001
+    env: { ...process.env, DYNAMODB_ENDPOINT: '', OIDC_PORT: '0', ...env, TABLE_NAME: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

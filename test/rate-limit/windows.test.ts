@@ -65,8 +65,8 @@ test('hour rollover: a new hour is a new counter item; the old one is left for T
 
   const old = await counterItem(record.id, at('2031-05-06T10:00:00Z'));
   const current = await counterItem(record.id, at('2031-05-06T11:00:00Z'));
-  expect(old).toMatchObject({ h: 7, m59: 7, ttl: at('2031-05-06T12:00:00Z') / 1000, _type: 'RATECOUNTER' });
-  expect(current).toMatchObject({ h: 1, m00: 1, ttl: at('2031-05-06T13:00:00Z') / 1000 });
+  expect(old).toMatchObject({ h: 7, m59: 7, ttl: at('2031-05-14T11:00:00Z') / 1000, _type: 'RATECOUNTER' });
+  expect(current).toMatchObject({ h: 1, m00: 1, ttl: at('2031-05-14T12:00:00Z') / 1000 });
 });
 
 test('rollover without TTL deletion: expired counters still in the table change nothing', async () => {
@@ -78,9 +78,9 @@ test('rollover without TTL deletion: expired counters still in the table change 
   clock.set(at('2031-05-06T11:05:10Z'));
   expect(await statusesOf(key, 4)).toEqual([200, 200, 200, 403]);
 
-  // Days later: both earlier items are long past their ttl, and still there (DynamoDB Local, or AWS
-  // before its TTL sweep, keeps them); the limiter never reads them.
-  clock.set(at('2031-05-09T10:05:10Z'));
+  // Days later: both earlier items are past their ttl (8 days after their hour), and still there
+  // (DynamoDB Local, or AWS before its TTL sweep, keeps them); the limiter never reads them.
+  clock.set(at('2031-05-15T10:05:10Z'));
   for (const hour of ['2031-05-06T10:00:00Z', '2031-05-06T11:00:00Z']) {
     const item = await counterItem(record.id, at(hour));
     expect(item).toMatchObject({ h: 3, m05: 3 });

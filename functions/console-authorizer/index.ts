@@ -1,0 +1,46 @@
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { headerValue } from '../../shared/api/gateway-edge';
+import { logger } from '../../shared/api/logger';
+import { createMetrics, recordOutcome } from '../../shared/api/metrics';
+import { bearerOf, tokenConfigFromEnv, TokenRefused, verifyConsoleToken } from '../../shared/console/token';
+
+const metrics = createMetrics('console-authorizer');
+
+/**
+ * The console's REQUEST authorizer (identity source: the Authorization header; API Gateway caches its
+ * answer at most 60 s, CONSOLE_AUTHORIZER_CACHE_TTL in lib/console.ts; the local gateway the same). It
+ * verifies the person's ID token (shared/console/token.ts: jose against the issuer's JWKS) and passes on
+ * their verified e-mail; the console function resolves their memberships. An API key, a missing or a bad
+ * token: 'Unauthorized' (401). The policy allows the console API's methods of the stage, and only them.
+ */
+export function consoleApiArn(methodArn: string): string {
+  const [prefix, stage] = methodArn.split('/');
+  return `${prefix}/${stage}/*/console/api/*`;
+}
+
+export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  logger.setCorrelationId(event.requestContext?.requestId);
+  const token = bearerOf(headerValue(event.headers, 'Authorization'));
+  if (!token) {
+    logger.info('Console authorization failed', { reason: 'no bearer token' });
+    recordOutcome(metrics, { status: 401 });
+    throw new Error('Unauthorized');
+  }
+  try {
+    const person = await verifyConsoleToken(token, tokenConfigFromEnv());
+    recordOutcome(metrics, { status: 200 });
+    return {
+      principalId: person.sub,
+      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: consoleApiArn(event.methodArn) }] },
+      context: { email: person.email },
+    };
+  } catch (err) {
+    if (err instanceof TokenRefused) {
+      logger.info('Console authorization failed', { reason: err.reason });
+      recordOutcome(metrics, { status: 401 });
+      throw new Error('Unauthorized');
+    }
+    logger.error('Console authorizer failed', err as Error);
+    throw err;
+  }
+};

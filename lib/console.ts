@@ -1,0 +1,177 @@
+import { Aws, CfnOutput, Duration, Fn, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { CONSOLE_ASSETS } from '../shared/console/page';
+import { consolePathTemplates } from '../shared/console/routes';
+import type { StageConfig } from './config';
+import { ServiceFunction } from './service-function';
+
+/** The console authorizer's cache (identity source: Authorization): at most 60 s, as issue 23 asks. */
+export const CONSOLE_AUTHORIZER_CACHE_TTL = Duration.seconds(60);
+/** The API key authorizer's cache, which the page states (changes reach the gateway within it). */
+const API_KEY_CACHE_SECONDS = 300;
+
+export interface ConsoleProps {
+  config: StageConfig;
+  api: apigw.RestApi;
+  table: dynamodb.Table;
+  cursorSecret: secretsmanager.ISecret;
+}
+
+/**
+ * The console in AWS: a Cognito user pool (no self sign-up, e-mail as user name, a strong password policy,
+ * TOTP MFA optional in dev and required in prod), its domain with managed login, a public app client
+ * (authorization code + PKCE, no secret) whose callback and sign-out URLs are the console's; the console
+ * function (page, assets, console API) and its own REQUEST authorizer on the Authorization header, which
+ * verifies the person's ID token with the same code as the local run (shared/console/token.ts). Every
+ * console route comes from the console route table (shared/console/routes.ts).
+ */
+export class Console extends Construct {
+  readonly userPool: cognito.UserPool;
+  readonly client: cognito.UserPoolClient;
+  readonly domain: cognito.UserPoolDomain;
+  readonly fn: ServiceFunction;
+  readonly authorizerFn: ServiceFunction;
+  readonly authorizer: apigw.RequestAuthorizer;
+  readonly consoleUrl: string;
+
+  constructor(scope: Construct, id: string, props: ConsoleProps) {
+    super(scope, id);
+    const { config, api } = props;
+    const prod = config.stage === 'prod';
+
+    this.userPool = new cognito.UserPool(this, 'UserPool', {
+      userPoolName: `time-tracking-${config.stage}-console`,
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: false } },
+      passwordPolicy: { minLength: 14, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true, tempPasswordValidity: Duration.days(3) },
+      mfa: prod ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      userInvitation: {
+        emailSubject: 'Your time-tracking console account',
+        emailBody: 'You were added to a workspace of the time-tracking console. User name: {username}  Temporary password: {####}',
+      },
+      featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      deletionProtection: prod,
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG3',
+      reason:
+        'Threat protection (advanced security) needs the Plus feature plan, billed per monthly active user; accounts are created only by operators (no self sign-up), passwords are long and MFA is TOTP. Enable it with featurePlan PLUS when the risk warrants the cost.',
+    });
+    if (!prod) {
+      Validations.of(this.userPool).acknowledge({
+        id: 'AwsSolutions-COG2',
+        reason: 'TOTP MFA is optional in the dev stage (people enrol in managed login) and required in prod (stage configuration); dev holds no customer data.',
+      });
+    }
+
+    this.domain = this.userPool.addDomain('Domain', {
+      cognitoDomain: { domainPrefix: Fn.join('-', ['time-tracking', config.stage, Aws.ACCOUNT_ID]) },
+      managedLoginVersion: cognito.ManagedLoginVersion.NEWER_MANAGED_LOGIN,
+    });
+
+    // The console's URL from the API's id (not api.url, which depends on the deployment and so on this client).
+    this.consoleUrl = Fn.join('', ['https://', api.restApiId, '.execute-api.', Aws.REGION, '.', Aws.URL_SUFFIX, `/${config.stage}/console`]);
+    this.client = this.userPool.addClient('ConsoleClient', {
+      userPoolClientName: 'console',
+      generateSecret: false,
+      authFlows: {},
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL],
+        callbackUrls: [this.consoleUrl],
+        logoutUrls: [this.consoleUrl],
+      },
+      supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
+      preventUserExistenceErrors: true,
+      idTokenValidity: Duration.hours(1),
+      accessTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.hours(8),
+      enableTokenRevocation: true,
+    });
+    new cognito.CfnManagedLoginBranding(this, 'ManagedLoginBranding', {
+      userPoolId: this.userPool.userPoolId,
+      clientId: this.client.userPoolClientId,
+      useCognitoProvidedValues: true,
+    });
+
+    const issuer = Fn.join('', ['https://cognito-idp.', Aws.REGION, '.', Aws.URL_SUFFIX, '/', this.userPool.userPoolId]);
+    const tokenEnv = { CONSOLE_ISSUER: issuer, CONSOLE_CLIENT_ID: this.client.userPoolClientId };
+
+    this.fn = new ServiceFunction(this, 'Fn-console', {
+      name: 'console',
+      config,
+      tableName: props.table.tableName,
+      description: `time-tracking ${config.stage}: the console (GET /console, /console/api/...)`,
+      environment: {
+        ...tokenEnv,
+        CONSOLE_LOGOUT_URL: Fn.join('', [this.domain.baseUrl(), '/logout?client_id=', this.client.userPoolClientId, '&logout_uri=', this.consoleUrl]),
+        API_KEY_CACHE_SECONDS: String(API_KEY_CACHE_SECONDS),
+        CURSOR_SECRET_ARN: props.cursorSecret.secretArn,
+      },
+      // The page's script and style, built by the project's esbuild next to the function's bundle.
+      afterBundling: (inputDir, outputDir) => [
+        `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/console/app.ts" --bundle --minify --format=esm --target=es2022 --platform=browser --legal-comments=none --log-level=error --outfile="${outputDir}/${CONSOLE_ASSETS.script}"`,
+        `cp "${inputDir}/console/app.css" "${outputDir}/${CONSOLE_ASSETS.style}"`,
+      ],
+    });
+    // Members, audit entries, key records and counters, the rate counter: read and write, no Scan.
+    this.fn.bindTable(props.table, { kind: 'readWrite' });
+    props.cursorSecret.grantRead(this.fn.role);
+
+    this.authorizerFn = new ServiceFunction(this, 'Fn-console-authorizer', {
+      name: 'console-authorizer',
+      config,
+      tableName: props.table.tableName,
+      memorySize: 256,
+      timeout: Duration.seconds(5),
+      description: `time-tracking ${config.stage}: REQUEST authorizer verifying the console's ID tokens`,
+      environment: tokenEnv,
+    });
+    // No table access at all: it verifies a signature against the user pool's public JWKS.
+
+    this.authorizer = new apigw.RequestAuthorizer(this, 'ConsoleAuthorizer', {
+      authorizerName: `time-tracking-${config.stage}-console`,
+      handler: this.authorizerFn.fn,
+      identitySources: [apigw.IdentitySource.header('Authorization')],
+      resultsCacheTtl: CONSOLE_AUTHORIZER_CACHE_TTL,
+    });
+
+    const integration = new apigw.LambdaIntegration(this.fn.fn, { proxy: true, scopePermissionToMethod: false });
+    for (const [template, routes] of consolePathTemplates()) {
+      const resource = api.root.resourceForPath(template);
+      const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      const requestParameters = Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true]));
+      for (const route of routes) {
+        const isPublic = route.access === null;
+        const method = resource.addMethod(route.method, integration, {
+          operationName: route.id,
+          requestParameters,
+          ...(isPublic ? { authorizationType: apigw.AuthorizationType.NONE } : { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }),
+        });
+        Validations.of(method).acknowledge(
+          isPublic
+            ? { id: 'AwsSolutions-COG4', reason: `${route.method} ${route.path} is the console's public page, asset or document: it must load before anyone signs in.` }
+            : {
+                id: 'AwsSolutions-COG4',
+                reason: `${route.method} ${route.path} is behind the console's Lambda REQUEST authorizer, which verifies the Cognito ID token (signature against the pool's JWKS, issuer, audience, expiry, token_use) with the same code as the local run.`,
+              },
+          ...(isPublic ? [{ id: 'AwsSolutions-APIG4', reason: `${route.method} ${route.path} is public by design: the console page and its assets load before sign-in.` }] : []),
+        );
+      }
+    }
+
+    new CfnOutput(this, 'ConsoleUrl', { value: this.consoleUrl, description: 'The console (sign in with an account the admin CLI created)' }).overrideLogicalId('ConsoleUrl');
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId, description: 'USER_POOL_ID for the admin CLI (members add)' }).overrideLogicalId('UserPoolId');
+    new CfnOutput(this, 'ConsoleClientId', { value: this.client.userPoolClientId }).overrideLogicalId('ConsoleClientId');
+  }
+}

@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { checkPassword } from '../shared/data/accounts';
+import { normalizeEmail } from '../shared/domain/roles';
+import { CONSOLE_CLIENT_ID } from './config';
+
+/**
+ * The local OpenID Provider `npm start` embeds: `oidc-provider` (a certified OpenID Provider) with the
+ * console as its one client (public: no secret; authorization code with PKCE S256 required), accounts from
+ * the table (shared/data/accounts.ts: bcrypt hashes; the admin CLI's `members add` creates them), and its
+ * own sign-in page (fields "Email" and "Password", button "Sign in"). There is no development interaction
+ * that accepts any password. ID tokens carry `email`, `email_verified` and `token_use: "id"`, as Cognito's
+ * do, so the console's verification (shared/console/token.ts) is the same code for both. Its JWKS is at
+ * `<issuer>/.well-known/jwks.json` (Cognito's path); the signing key is made at start (tokens do not
+ * survive a restart: sign in again).
+ */
+export { CONSOLE_CLIENT_ID };
+
+export interface LocalOidcOptions {
+  issuer: string;
+  /** The console's URLs (redirect and post-logout), e.g. http://127.0.0.1:3000/console. */
+  consoleUrls: string[];
+  /** ID token lifetime in seconds (default 3600). */
+  idTokenTtlSeconds?: number;
+}
+
+const page = (title: string, body: string) => `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style>
+</head><body><h1>${title}</h1>${body}</body></html>`;
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function loginForm(uid: string, error?: string, email = '') {
+  return page(
+    'Sign in to the time-tracking console',
+    `${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="/interaction/${esc(uid)}/login" autocomplete="on">
+<label for="email">Email</label><input id="email" name="email" type="email" required autofocus value="${esc(email)}">
+<label for="password">Password</label><input id="password" name="password" type="password" required>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let data = '';
+    req.on('data', (c: Buffer) => {
+      data += c.toString('utf8');
+      if (data.length > 10_000) req.destroy();
+    });
+    req.on('end', () => resolve(new URLSearchParams(data)));
+    req.on('error', reject);
+  });
+}
+
+export async function createLocalOidcProvider(opts: LocalOidcOptions): Promise<Provider> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: `local-${randomBytes(4).toString('hex')}`, alg: 'RS256', use: 'sig' };
+  const origins = new Set(opts.consoleUrls.map((u) => new URL(u).origin));
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: CONSOLE_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: opts.consoleUrls,
+        post_logout_redirect_uris: opts.consoleUrls,
+        id_token_signed_response_alg: 'RS256',
+      },
+    ],
+    claims: { openid: ['sub', 'token_use'], email: ['email', 'email_verified'] },
+    // The ID token carries the e-mail even in the code flow (Cognito's do): the console needs nothing else.
+    conformIdTokenClaims: false,
+    scopes: ['openid', 'email'],
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: async () => ({ sub, email: sub, email_verified: true, token_use: 'id' }),
+    }),
+    // A first-party client: the grant is given at sign-in (no consent screen).
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      grant.addOIDCScope('openid email');
+      await grant.save();
+      return grant;
+    },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.body = page(
+            'Sign out',
+            `${form}<p>Sign out of the time-tracking console?</p><button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.body = page('Signed out', '<p>You are signed out.</p>');
+        },
+      },
+    },
+    pkce: { required: () => true },
+    clientBasedCORS: (_ctx, origin) => origins.has(origin),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    jwks: { keys: [jwk] },
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    routes: { jwks: '/.well-known/jwks.json' },
+    ttl: { IdToken: opts.idTokenTtlSeconds ?? 3600, AccessToken: 3600, AuthorizationCode: 60, Interaction: 3600, Session: 8 * 3600, Grant: 8 * 3600 },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = page('Sign-in error', `<p class="error">${esc(String(out.error_description ?? out.error))}</p>`);
+    },
+  };
+  const provider = new Provider(opts.issuer, configuration);
+  provider.proxy = false;
+  return provider;
+}
+
+/**
+ * Starts the provider on a loopback port (0: any free one) and returns its issuer and server. The issuer
+ * is http://127.0.0.1:<port>: the port is known before the provider is made.
+ */
+export async function startLocalOidc(
+  port: number,
+  consoleUrls: (issuer: string) => string[],
+  opts: { idTokenTtlSeconds?: number } = {},
+): Promise<{ issuer: string; server: Server; provider: Provider }> {
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+  const server = createServer((req, res) => handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+  const provider = await createLocalOidcProvider({ issuer, consoleUrls: consoleUrls(issuer), ...(opts.idTokenTtlSeconds ? { idTokenTtlSeconds: opts.idTokenTtlSeconds } : {}) });
+  handle = oidcRequestHandler(provider);
+  return { issuer, server, provider };
+}
+
+/** The provider's requests: its sign-in page at /interaction/<uid>, everything else oidc-provider's. */
+export function oidcRequestHandler(provider: Provider): (req: IncomingMessage, res: ServerResponse) => void {
+  const callback = provider.callback();
+  const send = (res: ServerResponse, status: number, html: string) => {
+    res.writeHead(status, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    });
+    res.end(html);
+  };
+  return (req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(url.pathname);
+      if (!m) return callback(req, res);
+      try {
+        const details = await provider.interactionDetails(req, res);
+        if (details.uid !== m[1]) return send(res, 400, page('Sign-in error', '<p class="error">This sign-in has expired; start again from the console.</p>'));
+        if (!m[2] && req.method === 'GET') {
+          if (details.prompt.name === 'login') return send(res, 200, loginForm(details.uid));
+          // consent: granted at sign-in (loadExistingGrant); finish with what was asked
+          return await provider.interactionFinished(req, res, {}, { mergeWithLastSubmission: true });
+        }
+        if (m[2] && req.method === 'POST') {
+          const form = await readForm(req);
+          const email = normalizeEmail(form.get('email') ?? '');
+          const account = email ? await checkPassword(email, form.get('password') ?? '') : undefined;
+          if (!account) return send(res, 200, loginForm(details.uid, 'Wrong e-mail or password.', email));
+          return await provider.interactionFinished(req, res, { login: { accountId: account } }, { mergeWithLastSubmission: false });
+        }
+        return send(res, 405, page('Sign-in error', '<p class="error">Method not allowed.</p>'));
+      } catch (err) {
+        const name = (err as Error).name;
+        if (name === 'SessionNotFound' || name === 'InvalidRequest')
+          return send(res, 400, page('Sign-in error', '<p class="error">This sign-in has expired; start again from the console.</p>'));
+        console.error('local OpenID Provider: interaction failed', err);
+        return send(res, 500, page('Sign-in error', '<p class="error">Something went wrong.</p>'));
+      }
+    })();
+  };
+}

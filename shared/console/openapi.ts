@@ -1,0 +1,110 @@
+import * as z from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../api/errors';
+import { errorSchema } from '../api/schemas';
+import { consoleRouteList } from './routes';
+import type { ConsoleRoute } from './route-table';
+
+/**
+ * The console API's own OpenAPI 3.0 document (GET /console/api/openapi.json), generated from the console
+ * route table; the integration document (/v1/openapi.json) does not list these routes.
+ */
+type Json = Record<string, unknown>;
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, Json>): Json {
+  const out = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
+  const defs = (out.definitions ?? {}) as Record<string, Json>;
+  delete out.definitions;
+  delete out.$schema;
+  for (const [id, def] of Object.entries(defs)) components[id] ??= refs(def) as Json;
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) {
+    components[id] ??= refs(out) as Json;
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return refs(out) as Json;
+}
+function refs(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(refs);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v as Json).map(([k, val]) => [k, k === '$ref' && typeof val === 'string' ? val.replace('#/definitions/', '#/components/schemas/') : refs(val)]),
+  );
+}
+
+const ERRORS: Array<[ErrorCode, string]> = [
+  ['VALIDATION_ERROR', 'Bad input: details name each field'],
+  ['UNAUTHORIZED', 'No valid sign-in token (an API key is refused here)'],
+  ['FORBIDDEN', 'The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }]'],
+  ['NOT_FOUND', 'Not a member of this workspace, or no such record in it'],
+  ['CONFLICT', 'The last owner, the 500-active-key bound, an existing member, a revoked key'],
+  ['INTERNAL_ERROR', 'Unexpected failure (request id only)'],
+  ['SERVICE_UNAVAILABLE', 'Retry after Retry-After'],
+];
+
+function errorsFor(r: ConsoleRoute): Record<string, Json> {
+  const codes = ERRORS.filter(([code]) => {
+    if (r.access === null) return code === 'INTERNAL_ERROR';
+    if (code === 'VALIDATION_ERROR') return !!(r.body || r.query || r.params);
+    if (code === 'NOT_FOUND') return r.access !== 'person';
+    if (code === 'CONFLICT') return !!r.conflict;
+    return true;
+  });
+  return Object.fromEntries(
+    codes.map(([code, description]) => [String(ERROR_STATUS[code]), { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+  );
+}
+
+function params(schema: z.ZodObject | undefined, where: 'path' | 'query', components: Record<string, Json>): Json[] {
+  if (!schema) return [];
+  return Object.entries(schema.shape).map(([name, prop]) => {
+    const p = prop as z.ZodType;
+    const s = toSchema(p, 'input', components);
+    return { name, in: where, required: where === 'path' || !p.safeParse(undefined).success, schema: s };
+  });
+}
+
+export function buildConsoleOpenApi(serverUrl?: string): Json {
+  const components: Record<string, Json> = {};
+  components.Error = toSchema(errorSchema, 'output', components);
+  const paths: Record<string, Json> = {};
+  for (const r of consoleRouteList) {
+    const op: Json = {
+      operationId: r.id,
+      summary: r.summary,
+      ...(r.description || r.access !== null
+        ? { description: [r.description, r.access === null ? '' : r.access === 'person' ? 'Any signed-in person.' : `Least role: ${r.access}.`].filter(Boolean).join(' ') }
+        : {}),
+      tags: [r.tag],
+      ...(r.access === null ? { security: [] } : {}),
+      parameters: [...params(r.params, 'path', components), ...params(r.query, 'query', components)],
+      ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input', components) } } } } : {}),
+      responses: {
+        [String(r.successStatus)]: {
+          description: r.secret ? 'OK (carries a secret: Cache-Control: no-store)' : 'OK',
+          content: r.produces ? { [r.produces.split(';')[0]!]: { schema: { type: 'string' } } } : { 'application/json': { schema: toSchema(r.response, 'output', components) } },
+        },
+        ...errorsFor(r),
+      },
+    };
+    paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method.toLowerCase()]: op };
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Time-tracking console API',
+      version: '1.0.0',
+      description:
+        "The API behind the console page (GET /console): a workspace's API keys, members and audit log, for its people. Authenticated by the OpenID Connect ID token of a person (Authorization: Bearer), never by an API key. The integration API is described at /v1/openapi.json.",
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    security: [{ personToken: [] }],
+    tags: [...new Set(consoleRouteList.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        personToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The ID token the OpenID Provider issued to the console (Cognito in AWS)' },
+      },
+      schemas: components,
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * GET /console: the page, its script and its style, all served by the API (nothing from a CDN). The script
+ * is console/app.ts bundled by the project's esbuild (with oauth4webapi): at deploy time by the console
+ * function's bundling (lib/console.ts), locally by `npm start` (local/console-assets.ts) into
+ * CONSOLE_ASSETS_DIR. The Content-Security-Policy allows scripts and styles from the API only (no inline
+ * script or style), network calls to the API and the OpenID Provider only, and no framing.
+ */
+export const CONSOLE_ASSETS = { script: 'console-app.js', style: 'console-app.css' } as const;
+export const CONSOLE_TITLE = 'Time-tracking console';
+
+export function assetsDir(): string {
+  return process.env.CONSOLE_ASSETS_DIR ?? __dirname;
+}
+
+const cache = new Map<string, string>();
+export function readAsset(name: string): string {
+  let text = cache.get(name);
+  if (text === undefined) {
+    const file = join(assetsDir(), name);
+    if (!existsSync(file)) throw new Error(`console asset ${name} not found in ${assetsDir()} (npm start builds it; set CONSOLE_ASSETS_DIR)`);
+    cache.set(name, (text = readFileSync(file, 'utf8')));
+  }
+  return text;
+}
+
+export function pageHeaders(issuer: string): Record<string, string> {
+  const idp = new URL(issuer).origin;
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      `connect-src 'self' ${idp}`,
+      "base-uri 'none'",
+      "form-action 'none'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    // The authorization code comes back in the page's URL: never send it to another site.
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
+}
+export const ASSET_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' } as const;
+
+export function consolePage(): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${CONSOLE_TITLE}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="console/${CONSOLE_ASSETS.style}">
+</head>
+<body>
+<header class="top"><h1>${CONSOLE_TITLE}</h1><div id="who"></div></header>
+<main id="app"><p>Loading…</p></main>
+<script type="module" src="console/${CONSOLE_ASSETS.script}"></script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,78 @@
+import type * as z from 'zod';
+import type { Role } from '../domain/roles';
+import type { Member } from '../data/members';
+
+/**
+ * How a console route is declared: ONE call of `consoleRoute(declaration, implementation)` in a feature
+ * file (shared/console/features/*.ts), listed in shared/console/routes.ts. From the declarations follow the
+ * API Gateway methods and their authorizer (lib/console.ts), the local gateway's routing, the role check,
+ * request validation, `Cache-Control: no-store`, and the console's OpenAPI document
+ * (GET /console/api/openapi.json). Issue 24's invoices add their routes the same way.
+ */
+export type ConsoleMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call it: `null` public (the page, its assets, the document); `person` any signed-in person (no
+ * workspace in the path: GET /console/api/me); a role: a member of the path's `{workspaceId}` with at least
+ * that role (owner > admin > viewer). A person who is not a member of that workspace gets 404.
+ */
+export type ConsoleAccess = null | 'person' | Role;
+
+export interface ConsoleRouteDecl {
+  method: ConsoleMethod;
+  /** API Gateway style template under /console, e.g. /console/api/workspaces/{workspaceId}/api-keys. */
+  path: string;
+  access: ConsoleAccess;
+  summary: string;
+  description?: string;
+  /** The OpenAPI tag (the console section). */
+  tag: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body may be left out (it is then `{}`). */
+  bodyOptional?: boolean;
+  response: z.ZodType;
+  successStatus: 200 | 201;
+  /** A text answer (the page and its assets) of this content type, rather than JSON. */
+  produces?: string;
+  /** The answer carries a secret (a new API key): documented as such; every console API answer is no-store. */
+  secret?: boolean;
+  /** May answer 409 CONFLICT. */
+  conflict?: boolean;
+}
+
+export interface ConsolePerson {
+  email: string;
+}
+
+/** What an implementation receives: validated input, the person, their membership of the path's workspace. */
+export interface ConsoleRequest<D extends ConsoleRouteDecl> {
+  params: D['params'] extends z.ZodType ? z.output<D['params']> : Record<string, never>;
+  query: D['query'] extends z.ZodType ? z.output<D['query']> : Record<string, never>;
+  body: D['body'] extends z.ZodType ? z.output<D['body']> : undefined;
+  /** Undefined only on public routes. */
+  person: ConsolePerson;
+  /** The person's membership of the path's workspace (routes whose access is a role). */
+  member: Member;
+  requestId: string;
+  /** The base URL the caller reached (scheme, host, stage). */
+  baseUrl: string;
+}
+
+/** A text answer with its own headers (the page: Content-Security-Policy). */
+export class TextReply {
+  constructor(
+    readonly body: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+}
+
+export type ConsoleRoute<D extends ConsoleRouteDecl = ConsoleRouteDecl> = D & {
+  run: (req: ConsoleRequest<D>) => Promise<unknown>;
+};
+
+/** Declares a console route: its declaration and its implementation, in one place. */
+export function consoleRoute<const D extends ConsoleRouteDecl>(decl: D, run: (req: ConsoleRequest<D>) => Promise<unknown>): ConsoleRoute<D> {
+  return { ...decl, run };
+}

@@ -1,0 +1,107 @@
+import { SCOPES } from '../domain/auth';
+import { templateMatcher } from '../api/routes';
+import { apiKeyRoutes } from './features/api-keys';
+import { auditRoutes, memberRoutes, meRoutes } from './features/members';
+import { ASSET_HEADERS, CONSOLE_ASSETS, consolePage, pageHeaders, readAsset } from './page';
+import { consoleRoute, TextReply, type ConsoleRoute } from './route-table';
+import * as s from './schemas';
+
+/**
+ * THE console route table: the page and its assets (public), then each section's routes (one
+ * `consoleRoute(...)` each, in shared/console/features/). A new section adds its feature's object here.
+ */
+export function consoleSettings(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    issuer: env.CONSOLE_ISSUER ?? '',
+    clientId: env.CONSOLE_CLIENT_ID ?? '',
+    scope: 'openid email',
+    logoutUrl: env.CONSOLE_LOGOUT_URL || null,
+    authorizerCacheSeconds: Number(env.API_KEY_CACHE_SECONDS ?? env.AUTH_CACHE_TTL_SECONDS ?? 300),
+    scopes: SCOPES,
+  };
+}
+
+const pageRoutes = {
+  getConsolePage: consoleRoute(
+    {
+      method: 'GET',
+      path: '/console',
+      access: null,
+      tag: 'Page',
+      summary: 'The console (HTML); signs in with OpenID Connect',
+      query: s.pageQuery,
+      response: s.textSchema,
+      produces: 'text/html; charset=utf-8',
+      successStatus: 200,
+    },
+    async () => new TextReply(consolePage(), pageHeaders(consoleSettings().issuer || 'http://localhost')),
+  ),
+  getConsoleScript: consoleRoute(
+    {
+      method: 'GET',
+      path: `/console/${CONSOLE_ASSETS.script}`,
+      access: null,
+      tag: 'Page',
+      summary: "The console's script (bundled by esbuild)",
+      response: s.textSchema,
+      produces: 'text/javascript; charset=utf-8',
+      successStatus: 200,
+    },
+    async () => new TextReply(readAsset(CONSOLE_ASSETS.script), ASSET_HEADERS),
+  ),
+  getConsoleStyle: consoleRoute(
+    {
+      method: 'GET',
+      path: `/console/${CONSOLE_ASSETS.style}`,
+      access: null,
+      tag: 'Page',
+      summary: "The console's style sheet",
+      response: s.textSchema,
+      produces: 'text/css; charset=utf-8',
+      successStatus: 200,
+    },
+    async () => new TextReply(readAsset(CONSOLE_ASSETS.style), ASSET_HEADERS),
+  ),
+  getConsoleConfig: consoleRoute(
+    {
+      method: 'GET',
+      path: '/console/config.json',
+      access: null,
+      tag: 'Page',
+      summary: "What the page needs to sign in: the OpenID Provider's issuer, the console's public client id, the sign-out URL",
+      response: s.configSchema,
+      successStatus: 200,
+    },
+    async () => consoleSettings(),
+  ),
+  getConsoleOpenApi: consoleRoute(
+    {
+      method: 'GET',
+      path: '/console/api/openapi.json',
+      access: null,
+      tag: 'Page',
+      summary: "The console API's OpenAPI 3.0 document (public)",
+      response: s.textSchema,
+      successStatus: 200,
+    },
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    async ({ baseUrl }) => (require('./openapi') as typeof import('./openapi')).buildConsoleOpenApi(baseUrl),
+  ),
+};
+
+export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes };
+export type ConsoleRouteId = keyof typeof consoleRoutes;
+export const consoleRouteList: Array<ConsoleRoute & { id: ConsoleRouteId }> = (Object.keys(consoleRoutes) as ConsoleRouteId[]).map((id) => ({
+  id,
+  ...(consoleRoutes[id] as unknown as ConsoleRoute),
+}));
+
+/** Distinct path templates of the console, each with its routes. */
+export function consolePathTemplates(): Map<string, Array<ConsoleRoute & { id: ConsoleRouteId }>> {
+  const m = new Map<string, Array<ConsoleRoute & { id: ConsoleRouteId }>>();
+  for (const r of consoleRouteList) m.set(r.path, [...(m.get(r.path) ?? []), r]);
+  return m;
+}
+export const matchConsolePath = templateMatcher([...consolePathTemplates().keys()]);
+export const findConsoleRoute = (template: string, method: string) => consoleRouteList.find((r) => r.path === template && r.method === method);
+export const isConsolePath = (path: string) => path === '/console' || path.startsWith('/console/');

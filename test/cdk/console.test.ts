@@ -1,0 +1,66 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { consoleRouteList } from '../../shared/console/routes';
+import { synth } from './support';
+
+/** The console in the template (lib/console.ts): user pool, domain, client, authorizer, routes, outputs. */
+describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
+  const s = synth(stage);
+  const c = s.stack.console;
+
+  test('user pool: no self sign-up, e-mail as user name, strong passwords, TOTP MFA optional in dev and required in prod', () => {
+    s.template.resourceCountIs('AWS::Cognito::UserPool', 1);
+    s.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+      MfaConfiguration: stage === 'prod' ? 'ON' : 'OPTIONAL',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 14, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true }) },
+    });
+  });
+
+  test('a domain with managed login, and its branding for the client', () => {
+    s.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2 });
+    s.template.resourceCountIs('AWS::Cognito::ManagedLoginBranding', 1);
+  });
+
+  test("a public client (no secret): code flow only, openid + email, the console's URL for callback and sign-out", () => {
+    const clients = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::Cognito::UserPoolClient');
+    expect(clients).toHaveLength(1);
+    const p = clients[0]!.Properties!;
+    expect(p.GenerateSecret).toBe(false);
+    expect(p.AllowedOAuthFlows).toEqual(['code']);
+    expect(p.AllowedOAuthScopes.sort()).toEqual(['email', 'openid']);
+    expect(p.AllowedOAuthFlowsUserPoolClient).toBe(true);
+    const url = JSON.stringify(p.CallbackURLs);
+    expect(url).toContain(`/${stage}/console`);
+    expect(url).toContain(s.logicalId(s.stack.api));
+    expect(p.LogoutURLs).toEqual(p.CallbackURLs);
+    expect(p.ExplicitAuthFlows).toBeUndefined(); // no password flow through the API: managed login only
+  });
+
+  test('the console authorizer: REQUEST on Authorization, cached at most 60 s, backed by its own function with the issuer and client id', () => {
+    s.template.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization', AuthorizerResultTtlInSeconds: 60 });
+    const fn = s.json.Resources[s.logicalId(c.authorizerFn.fn)]!;
+    expect(Object.keys(fn.Properties!.Environment.Variables)).toEqual(expect.arrayContaining(['CONSOLE_ISSUER', 'CONSOLE_CLIENT_ID']));
+    // no table access for the authorizer
+    const policies = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties!.Roles).includes(s.logicalId(c.authorizerFn.role)));
+    expect(JSON.stringify(policies)).not.toContain('dynamodb:');
+  });
+
+  test('every console route is a method: the public ones without auth, the API behind the console authorizer', () => {
+    const authorizerId = s.logicalId(c.authorizer);
+    const methods = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method' && consoleRouteList.some((x) => x.id === r.Properties!.OperationName));
+    expect(methods).toHaveLength(consoleRouteList.length);
+    for (const route of consoleRouteList) {
+      const m = methods.find((x) => x.Properties!.OperationName === route.id)!;
+      expect(m.Properties!.HttpMethod).toBe(route.method);
+      if (route.access === null) expect(m.Properties!.AuthorizationType).toBe('NONE');
+      else expect([route.id, m.Properties!.AuthorizationType, m.Properties!.AuthorizerId]).toEqual([route.id, 'CUSTOM', { Ref: authorizerId }]);
+    }
+  });
+
+  test('outputs ConsoleUrl and UserPoolId', () => {
+    expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['ConsoleUrl', 'UserPoolId']));
+  });
+});
