@@ -1,3 +1,4 @@
+import { keys } from '../shared/data/keys';
 import { Aws, CfnOutput, Duration, Fn, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
@@ -125,7 +126,17 @@ export class Console extends Construct {
       ],
     });
     // Members, audit entries, key records and counters, the rate counter: read and write, no Scan.
-    this.fn.bindTable(props.table, { kind: 'readWrite' });
+    this.fn.bindTable(props.table, {
+      kind: 'readWrite',
+      leadingKeys: [
+        keys.workspacePartition('*'),
+        keys.rateCounter('*', '').PK,
+        keys.apiKey('*').PK,
+        keys.apiKeyById('*').GSI2PK,
+        keys.memberByPersonPartition('*'),
+        keys.invoiceJobsPartition,
+      ],
+    });
     props.cursorSecret.grantRead(this.fn.role);
 
     this.authorizerFn = new ServiceFunction(this, 'Fn-console-authorizer', {

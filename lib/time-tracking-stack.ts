@@ -113,8 +113,12 @@ export class TimeTrackingStack extends Stack {
         ...(CURSOR_FUNCTIONS.includes(name) ? { environment: { CURSOR_SECRET_ARN: this.cursorSecret.secretArn } } : {}),
       });
       // Workspace data (records, locks, feed, rollups, list bounds, idempotency records: all under WS#<ws>)
-      // and the rate counters; the webhooks function also adds its workspace to the webhook directory.
-      fn.bindTable(this.table, { kind: 'readWrite', leadingKeys: [...WORKSPACE_DATA_KEYS, ...(name === 'webhooks' ? [keys.webhookDirectoryPartition] : [])] });
+      // and the rate counters; the webhooks function also adds its workspace to the webhook directory, and the
+      // invoices function releases an invoice's entries under a job item (INVOICEJOBS, shared/data/invoice-store.ts).
+      fn.bindTable(this.table, {
+        kind: 'readWrite',
+        leadingKeys: [...WORKSPACE_DATA_KEYS, ...(name === 'webhooks' ? [keys.webhookDirectoryPartition] : []), ...(name === 'invoices' ? [keys.invoiceJobsPartition] : [])],
+      });
       if (CURSOR_FUNCTIONS.includes(name)) this.cursorSecret.grantRead(fn.role);
       fns[name] = fn;
     }
