@@ -28,6 +28,9 @@ export const BUNDLING = {
   externalModules: ['@aws-sdk/*'],
 } as const satisfies BundlingOptions;
 
+/** The Lambda runtime of every function; every npm script runs on its major too (package.json: the `node` dev dependency). */
+export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+
 /** Hard upper bound for one function's bundle (test/cdk/bundles.test.ts); the performance target of 200 KB is reported in docs/performance.md. */
 export const MAX_BUNDLE_BYTES = 300 * 1024;
 
@@ -87,7 +90,7 @@ export class ServiceFunction extends Construct {
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? config.lambda.memorySize,
       timeout: props.timeout ?? Duration.seconds(10),

@@ -287,7 +287,7 @@ export async function readChanges(workspaceId: string, opts: ReadOptions): Promi
       position = p.position;
       positionAt = p.at;
       examined++;
-      if (p.event && accept(p.event)) events.push(p.event);
+      if (p.event && accept(p.event)) events.push({ ...p.event, position: p.position });
     }
     if (reread) continue;
     if (!res.LastEvaluatedKey) return done(false);
