@@ -99,7 +99,7 @@ async function main() {
     const marker = { PK: { S: 'LOCAL#SETUP' }, SK: { S: 'DEMO' } };
     const done = await client.send(new GetItemCommand({ TableName: table, Key: marker, ConsistentRead: true }));
     if (!done.Item) {
-      const seeded = await seedWorkspace(DEMO_WORKSPACE);
+      const seeded = await seedWorkspace(DEMO_WORKSPACE, { demo: true });
       const { key, record } = await createApiKey({ workspaceId: DEMO_WORKSPACE, name: 'Demo key (all scopes)', scopes: [...SCOPES] as Scope[] });
       await client.send(new PutItemCommand({ TableName: table, Item: { ...marker, createdAt: { S: new Date().toISOString() }, keyId: { S: record.id } } }));
       console.log(`\nSeeded workspace "${DEMO_WORKSPACE}": ${JSON.stringify(seeded)}`);
