@@ -3,7 +3,7 @@ import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from './config';
@@ -26,6 +26,8 @@ export const BUNDLING = {
   format: OutputFormat.CJS,
   // The Node.js 22 runtime ships AWS SDK v3; keeping it out of the bundle keeps bundles small.
   externalModules: ['@aws-sdk/*'],
+  // esbuild reports warnings and errors only (not each bundle's size and time)
+  logLevel: LogLevel.WARNING,
 } as const satisfies BundlingOptions;
 
 /** The Lambda runtime of every function; every npm script runs on its major too (package.json: the `node` dev dependency). */

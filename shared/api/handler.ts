@@ -263,8 +263,9 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
     logger.info('Request served', { status });
     recordOutcome(metrics, { status });
     if (status === 304) return { statusCode: 304, headers, body: '' };
-    const csv = route.csv ? CSV_FORMATS[route.id] : undefined;
-    if (csv && acceptsCsv(event.headers)) {
+    // CSV: a route of its own (GET /v1/time-entries.csv), or Accept: text/csv on the JSON route
+    const csv = route.csvOf ? CSV_FORMATS[route.csvOf as RouteId] : route.csv && acceptsCsv(event.headers) ? CSV_FORMATS[route.id] : undefined;
+    if (csv) {
       // The same answer as CSV; a page's next cursor moves to a header.
       const cursor = (reply.body as { nextCursor?: unknown } | undefined)?.nextCursor;
       return {

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * The API reference: an HTML page rendering this document (public)
-         * @description Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API. Public: no API key needed.
+         * @description Rendered in the browser by Redoc from GET /v1/openapi.json, over an HTML overview of the same document that shows before any script runs; the page, its script and the document all come from this API. Also at /v1/docs/; query parameters (e.g. utm_source) are ignored. Public: no API key needed.
          */
         get: operations["getApiReference"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * The reference page's renderer (Redoc), served by the API itself (public)
-         * @description The Redoc standalone bundle the reference page loads. Public: no API key needed.
+         * @description The Redoc standalone bundle the reference page loads, as `?v=<version>` (a hash of its content): that URL never changes content, so it is cached a year (`immutable`); without the current `v`, 5 minutes. Public: no API key needed.
          */
         get: operations["getApiReferenceScript"];
         put?: never;
@@ -153,9 +153,49 @@ export interface paths {
         };
         /**
          * Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month
-         * @description Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group). Required scope: `time-entries:read`.
+         * @description Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. As CSV: `GET /v1/reports/summary.csv` (or `Accept: text/csv` here). Required scope: `time-entries:read`.
          */
         get: operations["getSummaryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List time entries as CSV, newest startTime first (paginated: the next cursor in the Next-Cursor header)
+         * @description The page of `GET /v1/time-entries` with the same parameters, as RFC 4180 CSV: a header row, then one row per entry (`tagIds` joined with `;`, an absent value empty). The next page: pass the `Next-Cursor` header as `cursor`; no header on the last page. Required scope: `time-entries:read`.
+         */
+        get: operations["listTimeEntriesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/summary.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The summary report as CSV
+         * @description The report of `GET /v1/reports/summary` with the same parameters, as RFC 4180 CSV: a header row; a `level` column (`total`, `group`, `subgroup`), each grouping's key and name, `entries`, `durationMinutes`, `billableMinutes`, and one `amount_<currency>` column per currency. Required scope: `time-entries:read`.
+         */
+        get: operations["getSummaryReportCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -440,7 +480,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor
+         * List time entries, newest startTime first (paginated); as CSV: GET /v1/time-entries.csv
          * @description Required scope: `time-entries:read`.
          */
         get: operations["listTimeEntries"];
@@ -660,6 +700,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the key stops working; null when it does not expire
+             * @example 2026-03-02T09:00:00Z
              */
             expiresAt: string | null;
             /** @description The quota left in both windows, this request counted (as in the RateLimit header) */
@@ -722,8 +763,15 @@ export interface components {
             /**
              * Format: date-time
              * @description When the change was made (UTC)
+             * @example 2026-03-02T09:00:00Z
              */
             occurredAt: string;
+            /**
+             * Format: int64
+             * @description The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.
+             * @example 1042
+             */
+            position: number;
             /** @description The record after the change (for a deleted event, its last state), as its GET returns it */
             data: components["schemas"]["Client"] | components["schemas"]["Project"] | components["schemas"]["Task"] | components["schemas"]["Tag"] | components["schemas"]["TimeEntry"] | components["schemas"]["Favorite"] | components["schemas"]["Invoice"];
             /** @description A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one) */
@@ -738,9 +786,15 @@ export interface components {
             currency?: string;
             notes?: string;
             archived: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -758,9 +812,15 @@ export interface components {
             currency?: string;
             archived: boolean;
             notes?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -777,9 +837,15 @@ export interface components {
             /** Format: int32 */
             estimateMinutes?: number;
             billable?: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -791,9 +857,15 @@ export interface components {
             id: string;
             name: string;
             archived: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -808,9 +880,15 @@ export interface components {
             projectId?: string;
             clientId?: string;
             taskId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             startTime: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             endTime?: string;
             notes?: string;
             billable?: boolean;
@@ -819,9 +897,15 @@ export interface components {
             sortKey: string;
             /** @description Computed by the server from startTime and endTime; absent while the timer runs */
             durationMinutes?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -839,9 +923,15 @@ export interface components {
             tagIds?: string[];
             billable?: boolean;
             notes?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -855,9 +945,15 @@ export interface components {
             clientId: string;
             /** @enum {string} */
             status: "draft" | "sent" | "paid" | "void";
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-03-02
+             */
             issueDate: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-03-02
+             */
             dueDate: string;
             currency: string;
             lineItems: {
@@ -870,9 +966,15 @@ export interface components {
             tax: number;
             total: number;
             notes?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -968,6 +1070,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the attempt started
+             * @example 2026-03-02T09:00:00Z
              */
             at: string;
             /**
@@ -982,6 +1085,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the event is tried again (absent: delivered, or retries exhausted)
+             * @example 2026-03-02T09:00:00Z
              */
             nextRetryAt?: string;
         };
@@ -1013,9 +1117,15 @@ export interface components {
             enabled: boolean;
             /** @description Why the server disabled the endpoint (absent while enabled) */
             disabledReason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -1040,9 +1150,15 @@ export interface components {
             enabled: boolean;
             /** @description Why the server disabled the endpoint (absent while enabled) */
             disabledReason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -1451,6 +1567,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters) */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "URI_TOO_LONG",
+                 *         "message": "Request URI too long",
+                 *         "requestId": "c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Answered by the gateway: a function did not answer within the integration timeout */
         GatewayIntegrationTimeout: {
             headers: {
@@ -1517,11 +1651,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getApiReference: {
@@ -1547,16 +1680,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getApiReferenceScript: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The version the page names (a hash of the content) */
+                v?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1577,11 +1712,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getMe: {
@@ -1613,12 +1747,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listChanges: {
@@ -1660,12 +1793,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             410: components["responses"]["CursorExpired"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     stopTimeEntry: {
@@ -1689,6 +1821,7 @@ export interface operations {
                     /**
                      * Format: date-time
                      * @description When the timer stopped (default: now); not before its startTime
+                     * @example 2026-03-02T09:00:00Z
                      */
                     endTime?: string;
                 };
@@ -1722,12 +1855,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     startFavorite: {
@@ -1751,6 +1884,7 @@ export interface operations {
                     /**
                      * Format: date-time
                      * @description When the timer started (default: now)
+                     * @example 2026-03-02T09:00:00Z
                      */
                     startTime?: string;
                 };
@@ -1766,6 +1900,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -1784,12 +1920,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getSummaryReport: {
@@ -1831,18 +1967,135 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SummaryReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    listTimeEntriesCsv: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+                /** @description Entries starting at or after this date (inclusive) */
+                startDate?: string;
+                /** @description Entries starting at or before this date (inclusive; a date alone covers the whole day) */
+                endDate?: string;
+                userId?: string;
+                projectId?: string;
+                clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
+                taskId?: string;
+                /** @description Entries carrying this tag */
+                tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
+                billable?: "true" | "false";
+                /** @description true: only running entries (no endTime; at most one per user) */
+                running?: "true";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    /** @description The cursor of the next page (pass it as cursor), absent on the last page (the JSON answer carries it as nextCursor) */
+                    "Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,sortKey,userId,name,projectId,clientId,taskId,startTime,endTime,durationMinutes,billable,tagIds,notes,createdAt,updatedAt,etag
+                     *     01JB2Z3Y4X5W6V7T8S9R0Q1P2N,2026-03-02T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N,alice,Homepage hero section,01JB2Z0PR0JECT000000000001,01JB2Z0C11ENT000000000001,,2026-03-02T09:00:00.000Z,2026-03-02T10:30:00.000Z,90,true,01JB2Z0TAG0000000000000001,Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""
+                     */
                     "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getSummaryReportCsv: {
+        parameters: {
+            query: {
+                /** @description First day (or instant) of the period, on startTime (inclusive) */
+                startDate: string;
+                /** @description Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate */
+                endDate: string;
+                /** @description One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only */
+                groupBy?: string;
+                userId?: string;
+                projectId?: string;
+                clientId?: string;
+                taskId?: string;
+                tagId?: string;
+                billable?: "true" | "false";
+                /** @description IANA time zone of the dates and of the day, week and month groups (default UTC) */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example level,project,projectName,entries,durationMinutes,billableMinutes,amount_USD
+                     *     total,,,42,3150,2700,6750
+                     *     group,01JB2Z0PR0JECT000000000001,Website relaunch,30,2250,2250,5625
+                     *     group,,,12,900,450,1125
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     rotateWebhookSecret: {
@@ -1883,13 +2136,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     testWebhook: {
@@ -1930,13 +2182,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listWebhookDeliveries: {
@@ -1981,12 +2232,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listClients: {
@@ -2020,12 +2270,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     addClient: {
@@ -2061,6 +2310,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2078,12 +2329,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getClient: {
@@ -2140,12 +2391,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateClient: {
@@ -2204,12 +2454,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteClient: {
@@ -2253,13 +2503,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listProjects: {
@@ -2293,12 +2542,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createProject: {
@@ -2335,6 +2583,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2352,12 +2602,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getProject: {
@@ -2414,12 +2664,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateProject: {
@@ -2479,12 +2728,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteProject: {
@@ -2528,13 +2777,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listTasks: {
@@ -2570,12 +2818,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createTask: {
@@ -2611,6 +2858,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2628,12 +2877,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getTask: {
@@ -2690,12 +2939,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateTask: {
@@ -2754,12 +3002,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteTask: {
@@ -2803,13 +3051,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listTags: {
@@ -2843,12 +3090,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createTag: {
@@ -2879,6 +3125,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2896,12 +3144,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getTag: {
@@ -2958,12 +3206,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateTag: {
@@ -3017,12 +3264,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteTag: {
@@ -3066,13 +3313,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listTimeEntries: {
@@ -3115,8 +3361,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
                     "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
-                    /** @description CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor) */
-                    "Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,18 +3370,16 @@ export interface operations {
                         nextCursor?: string;
                         hasMore: boolean;
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createTimeEntry: {
@@ -3158,9 +3400,15 @@ export interface operations {
                     projectId?: string;
                     clientId?: string;
                     taskId?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     startTime: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     endTime?: string;
                     notes?: string;
                     billable?: boolean;
@@ -3178,6 +3426,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -3195,12 +3445,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getTimeEntry: {
@@ -3260,12 +3510,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateTimeEntry: {
@@ -3293,9 +3542,15 @@ export interface operations {
                     projectId?: string | null;
                     clientId?: string | null;
                     taskId?: string | null;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     startTime?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     endTime?: string | null;
                     notes?: string | null;
                     billable?: boolean | null;
@@ -3332,12 +3587,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteTimeEntry: {
@@ -3384,13 +3639,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listFavorites: {
@@ -3426,12 +3680,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createFavorite: {
@@ -3468,6 +3721,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -3485,12 +3740,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getFavorite: {
@@ -3550,12 +3805,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateFavorite: {
@@ -3618,12 +3872,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteFavorite: {
@@ -3670,13 +3924,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listInvoices: {
@@ -3724,12 +3977,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createInvoice: {
@@ -3743,13 +3995,12 @@ export interface operations {
         responses: {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getInvoice: {
@@ -3806,12 +4057,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateInvoice: {
@@ -3827,13 +4077,12 @@ export interface operations {
         responses: {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteInvoice: {
@@ -3877,13 +4126,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listWebhooks: {
@@ -3917,12 +4165,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createWebhook: {
@@ -3964,6 +4211,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -3981,12 +4230,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getWebhook: {
@@ -4043,12 +4292,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateWebhook: {
@@ -4113,12 +4361,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteWebhook: {
@@ -4162,13 +4410,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
 }

@@ -89,6 +89,10 @@ export type ChangeEvent = {
      */
     occurredAt: string;
     /**
+     * The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.
+     */
+    position: number;
+    /**
      * The record after the change (for a deleted event, its last state), as its GET returns it
      */
     data: Client | Project | Task | Tag | TimeEntry | Favorite | Invoice;
@@ -476,14 +480,6 @@ export type GetOpenApiErrors = {
      */
     400: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -495,6 +491,10 @@ export type GetOpenApiErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetOpenApiError = GetOpenApiErrors[keyof GetOpenApiErrors];
@@ -556,14 +556,6 @@ export type GetApiReferenceErrors = {
      */
     400: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -575,6 +567,10 @@ export type GetApiReferenceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetApiReferenceError = GetApiReferenceErrors[keyof GetApiReferenceErrors];
@@ -591,7 +587,12 @@ export type GetApiReferenceResponse = GetApiReferenceResponses[keyof GetApiRefer
 export type GetApiReferenceScriptData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The version the page names (a hash of the content)
+         */
+        v?: string;
+    };
     url: '/v1/docs/redoc.standalone.js';
 };
 
@@ -600,14 +601,6 @@ export type GetApiReferenceScriptErrors = {
      * The request is invalid (path, query or body); nothing was changed
      */
     400: ErrorResponse;
-    /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
@@ -620,6 +613,10 @@ export type GetApiReferenceScriptErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetApiReferenceScriptError = GetApiReferenceScriptErrors[keyof GetApiReferenceScriptErrors];
@@ -654,14 +651,6 @@ export type GetMeErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -677,6 +666,10 @@ export type GetMeErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetMeError = GetMeErrors[keyof GetMeErrors];
@@ -732,14 +725,6 @@ export type ListChangesErrors = {
      */
     410: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -755,6 +740,10 @@ export type ListChangesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListChangesError = ListChangesErrors[keyof ListChangesErrors];
@@ -819,10 +808,6 @@ export type StopTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -842,6 +827,10 @@ export type StopTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type StopTimeEntryError = StopTimeEntryErrors[keyof StopTimeEntryErrors];
@@ -906,10 +895,6 @@ export type StartFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -929,6 +914,10 @@ export type StartFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type StartFavoriteError = StartFavoriteErrors[keyof StartFavoriteErrors];
@@ -986,13 +975,94 @@ export type GetSummaryReportErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
+     * The API as a whole is receiving too many requests; retry with backoff
      */
-    413: ErrorResponse;
+    429: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     * Unexpected failure; the body carries only a request id for support
      */
-    414: ErrorResponse;
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type GetSummaryReportError = GetSummaryReportErrors[keyof GetSummaryReportErrors];
+
+export type GetSummaryReportResponses = {
+    /**
+     * OK
+     */
+    200: SummaryReport;
+};
+
+export type GetSummaryReportResponse = GetSummaryReportResponses[keyof GetSummaryReportResponses];
+
+export type ListTimeEntriesCsvData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1-200 (default 50)
+         */
+        limit?: number;
+        /**
+         * The nextCursor of the previous page
+         */
+        cursor?: string;
+        /**
+         * Entries starting at or after this date (inclusive)
+         */
+        startDate?: string | string;
+        /**
+         * Entries starting at or before this date (inclusive; a date alone covers the whole day)
+         */
+        endDate?: string | string;
+        userId?: string;
+        projectId?: string;
+        clientId?: string;
+        /**
+         * Entries of this task (read through the task's project)
+         */
+        taskId?: string;
+        /**
+         * Entries carrying this tag
+         */
+        tagId?: string;
+        /**
+         * Only billable (true) or only non-billable (false) entries
+         */
+        billable?: 'true' | 'false';
+        /**
+         * true: only running entries (no endTime; at most one per user)
+         */
+        running?: 'true';
+    };
+    url: '/v1/time-entries.csv';
+};
+
+export type ListTimeEntriesCsvErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
@@ -1009,18 +1079,98 @@ export type GetSummaryReportErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
-};
-
-export type GetSummaryReportError = GetSummaryReportErrors[keyof GetSummaryReportErrors];
-
-export type GetSummaryReportResponses = {
     /**
-     * OK
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
      */
-    200: SummaryReport;
+    default: ErrorResponse;
 };
 
-export type GetSummaryReportResponse = GetSummaryReportResponses[keyof GetSummaryReportResponses];
+export type ListTimeEntriesCsvError = ListTimeEntriesCsvErrors[keyof ListTimeEntriesCsvErrors];
+
+export type ListTimeEntriesCsvResponses = {
+    /**
+     * RFC 4180 CSV with a header row
+     */
+    200: string;
+};
+
+export type ListTimeEntriesCsvResponse = ListTimeEntriesCsvResponses[keyof ListTimeEntriesCsvResponses];
+
+export type GetSummaryReportCsvData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * First day (or instant) of the period, on startTime (inclusive)
+         */
+        startDate: string | string;
+        /**
+         * Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate
+         */
+        endDate: string | string;
+        /**
+         * One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only
+         */
+        groupBy?: string;
+        userId?: string;
+        projectId?: string;
+        clientId?: string;
+        taskId?: string;
+        tagId?: string;
+        billable?: 'true' | 'false';
+        /**
+         * IANA time zone of the dates and of the day, week and month groups (default UTC)
+         */
+        timeZone?: string;
+    };
+    url: '/v1/reports/summary.csv';
+};
+
+export type GetSummaryReportCsvErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type GetSummaryReportCsvError = GetSummaryReportCsvErrors[keyof GetSummaryReportCsvErrors];
+
+export type GetSummaryReportCsvResponses = {
+    /**
+     * RFC 4180 CSV with a header row
+     */
+    200: string;
+};
+
+export type GetSummaryReportCsvResponse = GetSummaryReportCsvResponses[keyof GetSummaryReportCsvResponses];
 
 export type RotateWebhookSecretData = {
     body?: never;
@@ -1059,14 +1209,6 @@ export type RotateWebhookSecretErrors = {
      */
     409: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1086,6 +1228,10 @@ export type RotateWebhookSecretErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
@@ -1136,14 +1282,6 @@ export type TestWebhookErrors = {
      */
     409: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1163,6 +1301,10 @@ export type TestWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
@@ -1212,14 +1354,6 @@ export type ListWebhookDeliveriesErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1235,6 +1369,10 @@ export type ListWebhookDeliveriesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
@@ -1276,14 +1414,6 @@ export type ListClientsErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1299,6 +1429,10 @@ export type ListClientsErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListClientsError = ListClientsErrors[keyof ListClientsErrors];
@@ -1356,10 +1490,6 @@ export type AddClientErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1379,6 +1509,10 @@ export type AddClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type AddClientError = AddClientErrors[keyof AddClientErrors];
@@ -1437,14 +1571,6 @@ export type DeleteClientErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1464,6 +1590,10 @@ export type DeleteClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteClientError = DeleteClientErrors[keyof DeleteClientErrors];
@@ -1510,14 +1640,6 @@ export type GetClientErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1533,6 +1655,10 @@ export type GetClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetClientError = GetClientErrors[keyof GetClientErrors];
@@ -1602,10 +1728,6 @@ export type UpdateClientErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1625,6 +1747,10 @@ export type UpdateClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateClientError = UpdateClientErrors[keyof UpdateClientErrors];
@@ -1659,14 +1785,6 @@ export type ListProjectsErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1682,6 +1800,10 @@ export type ListProjectsErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListProjectsError = ListProjectsErrors[keyof ListProjectsErrors];
@@ -1741,10 +1863,6 @@ export type CreateProjectErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1764,6 +1882,10 @@ export type CreateProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateProjectError = CreateProjectErrors[keyof CreateProjectErrors];
@@ -1822,14 +1944,6 @@ export type DeleteProjectErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1849,6 +1963,10 @@ export type DeleteProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteProjectError = DeleteProjectErrors[keyof DeleteProjectErrors];
@@ -1895,14 +2013,6 @@ export type GetProjectErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1918,6 +2028,10 @@ export type GetProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetProjectError = GetProjectErrors[keyof GetProjectErrors];
@@ -1989,10 +2103,6 @@ export type UpdateProjectErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2012,6 +2122,10 @@ export type UpdateProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateProjectError = UpdateProjectErrors[keyof UpdateProjectErrors];
@@ -2048,14 +2162,6 @@ export type ListTasksErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2071,6 +2177,10 @@ export type ListTasksErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListTasksError = ListTasksErrors[keyof ListTasksErrors];
@@ -2127,10 +2237,6 @@ export type CreateTaskErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2150,6 +2256,10 @@ export type CreateTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateTaskError = CreateTaskErrors[keyof CreateTaskErrors];
@@ -2208,14 +2318,6 @@ export type DeleteTaskErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2235,6 +2337,10 @@ export type DeleteTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteTaskError = DeleteTaskErrors[keyof DeleteTaskErrors];
@@ -2281,14 +2387,6 @@ export type GetTaskErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2304,6 +2402,10 @@ export type GetTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetTaskError = GetTaskErrors[keyof GetTaskErrors];
@@ -2372,10 +2474,6 @@ export type UpdateTaskErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2395,6 +2493,10 @@ export type UpdateTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateTaskError = UpdateTaskErrors[keyof UpdateTaskErrors];
@@ -2429,14 +2531,6 @@ export type ListTagsErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2452,6 +2546,10 @@ export type ListTagsErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListTagsError = ListTagsErrors[keyof ListTagsErrors];
@@ -2505,10 +2603,6 @@ export type CreateTagErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2528,6 +2622,10 @@ export type CreateTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateTagError = CreateTagErrors[keyof CreateTagErrors];
@@ -2586,14 +2684,6 @@ export type DeleteTagErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2613,6 +2703,10 @@ export type DeleteTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteTagError = DeleteTagErrors[keyof DeleteTagErrors];
@@ -2659,14 +2753,6 @@ export type GetTagErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2682,6 +2768,10 @@ export type GetTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetTagError = GetTagErrors[keyof GetTagErrors];
@@ -2747,10 +2837,6 @@ export type UpdateTagErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2770,6 +2856,10 @@ export type UpdateTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateTagError = UpdateTagErrors[keyof UpdateTagErrors];
@@ -2840,14 +2930,6 @@ export type ListTimeEntriesErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2863,6 +2945,10 @@ export type ListTimeEntriesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListTimeEntriesError = ListTimeEntriesErrors[keyof ListTimeEntriesErrors];
@@ -2929,10 +3015,6 @@ export type CreateTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2952,6 +3034,10 @@ export type CreateTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateTimeEntryError = CreateTimeEntryErrors[keyof CreateTimeEntryErrors];
@@ -3015,14 +3101,6 @@ export type DeleteTimeEntryErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3042,6 +3120,10 @@ export type DeleteTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteTimeEntryError = DeleteTimeEntryErrors[keyof DeleteTimeEntryErrors];
@@ -3093,14 +3175,6 @@ export type GetTimeEntryErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3116,6 +3190,10 @@ export type GetTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetTimeEntryError = GetTimeEntryErrors[keyof GetTimeEntryErrors];
@@ -3194,10 +3272,6 @@ export type UpdateTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3217,6 +3291,10 @@ export type UpdateTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateTimeEntryError = UpdateTimeEntryErrors[keyof UpdateTimeEntryErrors];
@@ -3253,14 +3331,6 @@ export type ListFavoritesErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3276,6 +3346,10 @@ export type ListFavoritesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListFavoritesError = ListFavoritesErrors[keyof ListFavoritesErrors];
@@ -3335,10 +3409,6 @@ export type CreateFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3358,6 +3428,10 @@ export type CreateFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateFavoriteError = CreateFavoriteErrors[keyof CreateFavoriteErrors];
@@ -3421,14 +3495,6 @@ export type DeleteFavoriteErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3448,6 +3514,10 @@ export type DeleteFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteFavoriteError = DeleteFavoriteErrors[keyof DeleteFavoriteErrors];
@@ -3499,14 +3569,6 @@ export type GetFavoriteErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3522,6 +3584,10 @@ export type GetFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetFavoriteError = GetFavoriteErrors[keyof GetFavoriteErrors];
@@ -3598,10 +3664,6 @@ export type UpdateFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3621,6 +3683,10 @@ export type UpdateFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateFavoriteError = UpdateFavoriteErrors[keyof UpdateFavoriteErrors];
@@ -3674,14 +3740,6 @@ export type ListInvoicesErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3697,6 +3755,10 @@ export type ListInvoicesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListInvoicesError = ListInvoicesErrors[keyof ListInvoicesErrors];
@@ -3734,14 +3796,6 @@ export type CreateInvoiceErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3761,9 +3815,22 @@ export type CreateInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateInvoiceError = CreateInvoiceErrors[keyof CreateInvoiceErrors];
+
+export type CreateInvoiceResponses = {
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type CreateInvoiceResponse = CreateInvoiceResponses[keyof CreateInvoiceResponses];
 
 export type DeleteInvoiceData = {
     body?: never;
@@ -3810,14 +3877,6 @@ export type DeleteInvoiceErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3837,6 +3896,10 @@ export type DeleteInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteInvoiceError = DeleteInvoiceErrors[keyof DeleteInvoiceErrors];
@@ -3883,14 +3946,6 @@ export type GetInvoiceErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3906,6 +3961,10 @@ export type GetInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetInvoiceError = GetInvoiceErrors[keyof GetInvoiceErrors];
@@ -3938,14 +3997,6 @@ export type UpdateInvoiceErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3965,9 +4016,22 @@ export type UpdateInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateInvoiceError = UpdateInvoiceErrors[keyof UpdateInvoiceErrors];
+
+export type UpdateInvoiceResponses = {
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type UpdateInvoiceResponse = UpdateInvoiceResponses[keyof UpdateInvoiceResponses];
 
 export type ListWebhooksData = {
     body?: never;
@@ -3990,14 +4054,6 @@ export type ListWebhooksErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -4013,6 +4069,10 @@ export type ListWebhooksErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
@@ -4077,10 +4137,6 @@ export type CreateWebhookErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -4100,6 +4156,10 @@ export type CreateWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
@@ -4158,14 +4218,6 @@ export type DeleteWebhookErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -4185,6 +4237,10 @@ export type DeleteWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
@@ -4231,14 +4287,6 @@ export type GetWebhookErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -4254,6 +4302,10 @@ export type GetWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
@@ -4330,10 +4382,6 @@ export type UpdateWebhookErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -4353,6 +4401,10 @@ export type UpdateWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
