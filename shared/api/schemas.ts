@@ -218,16 +218,11 @@ export const changeEventSchema = z
     resource: z.enum(CHANGE_ENTITIES.map(changeResource) as [string, ...string[]]),
     resourceId: idString.meta({ description: 'The id of the record that changed' }),
     occurredAt: dateTimeString.meta({ description: 'When the change was made (UTC)' }),
-    position: z
-      .number()
-      .int()
-      .min(1)
-      .max(Number.MAX_SAFE_INTEGER)
-      .meta({
-        description:
-          "The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.",
-        example: 1042,
-      }),
+    position: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
+      description:
+        "The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.",
+      example: 1042,
+    }),
     data: z
       .union(CHANGE_ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
       .meta({ description: 'The record after the change (for a deleted event, its last state), as its GET returns it' }),
@@ -269,7 +264,9 @@ const isTimeZone = (tz: string) => {
 };
 export const reportQuery = z.strictObject({
   startDate: dateOrDateTime.meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
-  endDate: dateOrDateTime.meta({ description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate' }),
+  endDate: dateOrDateTime.meta({
+    description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate',
+  }),
   groupBy: z
     .string()
     .max(64)

@@ -41,7 +41,7 @@ test('the demo seed: catalog, three weeks of entries of three users, running tim
 
   // entries span about three weeks
   const all: Array<{ startTime: string }> = [];
-  for (let cursor: string | undefined, more = true; more; ) {
+  for (let cursor: string | undefined, more = true; more;) {
     const page = await api.get('/v1/time-entries', { key, query: { limit: '200', ...(cursor ? { cursor } : {}) } });
     all.push(...page.body.items);
     cursor = page.body.nextCursor;

@@ -39,7 +39,10 @@ globalThis.fetch = async (input, init) => {
   req.headers.set('X-API-Key', key);
   const res = await realFetch(req);
   const body = await res.clone().text();
-  appendFileSync(recordFile, JSON.stringify({ method: req.method, path: new URL(req.url).pathname, status: res.status, headers: Object.fromEntries(res.headers.entries()), body }) + '\n');
+  appendFileSync(
+    recordFile,
+    JSON.stringify({ method: req.method, path: new URL(req.url).pathname, status: res.status, headers: Object.fromEntries(res.headers.entries()), body }) + '\n',
+  );
   return res;
 };
 
@@ -67,7 +70,11 @@ async function main(): Promise<void> {
 
   // JSON: typed as the page, not "page | string"
   const page: ListTimeEntries200 = ok(await listTimeEntries({ limit: 10 }), 200);
-  expectEqual('entries listed', page.items.map((e) => e.id), [entry.id]);
+  expectEqual(
+    'entries listed',
+    page.items.map((e) => e.id),
+    [entry.id],
+  );
   const report: SummaryReport = ok(await getSummaryReport({ startDate: '2026-04-09', endDate: '2026-04-09', groupBy: 'client' }), 200);
   expectEqual('report totals', [report.totals.entries, report.totals.durationMinutes, report.groups[0]?.name], [1, 90, 'Acme Corp']);
 
