@@ -371,9 +371,9 @@ const TAG_GROUPS: Array<{ name: string; tags: string[] }> = [
 function gettingStarted(): string {
   return [
     '# Getting started',
-    "Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices over JSON and HTTPS. Every path starts with `/v1/`; the base URL is the server this document names (locally `http://127.0.0.1:3000`).",
+    "Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices over JSON and HTTPS. Every path starts with `/v1/`; the base URL is the server this document names (locally `127.0.0.1:3000`).",
     `**Your key.** Send it in the \`${API_KEY_HEADER}\` header on every request (only this document and its page are public). A key belongs to one workspace and carries scopes (${SCOPES.join(', ')}); \`GET /v1/me\` shows yours.`,
-    '**A first call.** `curl -s https://<base-url>/v1/clients -H "X-API-Key: svc_live_..."` lists the clients; `curl -s https://<base-url>/v1/clients -H "X-API-Key: svc_live_..." -H "Content-Type: application/json" -d \'{"name":"Acme Corp"}\'` creates one (201, with its URL in `Location`).',
+    '**A first call.** `curl -s <base-url>/v1/clients -H "X-API-Key: svc_live_..."` lists the clients; `curl -s <base-url>/v1/clients -H "X-API-Key: svc_live_..." -H "Content-Type: application/json" -d \'{"name":"Acme Corp"}\'` creates one (201, with its URL in `Location`).',
     '**Errors.** Always `{ "error": { "code", "message" } }`, with `details: [{ field, message }]` for a bad request ("startDate must be a date (YYYY-MM-DD)") and the `requestId` on server and gateway errors. A 403 says why in `details`: `RATE_LIMITED` (retry after `retryAfter` seconds) or `MISSING_SCOPE` (retrying will not help). Each operation lists the errors it can give.',
     '**Paging.** Time entries, invoices, the change feed and webhook deliveries come in pages: `limit` (1-200, default 50), then pass `nextCursor` as `cursor` while `hasMore` is true. The other lists are returned whole.',
     '**Rate limits.** Per key, per minute and per hour (60 and 1,000 by default). Every answer carries `RateLimit-Policy` and `RateLimit` (requests left, seconds to the reset); over a limit the answer is 403 `RATE_LIMITED` with `Retry-After`.',

@@ -72,7 +72,9 @@ export function staticOverview(doc: OverviewDocument): string {
     .map((block) => {
       const heading = /^#+\s+(.*)$/.exec(block.trim());
       if (heading) return `<h2>${escape(heading[1])}</h2>`;
-      return `<p>${escape(block).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`;
+      return `<p>${escape(block)
+        .replace(/`([^`]+)`/g, '<code>$1</code>')
+        .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')}</p>`;
     })
     .join('\n');
   const byTag = new Map<string, string[]>();

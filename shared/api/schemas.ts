@@ -132,6 +132,7 @@ export const openApiDocumentSchema = z
       components: jsonObject('Schemas, responses and security schemes'),
       security: { type: 'array', maxItems: 10, items: jsonObject('A security requirement') },
       tags: { type: 'array', maxItems: 100, items: jsonObject('A tag') },
+      'x-tagGroups': { type: 'array', maxItems: 20, items: jsonObject('A group of tags (the reference page sidebar)') },
       externalDocs: jsonObject('External documentation'),
     },
   } as Record<string, unknown>);

@@ -35,7 +35,7 @@ test('every 201 carries Location: the URL of the created record, which GET answe
     const read = await api.get(url.pathname, { key, query: Object.fromEntries(url.searchParams) });
     expect([kind, read.status, read.body.id]).toEqual([kind, 200, res.body.id]);
   }
-});
+}, 180_000);
 
 test('Vary: Accept-Encoding on answers of every kind (JSON, error, CSV, page), through the local HTTP server with gzip too', async () => {
   for (const res of [
@@ -55,7 +55,7 @@ test('Vary: Accept-Encoding on answers of every kind (JSON, error, CSV, page), t
   } finally {
     await new Promise((done) => server.close(done));
   }
-});
+}, 120_000);
 
 test('a bad date names the format expected', async () => {
   const res = await api.get('/v1/reports/summary', { key, query: { startDate: 'yesterday', endDate: '2026-03-31' } });

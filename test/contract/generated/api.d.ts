@@ -1645,6 +1645,7 @@ export interface operations {
                         components?: Record<string, never>;
                         security?: Record<string, never>[];
                         tags?: Record<string, never>[];
+                        "x-tagGroups"?: Record<string, never>[];
                         /** @description External documentation */
                         externalDocs?: Record<string, never>;
                     };

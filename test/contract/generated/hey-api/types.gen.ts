@@ -532,6 +532,9 @@ export type GetOpenApiResponses = {
         tags?: Array<{
             [key: string]: unknown;
         }>;
+        'x-tagGroups'?: Array<{
+            [key: string]: unknown;
+        }>;
         /**
          * External documentation
          */

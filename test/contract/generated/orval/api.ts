@@ -4,11 +4,11 @@
  * Workspace Time-Tracking API
  * # Getting started
  *
- * Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices over JSON and HTTPS. Every path starts with `/v1/`; the base URL is the server this document names (locally `http://127.0.0.1:3000`).
+ * Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices over JSON and HTTPS. Every path starts with `/v1/`; the base URL is the server this document names (locally `127.0.0.1:3000`).
  *
  * **Your key.** Send it in the `X-API-Key` header on every request (only this document and its page are public). A key belongs to one workspace and carries scopes (clients:read, clients:write, projects:read, projects:write, tasks:read, tasks:write, tags:read, tags:write, time-entries:read, time-entries:write, favorites:read, favorites:write, invoices:read, invoices:write, webhooks:read, webhooks:write); `GET /v1/me` shows yours.
  *
- * **A first call.** `curl -s https://<base-url>/v1/clients -H "X-API-Key: svc_live_..."` lists the clients; `curl -s https://<base-url>/v1/clients -H "X-API-Key: svc_live_..." -H "Content-Type: application/json" -d '{"name":"Acme Corp"}'` creates one (201, with its URL in `Location`).
+ * **A first call.** `curl -s <base-url>/v1/clients -H "X-API-Key: svc_live_..."` lists the clients; `curl -s <base-url>/v1/clients -H "X-API-Key: svc_live_..." -H "Content-Type: application/json" -d '{"name":"Acme Corp"}'` creates one (201, with its URL in `Location`).
  *
  * **Errors.** Always `{ "error": { "code", "message" } }`, with `details: [{ field, message }]` for a bad request ("startDate must be a date (YYYY-MM-DD)") and the `requestId` on server and gateway errors. A 403 says why in `details`: `RATE_LIMITED` (retry after `retryAfter` seconds) or `MISSING_SCOPE` (retrying will not help). Each operation lists the errors it can give.
  *
@@ -1057,6 +1057,11 @@ export type GetOpenApi200SecurityItem = { [key: string]: unknown };
 export type GetOpenApi200TagsItem = { [key: string]: unknown };
 
 /**
+ * A group of tags (the reference page sidebar)
+ */
+export type GetOpenApi200XTagGroupsItem = { [key: string]: unknown };
+
+/**
  * External documentation
  */
 export type GetOpenApi200ExternalDocs = { [key: string]: unknown };
@@ -1082,6 +1087,8 @@ export type GetOpenApi200 = {
   security?: GetOpenApi200SecurityItem[];
   /** @maxItems 100 */
   tags?: GetOpenApi200TagsItem[];
+  /** @maxItems 20 */
+  'x-tagGroups'?: GetOpenApi200XTagGroupsItem[];
   /** External documentation */
   externalDocs?: GetOpenApi200ExternalDocs;
 };
