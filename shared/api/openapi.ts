@@ -27,12 +27,27 @@ function withIntegerFormats(v: unknown): unknown {
   return o;
 }
 
+/** Dates and date-times: their format and an example, not the validator's (leap-year) regular expression. */
+const FORMAT_EXAMPLES: Record<string, string> = { 'date-time': '2026-03-02T09:00:00Z', date: '2026-03-02' };
+function withDateExamples(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withDateExamples);
+  if (!v || typeof v !== 'object') return v;
+  const o: Json = {};
+  for (const [k, val] of Object.entries(v as Json)) o[k] = withDateExamples(val);
+  const example = typeof o.format === 'string' ? FORMAT_EXAMPLES[o.format] : undefined;
+  if (example !== undefined && o.type === 'string') {
+    delete o.pattern;
+    o.example ??= example;
+  }
+  return o;
+}
+
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const out = withIntegerFormats(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' })) as Json;
+  const out = withDateExamples(withIntegerFormats(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }))) as Json;
   const defs = (out.definitions ?? {}) as Record<string, Json>;
   delete out.definitions;
   delete out.$schema;
-  for (const [id, def] of Object.entries(defs)) schemas[id] ??= rewriteRefs(withIntegerFormats(def)) as Json;
+  for (const [id, def] of Object.entries(defs)) schemas[id] ??= rewriteRefs(withDateExamples(withIntegerFormats(def))) as Json;
   const id = z.globalRegistry.get(schema)?.id;
   if (id) {
     schemas[id] ??= rewriteRefs(out) as Json;
@@ -130,6 +145,9 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
   const out: Record<string, string> = {};
   const add = (status: number, component: string) => (out[String(status)] ??= component);
   for (const a of gatewayAnswerList) {
+    // 414 (a URL over the gateway's limit) can meet any operation: it is in `default`, not listed on each.
+    // 413 (a body over the gateway's limit) only on operations that take a body.
+    if (a.status === 414 || (a.status === 413 && !r.body)) continue;
     if (a.on === 'every-operation' || (a.on === 'authorized-operations' && r.scope !== null)) add(a.status, componentName(a));
   }
   const codes: ErrorCode[] = [];
@@ -146,7 +164,10 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
   }
   codes.push('INTERNAL_ERROR');
   for (const code of codes) add(ERROR_STATUS[code], ERROR_RESPONSES[code].name);
-  return Object.fromEntries(Object.entries(out).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
+  return {
+    ...Object.fromEntries(Object.entries(out).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }])),
+    default: { $ref: '#/components/responses/OtherError' },
+  };
 }
 
 /** The component responses: one per error code, plus the gateway answers with a status of their own. */
@@ -158,6 +179,10 @@ function errorComponents(errorRef: Json): Record<string, Json> {
     const headers = { ...gatewayHeaders(code), ...(ERROR_HEADERS[e.name] ?? {}), ...CORS_HEADERS };
     components[e.name] = { description: e.description, ...(Object.keys(headers).length ? { headers } : {}), content: content(example) };
   }
+  components.OtherError = {
+    description: 'Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)',
+    content: content(gatewayAnswerExample('URI_TOO_LONG', EXAMPLE_REQUEST_ID)),
+  };
   for (const a of gatewayAnswerList.filter(ownComponent)) {
     const headers = { ...gatewayHeadersOf(a), ...CORS_HEADERS };
     components[componentName(a)] = {
@@ -276,8 +301,26 @@ const HEADER_DOCS: Record<string, Json> = {
 
 /** The next page's cursor of a CSV page (shared/api/csv.ts). */
 const NEXT_CURSOR_DOC: Json = {
-  description: 'CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor)',
+  description: 'The cursor of the next page (pass it as cursor), absent on the last page (the JSON answer carries it as nextCursor)',
   schema: { type: 'string', maxLength: 2048 },
+};
+
+/** Where a 201's record is: its GET URL (with the sortKey or userId that address it). */
+const LOCATION_DOC: Json = {
+  description: 'The URL of the created record (its GET, with the query parameters that address it)',
+  schema: { type: 'string', maxLength: 4096, example: 'https://api.example.com/v1/clients/01JB2Z3Y4X5W6V7T8S9R0Q1P2N' },
+};
+
+/** Examples of the CSV operations' answers. */
+const CSV_EXAMPLES: Record<string, string> = {
+  listTimeEntries:
+    'id,sortKey,userId,name,projectId,clientId,taskId,startTime,endTime,durationMinutes,billable,tagIds,notes,createdAt,updatedAt,etag\r\n' +
+    '01JB2Z3Y4X5W6V7T8S9R0Q1P2N,2026-03-02T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N,alice,Homepage hero section,01JB2Z0PR0JECT000000000001,01JB2Z0C11ENT000000000001,,2026-03-02T09:00:00.000Z,2026-03-02T10:30:00.000Z,90,true,01JB2Z0TAG0000000000000001,Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""\r\n',
+  getSummaryReport:
+    'level,project,projectName,entries,durationMinutes,billableMinutes,amount_USD\r\n' +
+    'total,,,42,3150,2700,6750\r\n' +
+    'group,01JB2Z0PR0JECT000000000001,Website relaunch,30,2250,2250,5625\r\n' +
+    'group,,,12,900,450,1125\r\n',
 };
 
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
@@ -315,6 +358,32 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   ...Object.fromEntries(ENTITIES.map((e) => [e.resource, e.description])),
 };
 
+/** The sidebar's groups of resources (x-tagGroups; a tag not named here goes to "More"). */
+const TAG_GROUPS: Array<{ name: string; tags: string[] }> = [
+  { name: 'Tracking', tags: ['time-entries', 'favorites', 'reports'] },
+  { name: 'Catalog', tags: ['clients', 'projects', 'tasks', 'tags'] },
+  { name: 'Billing', tags: ['invoices'] },
+  { name: 'Integrations', tags: ['changes', 'webhooks'] },
+  { name: 'Key and document', tags: ['me', 'meta'] },
+];
+
+/** The reference page's introduction (the document's info.description; Redoc renders it first, Markdown). */
+function gettingStarted(): string {
+  return [
+    '# Getting started',
+    "Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices over JSON and HTTPS. Every path starts with `/v1/`; the base URL is the server this document names (locally `127.0.0.1:3000`).",
+    `**Your key.** Send it in the \`${API_KEY_HEADER}\` header on every request (only this document and its page are public). A key belongs to one workspace and carries scopes (${SCOPES.join(', ')}); \`GET /v1/me\` shows yours.`,
+    '**A first call.** `curl -s <base-url>/v1/clients -H "X-API-Key: svc_live_..."` lists the clients; `curl -s <base-url>/v1/clients -H "X-API-Key: svc_live_..." -H "Content-Type: application/json" -d \'{"name":"Acme Corp"}\'` creates one (201, with its URL in `Location`).',
+    '**Errors.** Always `{ "error": { "code", "message" } }`, with `details: [{ field, message }]` for a bad request ("startDate must be a date (YYYY-MM-DD)") and the `requestId` on server and gateway errors. A 403 says why in `details`: `RATE_LIMITED` (retry after `retryAfter` seconds) or `MISSING_SCOPE` (retrying will not help). Each operation lists the errors it can give.',
+    '**Paging.** Time entries, invoices, the change feed and webhook deliveries come in pages: `limit` (1-200, default 50), then pass `nextCursor` as `cursor` while `hasMore` is true. The other lists are returned whole.',
+    '**Rate limits.** Per key, per minute and per hour (60 and 1,000 by default). Every answer carries `RateLimit-Policy` and `RateLimit` (requests left, seconds to the reset); over a limit the answer is 403 `RATE_LIMITED` with `Retry-After`.',
+    '**Safe retries.** Send `Idempotency-Key` (e.g. a UUID) on a `POST`, `PUT` or `DELETE`: for 24 hours a repeat gets the first answer (`Idempotent-Replayed: true`) and changes nothing.',
+    '**Safe concurrent edits.** Single records carry a strong `ETag`. `If-Match` on a `PUT` or `DELETE` changes the record only if it has not changed since (412 otherwise); `If-None-Match` on a `GET` answers 304 when nothing changed.',
+    '**Changes and webhooks.** `GET /v1/changes` lists every create, update and delete in the workspace in order (keep its `nextCursor` to follow it). Webhooks push the same events, signed with the Standard Webhooks headers; deliveries may arrive in any order, and each event carries its `position` in the feed.',
+    `**CSV.** \`GET /v1/time-entries.csv\` and \`GET /v1/reports/summary.csv\` answer RFC 4180 CSV (also \`Accept: text/csv\` on the JSON operations). Browsers may call the API from other origins (CORS: \`${CORS.originsVariable}\`, \`*\` by default).`,
+  ].join('\n\n');
+}
+
 export function buildOpenApi(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routeList) {
@@ -345,29 +414,35 @@ export function buildOpenApi(serverUrl?: string): Json {
       ...(idempotent(r) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ];
     if (params.length) op.parameters = params;
+    // The CSV form of this JSON operation (also answered here for Accept: text/csv)
+    const csvRoute = r.csv ? routeList.find((c) => c.csvOf === r.id) : undefined;
+    if (csvRoute) op['x-csv-operation'] = csvRoute.id;
     if (r.body) op.requestBody = { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
     const responses: Record<string, Json> = {};
     if (!r.notImplemented) {
-      const paged = r.csv && r.operation === 'list';
+      // A CSV page carries its next cursor in a header (the CSV route of a paged list)
+      const paged = r.csvOf !== undefined && r.operation === 'list';
       const headers = {
         ...(r.scope ? successHeaders : {}),
         ...(r.etag ? { ETag: ETAG_HEADER } : {}),
+        ...(r.successStatus === 201 ? { Location: LOCATION_DOC } : {}),
         ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}),
         ...CORS_HEADERS,
         ...(paged ? { [NEXT_CURSOR_HEADER]: NEXT_CURSOR_DOC } : {}),
       };
+      const text = r.produces?.split(';')[0];
       responses[String(r.successStatus)] = {
         description: r.successStatus === 201 ? 'Created' : 'OK',
         ...(Object.keys(headers).length ? { headers } : {}),
-        content: r.produces
-          ? { [r.produces.split(';')[0]!]: { schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS } } }
-          : {
-              'application/json': { schema: toSchema(r.response, 'output') },
-              // Accept: text/csv (shared/api/csv.ts): RFC 4180 with a header row
-              ...(r.csv
-                ? { 'text/csv': { schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS, description: 'RFC 4180 CSV with a header row (sent for Accept: text/csv)' } } }
-                : {}),
-            },
+        // JSON only, CSV on a route of its own (csvOf): a generated client's call is typed as one or the other
+        content: text
+          ? {
+              [text]: {
+                schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS, ...(text === 'text/csv' ? { description: 'RFC 4180 CSV with a header row' } : {}) },
+                ...(r.csvOf && CSV_EXAMPLES[r.csvOf] ? { example: CSV_EXAMPLES[r.csvOf] } : {}),
+              },
+            }
+          : { 'application/json': { schema: toSchema(r.response, 'output') } },
       };
       if (r.conditional === 'read') {
         responses['304'] = {
@@ -380,23 +455,24 @@ export function buildOpenApi(serverUrl?: string): Json {
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
   const errorRef = toSchema(errorSchema, 'output');
+  const tagNames: string[] = [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))];
   return {
     openapi: '3.0.3',
     info: {
       title: 'Workspace Time-Tracking API',
       version: '1.0.0',
-      description:
-        "Read and change one workspace's clients, projects, tasks, tags, time entries, favorites and invoices. " +
-        `Authenticate with the \`${API_KEY_HEADER}\` header. Errors always have the body \`{ "error": { "code", "message" } }\`. ` +
-        'A 403 FORBIDDEN says why in `error.details`: `[{ "reason": "RATE_LIMITED", "window", "limit", "retryAfter" }]` (retry after retryAfter seconds) or ' +
-        '`[{ "reason": "MISSING_SCOPE", "scope" }]` (retrying will not help). ' +
-        `Browsers may call it from other origins (CORS; allowed origins: ${CORS.originsVariable}, \`*\` by default). ` +
-        'The reference page is GET /v1/docs. ' +
-        `Scopes: ${SCOPES.join(', ')}.`,
+      description: gettingStarted(),
       contact: { name: 'Workspace Time-Tracking API team' },
     },
+    // Redoc's sidebar: the resources grouped (every tag is in one group)
+    'x-tagGroups': TAG_GROUPS.map((g) => ({ ...g, tags: g.tags.filter((t) => tagNames.includes(t)) })).concat(
+      (() => {
+        const rest = tagNames.filter((t) => !TAG_GROUPS.some((g) => g.tags.includes(t)));
+        return rest.length ? [{ name: 'More', tags: rest }] : [];
+      })(),
+    ),
     servers: [serverObject(serverUrl ?? '/')],
-    tags: [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    tags: tagNames.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'svc_live_ followed by 40 characters' } },

@@ -18,4 +18,5 @@ export async function getSummaryReport(workspaceId: string, q: InputOf<Routes['g
 export const reportsHandler = () =>
   resourceHandler('reports', {
     getSummaryReport: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
+    getSummaryReportCsv: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
   });

@@ -28,7 +28,7 @@ export type FunctionName = ResourceName | 'openapi' | 'me' | 'changes' | 'report
 export const ANY_KEY = 'any-key' as const;
 export type RouteScope = Scope | typeof ANY_KEY | null;
 /** Routes answered with text rather than JSON (the reference page and its script). */
-export type TextContentType = 'text/html; charset=utf-8' | 'text/javascript; charset=utf-8';
+export type TextContentType = 'text/html; charset=utf-8' | 'text/javascript; charset=utf-8' | 'text/csv; charset=utf-8';
 
 const SECRET_NOT_KEPT =
   'Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect';
@@ -55,12 +55,20 @@ export interface RouteDef {
   body?: z.ZodType;
   /** The body may be left out (it is then `{}`). */
   bodyOptional?: boolean;
-  /** Also answers `Accept: text/csv` with RFC 4180 CSV (shared/api/csv.ts). */
+  /**
+   * Also answers `Accept: text/csv` with RFC 4180 CSV (shared/api/csv.ts). The document declares only JSON
+   * here, so a generated client's call is typed as JSON alone; the CSV is described by the route whose
+   * `csvOf` names this one (GET /v1/time-entries.csv), and `x-csv-operation` links the two.
+   */
   csv?: boolean;
+  /** This route is the CSV form of that JSON route: the same input, scope and implementation, always CSV. */
+  csvOf?: string;
   response: z.ZodType;
   /** The answer is this text type, not JSON (the implementation returns the text). */
   produces?: TextContentType;
   successStatus: 200 | 201;
+  /** Also answered with a trailing slash (a page: GET /v1/docs/). */
+  trailingSlash?: boolean;
   /** Its cursor expires (410 CURSOR_EXPIRED): the change feed's. */
   expiringCursor?: boolean;
   /** Refuses Idempotency-Key (400), saying why: its answer carries a secret, which is never kept. */
@@ -259,7 +267,7 @@ const ROUTE_OPTIONS: { [R in ResourceName]?: CrudOptions } = {
   'time-entries': {
     listQuery: s.timeEntryListQuery,
     idQuery: s.sortKeyQuery,
-    listSummary: 'List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor',
+    listSummary: 'List time entries, newest startTime first (paginated); as CSV: GET /v1/time-entries.csv',
     listCsv: true,
     updateSummary: 'Update a time entry (merge); changing startTime moves it and returns a new sortKey',
   },
@@ -305,7 +313,11 @@ const publicRoutes = {
     resource: 'openapi',
     scope: null,
     summary: 'The API reference: an HTML page rendering this document (public)',
-    description: 'Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API.',
+    description:
+      'Rendered in the browser by Redoc from GET /v1/openapi.json, over an HTML overview of the same document that shows before any script runs; the page, its script and the document all come from this API. Also at /v1/docs/; query parameters (e.g. utm_source) are ignored.',
+    // a page link may carry anything (utm_source=...): ignored, never an error
+    query: z.object({}),
+    trailingSlash: true,
     response: s.textSchema,
     produces: 'text/html; charset=utf-8',
     successStatus: 200,
@@ -316,7 +328,9 @@ const publicRoutes = {
     resource: 'openapi',
     scope: null,
     summary: "The reference page's renderer (Redoc), served by the API itself (public)",
-    description: 'The Redoc standalone bundle the reference page loads.',
+    description:
+      'The Redoc standalone bundle the reference page loads, as `?v=<version>` (a hash of its content): that URL never changes content, so it is cached a year (`immutable`); without the current `v`, 5 minutes.',
+    query: z.strictObject({ v: z.string().max(64).optional().meta({ description: 'The version the page names (a hash of the content)', example: '3f9a1c2b7d4e' }) }),
     response: s.textSchema,
     produces: 'text/javascript; charset=utf-8',
     successStatus: 200,
@@ -412,11 +426,49 @@ const reportRoutes = {
       'Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`.',
       "`amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none.",
       'An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null.',
-      'With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group).',
+      'As CSV: `GET /v1/reports/summary.csv` (or `Accept: text/csv` here).',
     ].join(' '),
     query: s.reportQuery,
     response: s.summaryReport,
     csv: true,
+    successStatus: 200,
+  },
+} satisfies Record<string, RouteDef>;
+
+/**
+ * CSV as operations of their own (shared/api/csv.ts): the JSON route's answer as RFC 4180 CSV, whatever
+ * the Accept header says. `Accept: text/csv` on the JSON route gives the same CSV.
+ */
+const CSV_TYPE = 'text/csv; charset=utf-8' as const;
+const csvRoutes = {
+  listTimeEntriesCsv: {
+    entity: timeEntries,
+    operation: 'list',
+    method: 'GET',
+    path: '/v1/time-entries.csv',
+    resource: 'time-entries',
+    scope: 'time-entries:read',
+    summary: 'List time entries as CSV, newest startTime first (paginated: the next cursor in the Next-Cursor header)',
+    description:
+      'The page of `GET /v1/time-entries` with the same parameters, as RFC 4180 CSV: a header row, then one row per entry (`tagIds` joined with `;`, an absent value empty). The next page: pass the `Next-Cursor` header as `cursor`; no header on the last page.',
+    query: z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...s.timeEntryListQuery.shape }),
+    response: s.textSchema,
+    produces: CSV_TYPE,
+    csvOf: 'listTimeEntries',
+    successStatus: 200,
+  },
+  getSummaryReportCsv: {
+    method: 'GET',
+    path: '/v1/reports/summary.csv',
+    resource: 'reports',
+    scope: 'time-entries:read',
+    summary: 'The summary report as CSV',
+    description:
+      "The report of `GET /v1/reports/summary` with the same parameters, as RFC 4180 CSV: a header row; a `level` column (`total`, `group`, `subgroup`), each grouping's key and name, `entries`, `durationMinutes`, `billableMinutes`, and one `amount_<currency>` column per currency.",
+    query: s.reportQuery,
+    response: s.textSchema,
+    produces: CSV_TYPE,
+    csvOf: 'getSummaryReport',
     successStatus: 200,
   },
 } satisfies Record<string, RouteDef>;
@@ -460,8 +512,15 @@ const webhookRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-export const routes: typeof publicRoutes & typeof keyRoutes & typeof feedRoutes & typeof timerRoutes & typeof reportRoutes & typeof webhookRoutes & EntityRoutes = Object.assign(
-  { ...publicRoutes, ...keyRoutes, ...feedRoutes, ...timerRoutes, ...reportRoutes, ...webhookRoutes },
+export const routes: typeof publicRoutes &
+  typeof keyRoutes &
+  typeof feedRoutes &
+  typeof timerRoutes &
+  typeof reportRoutes &
+  typeof csvRoutes &
+  typeof webhookRoutes &
+  EntityRoutes = Object.assign(
+  { ...publicRoutes, ...keyRoutes, ...feedRoutes, ...timerRoutes, ...reportRoutes, ...csvRoutes, ...webhookRoutes },
   ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
 );
 
@@ -488,7 +547,11 @@ export function findRoute(pathTemplate: string, method: string): (RouteDef & { i
 const TEMPLATE_PARTS = templateMatcher([...pathTemplates().keys()]);
 
 export function matchPath(path: string): { template: string; params: Record<string, string> } | undefined {
-  return TEMPLATE_PARTS(path);
+  const exact = TEMPLATE_PARTS(path);
+  if (exact || !path.endsWith('/') || path === '/') return exact;
+  // The same page with a trailing slash, for the routes that say so (GET /v1/docs/)
+  const bare = TEMPLATE_PARTS(path.slice(0, -1));
+  return bare && routeList.some((r) => r.path === bare.template && r.trailingSlash) ? bare : undefined;
 }
 
 /** A matcher of concrete paths against a list of templates (this table's, and the console's). */

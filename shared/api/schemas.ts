@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CHANGE_ENTITIES, CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
-import { BASE_FIELDS, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
+import { BASE_FIELDS, dateOrDateTime, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
 import { SCOPES } from '../domain/auth';
 import { INVOICE_STATUSES } from '../domain/entities/invoices';
@@ -132,6 +132,7 @@ export const openApiDocumentSchema = z
       components: jsonObject('Schemas, responses and security schemes'),
       security: { type: 'array', maxItems: 10, items: jsonObject('A security requirement') },
       tags: { type: 'array', maxItems: 100, items: jsonObject('A tag') },
+      'x-tagGroups': { type: 'array', maxItems: 20, items: jsonObject('A group of tags (the reference page sidebar)') },
       externalDocs: jsonObject('External documentation'),
     },
   } as Record<string, unknown>);
@@ -175,8 +176,8 @@ export const booleanParam = z.enum(['true', 'false'], { message: 'must be true o
 
 /** Filters of the time-entry list (paging parameters are added to every paged list by the route table). */
 export const timeEntryListQuery = z.strictObject({
-  startDate: z.union([dateTimeString, dateString]).optional().meta({ description: 'Entries starting at or after this date (inclusive)' }),
-  endDate: z.union([dateTimeString, dateString]).optional().meta({ description: 'Entries starting at or before this date (inclusive; a date alone covers the whole day)' }),
+  startDate: dateOrDateTime.optional().meta({ description: 'Entries starting at or after this date (inclusive)' }),
+  endDate: dateOrDateTime.optional().meta({ description: 'Entries starting at or before this date (inclusive; a date alone covers the whole day)' }),
   userId: idString.optional(),
   projectId: idString.optional(),
   clientId: idString.optional(),
@@ -219,6 +220,11 @@ export const changeEventSchema = z
     resource: z.enum(CHANGE_ENTITIES.map(changeResource) as [string, ...string[]]),
     resourceId: idString.meta({ description: 'The id of the record that changed' }),
     occurredAt: dateTimeString.meta({ description: 'When the change was made (UTC)' }),
+    position: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
+      description:
+        "The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.",
+      example: 1042,
+    }),
     data: z
       .union(CHANGE_ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
       .meta({ description: 'The record after the change (for a deleted event, its last state), as its GET returns it' }),
@@ -259,10 +265,10 @@ const isTimeZone = (tz: string) => {
   }
 };
 export const reportQuery = z.strictObject({
-  startDate: z.union([dateTimeString, dateString]).meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
-  endDate: z
-    .union([dateTimeString, dateString])
-    .meta({ description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate' }),
+  startDate: dateOrDateTime.meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
+  endDate: dateOrDateTime.meta({
+    description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate',
+  }),
   groupBy: z
     .string()
     .max(64)

@@ -32,7 +32,7 @@ const EXPECTED: Record<string, string> = {
 const FORMATS: Record<string, string> = {
   email: 'an e-mail address',
   datetime: 'an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z',
-  date: 'an ISO 8601 date, e.g. 2026-01-31',
+  date: 'a date (YYYY-MM-DD), e.g. 2026-01-31',
   url: 'a URL',
   uuid: 'a UUID',
 };

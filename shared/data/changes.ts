@@ -300,7 +300,7 @@ export async function readChanges(workspaceId: string, opts: ReadOptions): Promi
       position = p.position;
       positionAt = p.at;
       examined++;
-      if (take) events.push(p.event!);
+      if (take) events.push({ ...p.event!, position: p.position });
     }
     if (reread) continue;
     if (!res.LastEvaluatedKey) return done(false);

@@ -27,6 +27,8 @@ export interface ChangeEvent {
   resource: string;
   resourceId: string;
   occurredAt: string;
+  /** Its place in the workspace's feed (set when the feed is read: GET /v1/changes and webhook deliveries). */
+  position?: number;
   data: Record<string, unknown>;
   /** A moved time entry: the sortKey it had before this change (`data.sortKey` is the new one). */
   previousSortKey?: string;

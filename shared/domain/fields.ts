@@ -50,9 +50,13 @@ export const dateTimeString = z.iso
   .max(MAX_DATE_TIME_CHARS, `must be an ISO 8601 date-time of at most ${MAX_DATE_TIME_CHARS} characters`)
   .refine(inDateRange, DATE_RANGE_MESSAGE);
 export const dateString = z.iso
-  .date({ message: 'must be an ISO 8601 date, e.g. 2026-01-31' })
-  .max(10, 'must be an ISO 8601 date, e.g. 2026-01-31')
+  .date({ message: 'must be a date (YYYY-MM-DD), e.g. 2026-01-31' })
+  .max(10, 'must be a date (YYYY-MM-DD), e.g. 2026-01-31')
   .refine(inDateRange, DATE_RANGE_MESSAGE);
+/** A day or an instant (range filters): the message names both formats. */
+export const dateOrDateTime = z.union([dateTimeString, dateString], {
+  error: 'must be a date (YYYY-MM-DD) or a date-time (ISO 8601), e.g. 2026-01-31 or 2026-01-31T09:00:00Z',
+});
 export const timestamp = z.string().max(MAX_DATE_TIME_CHARS).meta({ format: 'date-time' });
 export const money = z.number().min(0).max(1_000_000_000);
 

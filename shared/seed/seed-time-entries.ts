@@ -52,6 +52,8 @@ const SEED_PROJECTS: Array<[string, number | null, boolean, number]> = [
   ['Compliance audit', 2, true, 8],
   ['Internal tooling', null, false, 8],
 ];
+/** Hourly rates of the billable seeded projects (in their client's currency), so reports show amounts. */
+const SEED_RATES: Record<string, number> = { 'Website relaunch': 150, 'Mobile app': 140, 'Data migration': 125, 'Support retainer': 95, 'Compliance audit': 175 };
 const SEED_TASKS = ['Development', 'Design', 'Meetings'];
 const SEED_TAGS = ['deep-work', 'meeting', 'review', 'support', 'travel'];
 const NOTES = ['Sprint work', 'Pairing session', 'Bug fixes', 'Client call', 'Planning', 'Code review', 'Documentation', undefined, undefined];
@@ -100,7 +102,14 @@ export async function ensureSeedCatalog(workspaceId: string): Promise<SeedCatalo
   const seededProjects: SeedCatalog['projects'] = [];
   for (const [name, clientIndex, billable, weight] of SEED_PROJECTS) {
     const clientId = clientIndex === null ? undefined : seededClients[clientIndex]!.id;
-    const project = await ensureByName(projects, workspaceId, allProjects, { name, billable, ...(clientId ? { clientId } : {}) }, (p) => lower(p.name) === lower(name));
+    const rate = billable ? SEED_RATES[name] : undefined;
+    const project = await ensureByName(
+      projects,
+      workspaceId,
+      allProjects,
+      { name, billable, ...(clientId ? { clientId } : {}), ...(rate ? { hourlyRate: rate } : {}) },
+      (p) => lower(p.name) === lower(name),
+    );
     const projectTasks: Task[] = [];
     for (const t of SEED_TASKS) {
       projectTasks.push(await ensureByName(tasks, workspaceId, allTasks, { projectId: project.id, name: t }, (x) => x.projectId === project.id && lower(x.name) === lower(t)));

@@ -1,4 +1,5 @@
 import { clients } from '../data/repositories';
+import { seedDemoEntries, type DemoSeedOptions } from './seed-demo';
 import { seedInvoices } from './seed-invoices';
 import { seedTimeEntries } from './seed-time-entries';
 
@@ -9,6 +10,8 @@ import { seedTimeEntries } from './seed-time-entries';
 export interface SeedOptions {
   timeEntries?: number;
   invoices?: number;
+  /** The demo of npm start: projects, tasks, tags and a few weeks of entries of three users, some running (shared/seed/seed-demo.ts). */
+  demo?: boolean | DemoSeedOptions;
   /** Progress callback for long seeds (done, total). */
   progress?: (done: number, total: number) => void;
 }
@@ -28,6 +31,10 @@ export async function seedWorkspace(workspaceId: string, opts: SeedOptions = {})
     if (existing.has(name.toLowerCase())) continue;
     await clients.create(workspaceId, { name, currency: 'USD', email: `billing@${name.split(' ')[0]!.toLowerCase()}.example` });
     created++;
+  }
+  if (opts.demo) {
+    const demo = await seedDemoEntries(workspaceId, opts.demo === true ? {} : opts.demo);
+    return { workspaceId, clients: created, ...demo };
   }
   return {
     workspaceId,

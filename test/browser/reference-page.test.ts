@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -79,8 +81,28 @@ test('the reference page loads with no console error, from the API alone, and sh
   const origins = new Set(requested.map((u) => (u.startsWith('blob:') ? new URL(u.slice(5)).origin : new URL(u).origin)));
   expect([...origins]).toEqual([base]);
   expect(requested.filter((u) => !u.startsWith('blob:')).map((u) => new URL(u).pathname)).toEqual(['/v1/docs', '/v1/docs/redoc.standalone.js', '/v1/openapi.json']);
+  // the sidebar groups the resources (x-tagGroups), the introduction comes first
+  for (const group of ['Tracking', 'Catalog', 'Integrations']) expect([group, shown.text.toLowerCase().includes(group.toLowerCase())]).toEqual([group, true]);
+  expect(shown.text.indexOf('Getting started')).toBeLessThan(shown.text.indexOf(operations[0]!.summary));
   await page.close();
 }, 120_000);
+
+test('the first paint is the reference, not a spinner: before any script runs (JavaScript off) the page shows the introduction and the operations by resource', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  for (const path of ['/v1/docs', '/v1/docs/', '/v1/docs?utm_source=x']) {
+    const res = await page.goto(`${base}${path}`);
+    expect([path, res?.status()]).toEqual([path, 200]);
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const part of ['Workspace Time-Tracking API', 'Getting started', 'Errors', 'Paging', 'Rate limits', 'time-entries', 'GET /v1/time-entries.csv', 'POST /v1/clients']) {
+      expect([path, part, text.includes(part)]).toEqual([path, part, true]);
+    }
+  }
+  await page.goto(`${base}/v1/docs`);
+  const shot = await page.screenshot({ path: process.env.REFERENCE_SCREENSHOT ?? join(tmpdir(), 'reference-first-paint.png') });
+  expect(shot.length).toBeGreaterThan(10_000); // a page of text, not a blank or a spinner
+  await context.close();
+}, 60_000);
 
 test('the watcher sees problems: a page that is not there is a 404 and a console error', async () => {
   const page = await browser.newPage();

@@ -15,7 +15,8 @@ import { buildOpenApi } from '../../shared/api/openapi';
  *
  * It also writes the second generator's client: @hey-api/openapi-ts (its fetch client and SDK), committed
  * under test/contract/generated/hey-api/ for the same reason and checked the same way by
- * test/contract/hey-api-client.test.ts.
+ * test/contract/hey-api-client.test.ts; and the third: orval (its fetch client, one file), committed as
+ * test/contract/generated/orval/api.ts and checked by test/contract/orval-client.test.ts.
  */
 export const GENERATED_TYPES = resolve(__dirname, 'generated/api.d.ts');
 const ROOT = resolve(__dirname, '../..');
@@ -55,6 +56,28 @@ export function generateHeyApi(doc: unknown): Map<string, string> {
   }
 }
 
+export const ORVAL_FILE = resolve(__dirname, 'generated/orval/api.ts');
+
+/** What orval (its CLI, fetch client) writes for the document: one file of types and functions. */
+export function generateOrval(doc: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orval-'));
+  try {
+    const input = join(dir, 'openapi.json');
+    const output = join(dir, 'api.ts');
+    writeFileSync(input, JSON.stringify(doc, null, 2));
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/orval/dist/bin/orval.mjs'), '--input', input, '--output', output, '--client', 'fetch'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', CI: 'true' },
+    });
+    if (run.status !== 0) throw new Error(`orval failed (${run.status}): ${run.stderr}${run.stdout}`);
+    return readFileSync(output, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The files under a folder, by path relative to it. */
 export function readTree(root: string): Map<string, string> {
   const files = new Map<string, string>();
@@ -79,4 +102,7 @@ if (require.main === module) {
     writeFileSync(join(HEY_API_DIR, file), text);
   }
   console.log(`wrote ${HEY_API_DIR}`);
+  mkdirSync(dirname(ORVAL_FILE), { recursive: true });
+  writeFileSync(ORVAL_FILE, generateOrval(doc));
+  console.log(`wrote ${ORVAL_FILE}`);
 }

@@ -61,12 +61,10 @@ test('a generated client runs a full scenario over every resource', async () => 
   const key = await makeKey(ws, HIGH_LIMITS);
   const api = createClient<paths>({ baseUrl, headers: { 'X-API-Key': key }, fetch: checkingFetch });
   /** Unwraps a success; a failure shows the typed error body. */
-  // Routes that also answer CSV (Accept: text/csv) type their data as JSON | string: without that header
-  // the answer is JSON, so the string case is refused here.
-  const ok = <T>(r: { data?: T; error?: unknown; response: Response }): Exclude<T, string> => {
+  // JSON routes declare JSON alone (CSV is an operation of its own): no union to narrow.
+  const ok = <T>(r: { data?: T; error?: unknown; response: Response }): T => {
     if (r.data === undefined) throw new Error(`${r.response.status} ${r.response.url}: ${JSON.stringify(r.error)}`);
-    if (typeof r.data === 'string') throw new Error(`${r.response.url}: a text answer where JSON was expected`);
-    return r.data as Exclude<T, string>;
+    return r.data;
   };
 
   // the document
@@ -189,6 +187,14 @@ test('a generated client runs a full scenario over every resource', async () => 
     ['bob', 3],
   ]);
   expect(summary.totals.durationMinutes).toBe(7 * 60 + 30);
+  // CSV, as operations of their own
+  const summaryCsv = await api.GET('/v1/reports/summary.csv', { params: { query: { startDate: '2026-04-01', endDate: '2026-04-30', groupBy: 'user' } }, parseAs: 'text' });
+  expect([summaryCsv.response.headers.get('Content-Type'), String(summaryCsv.data).split('\r\n')[1]]).toEqual([
+    'text/csv; charset=utf-8',
+    expect.stringMatching(/^total,,,7,450,/),
+  ]);
+  const entriesCsv = await api.GET('/v1/time-entries.csv', { params: { query: { limit: 2 } }, parseAs: 'text' });
+  expect([String(entriesCsv.data).split('\r\n')[0]!.split(',')[0], entriesCsv.response.headers.get('Next-Cursor')?.length]).toEqual(['id', expect.any(Number)]);
   ok(await api.DELETE('/v1/time-entries/{id}', { params: { path: { id: timer.id }, query: { sortKey: stopped.sortKey } } }));
   ok(await api.DELETE('/v1/favorites/{id}', { params: { path: { id: fav.id }, query: { userId: 'ann' } } }));
 

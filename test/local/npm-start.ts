@@ -131,3 +131,37 @@ export function raw(port: number, data: string | Buffer, opts: { waitMs?: number
     socket.write(data);
   });
 }
+
+/**
+ * The local addresses on which something listens on this TCP port, read from the kernel's socket tables
+ * (/proc/net/tcp and tcp6, state 0A = LISTEN): '127.0.0.1', '0.0.0.0', '::', '::1', ...
+ */
+export function listeningAddresses(port: number): string[] {
+  const found: string[] = [];
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state !== '0A' || !local) continue;
+      const [hex = '', portHex = ''] = local.split(':');
+      if (parseInt(portHex, 16) !== port) continue;
+      if (!v6) found.push(hexToIPv4(hex));
+      else if (/^0{32}$/.test(hex)) found.push('::');
+      else if (hex === '00000000000000000000000001000000') found.push('::1');
+      else if (hex.startsWith('0000000000000000FFFF0000')) found.push(`::ffff:${hexToIPv4(hex.slice(24))}`);
+      else found.push(hex);
+    }
+  }
+  return found.sort();
+}
+
+/** /proc/net/tcp writes an IPv4 address as 8 hex digits in host (little-endian) byte order. */
+const hexToIPv4 = (hex: string) => [6, 4, 2, 0].map((i) => parseInt(hex.slice(i, i + 2), 16)).join('.');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../local/dynamodb';
+import { listeningAddresses } from './npm-start';
 
 /**
  * `npm start` as a developer runs it: its own DynamoDB Local with data under DATA_DIR, a demo key
@@ -79,6 +80,14 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
     const demoKey = first.output().match(/svc_live_[0-9A-Za-z]{40}/)?.[0];
     expect(demoKey).toBeDefined();
 
+    // the API keeps to loopback by default; DynamoDB Local (no bind-address option) listens everywhere, and says so
+    expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
+    expect(listeningAddresses(dynamoPort).every((a) => a === '0.0.0.0' || a === '::')).toBe(true);
+    expect(first.output()).toContain(`API listening on ${base} (this machine only; HOST=0.0.0.0 opens it to the network)`);
+    expect(first.output()).toContain(`anyone who can reach port ${dynamoPort} of this machine can read and change the table`);
+    // run on the Lambda runtime's Node.js major: no AWS SDK end-of-support warning, none silenced
+    expect(first.output()).not.toMatch(/NodeVersionSupportWarning|EBADENGINE/);
+
     const openapi = await fetch(`${base}/v1/openapi.json`);
     expect(openapi.status).toBe(200);
     expect(((await openapi.json()) as { servers: unknown }).servers).toEqual([{ url: base, 'x-internal': false }]);
@@ -131,9 +140,15 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
     expect(await stopped(first.child)).toBe(0);
     expect(await portOpen(port)).toBe(false);
     expect(await portOpen(dynamoPort)).toBe(false);
+    // Ctrl-C says what it stopped
+    expect(first.output()).toMatch(/Stopped the API \(http:\/\/127\.0\.0\.1:\d+\), webhook delivery, DynamoDB Local \(pid \d+, port \d+; its data stays in \S+\)\./);
+    expect(first.output()).toContain(`port ${dynamoPort}; its data stays in ${dataDir}).`);
 
-    const second = startApi(env);
+    // HOST opens it deliberately: every interface
+    const second = startApi({ ...env, HOST: '0.0.0.0' });
     await second.ready;
+    expect(listeningAddresses(port)).toEqual(['0.0.0.0']);
+    expect(second.output()).toContain(`API listening on ${base} (HOST=0.0.0.0: reachable from the network)`);
     expect(second.output()).not.toMatch(/svc_live_/);
     const again2 = printedCommands(second.output()).find((l) => l.includes('keys create'))!;
     expect(again2).toBe(`DYNAMODB_ENDPOINT=http://127.0.0.1:${dynamoPort} npm run --silent admin -- keys create --workspace demo --name me --scopes all`);
@@ -145,4 +160,4 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 120_000);
+}, 240_000);

@@ -103,6 +103,14 @@ test('every create, update and delete of every resource arrives once, verified, 
   expect(r.requests).toHaveLength(expected.length); // once each: no duplicate
   expect(typesAndIds(r).sort()).toEqual(expected.sort());
   for (const req of r.requests) expect(req.id).toBe(req.event.id);
+  // every delivered event carries its place in the feed: sorting on it gives the feed's order, whatever the arrival order
+  const feed = await api.get('/v1/changes', { key, query: { limit: '200' } });
+  const byPosition = [...r.events()].sort((a, b) => Number(a.event.position) - Number(b.event.position));
+  const delivered = new Set(r.events().map((e) => e.event.id));
+  const inFeed = (feed.body.items as Array<{ id: string; position: number }>).filter((e) => delivered.has(e.id));
+  expect(inFeed).toHaveLength(expected.length);
+  expect(byPosition.map((e) => [e.event.id, e.event.position])).toEqual(inFeed.map((e) => [e.id, e.position]));
+  expect(r.events().every((e) => Number.isInteger(e.event.position) && Number(e.event.position) >= 1)).toBe(true);
 });
 
 test('a receiver failing for a while (5xx, timeouts, refused connections) then recovering gets every event; retries keep the webhook-id', async () => {

@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 export interface Received {
   id: string;
   timestamp: string;
-  event: { id: string; type: string; resource: string; resourceId: string; data: Record<string, unknown> };
+  event: { id: string; type: string; resource: string; resourceId: string; position?: number; data: Record<string, unknown> };
 }
 export type Behaviour = (req: { id: string; attempt: number }) => number | 'hang';
 

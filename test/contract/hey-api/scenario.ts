@@ -144,6 +144,11 @@ async function main(): Promise<void> {
   expectEqual('stopped timer', stopped.durationMinutes, 45);
   const report = ok(await sdk.getSummaryReport({ query: { startDate: '2026-04-09', endDate: '2026-04-09', groupBy: 'project' } }));
   expectEqual('report of the day', report.totals.durationMinutes, 45);
+  // CSV: operations of their own, typed as text
+  const reportCsv: string = ok(await sdk.getSummaryReportCsv({ query: { startDate: '2026-04-09', endDate: '2026-04-09', groupBy: 'project' }, parseAs: 'text' }));
+  expectEqual('report as CSV', reportCsv.split('\r\n')[1]!.split(',').slice(0, 4), ['total', '', '', '1']);
+  const entriesCsv: string = ok(await sdk.listTimeEntriesCsv({ query: { limit: 1 }, parseAs: 'text' }));
+  expectEqual('entries as CSV', entriesCsv.split('\r\n')[0]!.split(',')[0], 'id');
   ok(await sdk.deleteFavorite({ path: { id: fav.id }, query: { userId: 'ann' } }));
 
   // invoices (seeded by the test: the API only reads and deletes them; create and update answer 501)

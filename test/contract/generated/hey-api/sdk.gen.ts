@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AddClientData, AddClientErrors, AddClientResponses, CreateFavoriteData, CreateFavoriteErrors, CreateFavoriteResponses, CreateInvoiceData, CreateInvoiceErrors, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateTagData, CreateTagErrors, CreateTagResponses, CreateTaskData, CreateTaskErrors, CreateTaskResponses, CreateTimeEntryData, CreateTimeEntryErrors, CreateTimeEntryResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteClientData, DeleteClientErrors, DeleteClientResponses, DeleteFavoriteData, DeleteFavoriteErrors, DeleteFavoriteResponses, DeleteInvoiceData, DeleteInvoiceErrors, DeleteInvoiceResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteTagData, DeleteTagErrors, DeleteTagResponses, DeleteTaskData, DeleteTaskErrors, DeleteTaskResponses, DeleteTimeEntryData, DeleteTimeEntryErrors, DeleteTimeEntryResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, GetApiReferenceData, GetApiReferenceErrors, GetApiReferenceResponses, GetApiReferenceScriptData, GetApiReferenceScriptErrors, GetApiReferenceScriptResponses, GetClientData, GetClientErrors, GetClientResponses, GetFavoriteData, GetFavoriteErrors, GetFavoriteResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetMeData, GetMeErrors, GetMeResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetSummaryReportData, GetSummaryReportErrors, GetSummaryReportResponses, GetTagData, GetTagErrors, GetTagResponses, GetTaskData, GetTaskErrors, GetTaskResponses, GetTimeEntryData, GetTimeEntryErrors, GetTimeEntryResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListClientsData, ListClientsErrors, ListClientsResponses, ListFavoritesData, ListFavoritesErrors, ListFavoritesResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListTagsData, ListTagsErrors, ListTagsResponses, ListTasksData, ListTasksErrors, ListTasksResponses, ListTimeEntriesData, ListTimeEntriesErrors, ListTimeEntriesResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, StartFavoriteData, StartFavoriteErrors, StartFavoriteResponses, StopTimeEntryData, StopTimeEntryErrors, StopTimeEntryResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClientData, UpdateClientErrors, UpdateClientResponses, UpdateFavoriteData, UpdateFavoriteErrors, UpdateFavoriteResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateTagData, UpdateTagErrors, UpdateTagResponses, UpdateTaskData, UpdateTaskErrors, UpdateTaskResponses, UpdateTimeEntryData, UpdateTimeEntryErrors, UpdateTimeEntryResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
+import type { AddClientData, AddClientErrors, AddClientResponses, CreateFavoriteData, CreateFavoriteErrors, CreateFavoriteResponses, CreateInvoiceData, CreateInvoiceErrors, CreateInvoiceResponses, CreateProjectData, CreateProjectErrors, CreateProjectResponses, CreateTagData, CreateTagErrors, CreateTagResponses, CreateTaskData, CreateTaskErrors, CreateTaskResponses, CreateTimeEntryData, CreateTimeEntryErrors, CreateTimeEntryResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DeleteClientData, DeleteClientErrors, DeleteClientResponses, DeleteFavoriteData, DeleteFavoriteErrors, DeleteFavoriteResponses, DeleteInvoiceData, DeleteInvoiceErrors, DeleteInvoiceResponses, DeleteProjectData, DeleteProjectErrors, DeleteProjectResponses, DeleteTagData, DeleteTagErrors, DeleteTagResponses, DeleteTaskData, DeleteTaskErrors, DeleteTaskResponses, DeleteTimeEntryData, DeleteTimeEntryErrors, DeleteTimeEntryResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, GetApiReferenceData, GetApiReferenceErrors, GetApiReferenceResponses, GetApiReferenceScriptData, GetApiReferenceScriptErrors, GetApiReferenceScriptResponses, GetClientData, GetClientErrors, GetClientResponses, GetFavoriteData, GetFavoriteErrors, GetFavoriteResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetMeData, GetMeErrors, GetMeResponses, GetOpenApiData, GetOpenApiErrors, GetOpenApiResponses, GetProjectData, GetProjectErrors, GetProjectResponses, GetSummaryReportCsvData, GetSummaryReportCsvErrors, GetSummaryReportCsvResponses, GetSummaryReportData, GetSummaryReportErrors, GetSummaryReportResponses, GetTagData, GetTagErrors, GetTagResponses, GetTaskData, GetTaskErrors, GetTaskResponses, GetTimeEntryData, GetTimeEntryErrors, GetTimeEntryResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListClientsData, ListClientsErrors, ListClientsResponses, ListFavoritesData, ListFavoritesErrors, ListFavoritesResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListProjectsData, ListProjectsErrors, ListProjectsResponses, ListTagsData, ListTagsErrors, ListTagsResponses, ListTasksData, ListTasksErrors, ListTasksResponses, ListTimeEntriesCsvData, ListTimeEntriesCsvErrors, ListTimeEntriesCsvResponses, ListTimeEntriesData, ListTimeEntriesErrors, ListTimeEntriesResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, StartFavoriteData, StartFavoriteErrors, StartFavoriteResponses, StopTimeEntryData, StopTimeEntryErrors, StopTimeEntryResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClientData, UpdateClientErrors, UpdateClientResponses, UpdateFavoriteData, UpdateFavoriteErrors, UpdateFavoriteResponses, UpdateInvoiceData, UpdateInvoiceErrors, UpdateInvoiceResponses, UpdateProjectData, UpdateProjectErrors, UpdateProjectResponses, UpdateTagData, UpdateTagErrors, UpdateTagResponses, UpdateTaskData, UpdateTaskErrors, UpdateTaskResponses, UpdateTimeEntryData, UpdateTimeEntryErrors, UpdateTimeEntryResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -28,14 +28,14 @@ export const getOpenApi = <ThrowOnError extends boolean = false>(options?: Optio
 /**
  * The API reference: an HTML page rendering this document (public)
  *
- * Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API. Public: no API key needed.
+ * Rendered in the browser by Redoc from GET /v1/openapi.json, over an HTML overview of the same document that shows before any script runs; the page, its script and the document all come from this API. Also at /v1/docs/; query parameters (e.g. utm_source) are ignored. Public: no API key needed.
  */
 export const getApiReference = <ThrowOnError extends boolean = false>(options?: Options<GetApiReferenceData, ThrowOnError>): RequestResult<GetApiReferenceResponses, GetApiReferenceErrors, ThrowOnError> => (options?.client ?? client).get<GetApiReferenceResponses, GetApiReferenceErrors, ThrowOnError>({ url: '/v1/docs', ...options });
 
 /**
  * The reference page's renderer (Redoc), served by the API itself (public)
  *
- * The Redoc standalone bundle the reference page loads. Public: no API key needed.
+ * The Redoc standalone bundle the reference page loads, as `?v=<version>` (a hash of its content): that URL never changes content, so it is cached a year (`immutable`); without the current `v`, 5 minutes. Public: no API key needed.
  */
 export const getApiReferenceScript = <ThrowOnError extends boolean = false>(options?: Options<GetApiReferenceScriptData, ThrowOnError>): RequestResult<GetApiReferenceScriptResponses, GetApiReferenceScriptErrors, ThrowOnError> => (options?.client ?? client).get<GetApiReferenceScriptResponses, GetApiReferenceScriptErrors, ThrowOnError>({ url: '/v1/docs/redoc.standalone.js', ...options });
 
@@ -94,11 +94,33 @@ export const startFavorite = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month
  *
- * Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group). Required scope: `time-entries:read`.
+ * Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. As CSV: `GET /v1/reports/summary.csv` (or `Accept: text/csv` here). Required scope: `time-entries:read`.
  */
 export const getSummaryReport = <ThrowOnError extends boolean = false>(options: Options<GetSummaryReportData, ThrowOnError>): RequestResult<GetSummaryReportResponses, GetSummaryReportErrors, ThrowOnError> => (options.client ?? client).get<GetSummaryReportResponses, GetSummaryReportErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
     url: '/v1/reports/summary',
+    ...options
+});
+
+/**
+ * List time entries as CSV, newest startTime first (paginated: the next cursor in the Next-Cursor header)
+ *
+ * The page of `GET /v1/time-entries` with the same parameters, as RFC 4180 CSV: a header row, then one row per entry (`tagIds` joined with `;`, an absent value empty). The next page: pass the `Next-Cursor` header as `cursor`; no header on the last page. Required scope: `time-entries:read`.
+ */
+export const listTimeEntriesCsv = <ThrowOnError extends boolean = false>(options?: Options<ListTimeEntriesCsvData, ThrowOnError>): RequestResult<ListTimeEntriesCsvResponses, ListTimeEntriesCsvErrors, ThrowOnError> => (options?.client ?? client).get<ListTimeEntriesCsvResponses, ListTimeEntriesCsvErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/time-entries.csv',
+    ...options
+});
+
+/**
+ * The summary report as CSV
+ *
+ * The report of `GET /v1/reports/summary` with the same parameters, as RFC 4180 CSV: a header row; a `level` column (`total`, `group`, `subgroup`), each grouping's key and name, `entries`, `durationMinutes`, `billableMinutes`, and one `amount_<currency>` column per currency. Required scope: `time-entries:read`.
+ */
+export const getSummaryReportCsv = <ThrowOnError extends boolean = false>(options: Options<GetSummaryReportCsvData, ThrowOnError>): RequestResult<GetSummaryReportCsvResponses, GetSummaryReportCsvErrors, ThrowOnError> => (options.client ?? client).get<GetSummaryReportCsvResponses, GetSummaryReportCsvErrors, ThrowOnError>({
+    security: [{ name: 'X-API-Key', type: 'apiKey' }],
+    url: '/v1/reports/summary.csv',
     ...options
 });
 
@@ -388,7 +410,7 @@ export const updateTag = <ThrowOnError extends boolean = false>(options: Options
 });
 
 /**
- * List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor
+ * List time entries, newest startTime first (paginated); as CSV: GET /v1/time-entries.csv
  *
  * Required scope: `time-entries:read`.
  */
@@ -529,7 +551,7 @@ export const listInvoices = <ThrowOnError extends boolean = false>(options?: Opt
  *
  * Required scope: `invoices:write`.
  */
-export const createInvoice = <ThrowOnError extends boolean = false>(options?: Options<CreateInvoiceData, ThrowOnError>): RequestResult<unknown, CreateInvoiceErrors, ThrowOnError> => (options?.client ?? client).post<unknown, CreateInvoiceErrors, ThrowOnError>({
+export const createInvoice = <ThrowOnError extends boolean = false>(options?: Options<CreateInvoiceData, ThrowOnError>): RequestResult<CreateInvoiceResponses, CreateInvoiceErrors, ThrowOnError> => (options?.client ?? client).post<CreateInvoiceResponses, CreateInvoiceErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
     url: '/v1/invoices',
     ...options
@@ -562,7 +584,7 @@ export const getInvoice = <ThrowOnError extends boolean = false>(options: Option
  *
  * Required scope: `invoices:write`.
  */
-export const updateInvoice = <ThrowOnError extends boolean = false>(options: Options<UpdateInvoiceData, ThrowOnError>): RequestResult<unknown, UpdateInvoiceErrors, ThrowOnError> => (options.client ?? client).put<unknown, UpdateInvoiceErrors, ThrowOnError>({
+export const updateInvoice = <ThrowOnError extends boolean = false>(options: Options<UpdateInvoiceData, ThrowOnError>): RequestResult<UpdateInvoiceResponses, UpdateInvoiceErrors, ThrowOnError> => (options.client ?? client).put<UpdateInvoiceResponses, UpdateInvoiceErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
     url: '/v1/invoices/{id}',
     ...options

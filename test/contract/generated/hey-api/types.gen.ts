@@ -89,6 +89,10 @@ export type ChangeEvent = {
      */
     occurredAt: string;
     /**
+     * The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.
+     */
+    position: number;
+    /**
      * The record after the change (for a deleted event, its last state), as its GET returns it
      */
     data: Client | Project | Task | Tag | TimeEntry | Favorite | Invoice;
@@ -483,14 +487,6 @@ export type GetOpenApiErrors = {
      */
     400: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -502,6 +498,10 @@ export type GetOpenApiErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetOpenApiError = GetOpenApiErrors[keyof GetOpenApiErrors];
@@ -539,6 +539,9 @@ export type GetOpenApiResponses = {
         tags?: Array<{
             [key: string]: unknown;
         }>;
+        'x-tagGroups'?: Array<{
+            [key: string]: unknown;
+        }>;
         /**
          * External documentation
          */
@@ -563,14 +566,6 @@ export type GetApiReferenceErrors = {
      */
     400: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -582,6 +577,10 @@ export type GetApiReferenceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetApiReferenceError = GetApiReferenceErrors[keyof GetApiReferenceErrors];
@@ -598,7 +597,12 @@ export type GetApiReferenceResponse = GetApiReferenceResponses[keyof GetApiRefer
 export type GetApiReferenceScriptData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The version the page names (a hash of the content)
+         */
+        v?: string;
+    };
     url: '/v1/docs/redoc.standalone.js';
 };
 
@@ -607,14 +611,6 @@ export type GetApiReferenceScriptErrors = {
      * The request is invalid (path, query or body); nothing was changed
      */
     400: ErrorResponse;
-    /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
@@ -627,6 +623,10 @@ export type GetApiReferenceScriptErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetApiReferenceScriptError = GetApiReferenceScriptErrors[keyof GetApiReferenceScriptErrors];
@@ -661,14 +661,6 @@ export type GetMeErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -684,6 +676,10 @@ export type GetMeErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetMeError = GetMeErrors[keyof GetMeErrors];
@@ -739,14 +735,6 @@ export type ListChangesErrors = {
      */
     410: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -762,6 +750,10 @@ export type ListChangesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListChangesError = ListChangesErrors[keyof ListChangesErrors];
@@ -826,10 +818,6 @@ export type StopTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -849,6 +837,10 @@ export type StopTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type StopTimeEntryError = StopTimeEntryErrors[keyof StopTimeEntryErrors];
@@ -913,10 +905,6 @@ export type StartFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -936,6 +924,10 @@ export type StartFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type StartFavoriteError = StartFavoriteErrors[keyof StartFavoriteErrors];
@@ -997,13 +989,94 @@ export type GetSummaryReportErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
+     * The API as a whole is receiving too many requests; retry with backoff
      */
-    413: ErrorResponse;
+    429: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
+     * Unexpected failure; the body carries only a request id for support
      */
-    414: ErrorResponse;
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type GetSummaryReportError = GetSummaryReportErrors[keyof GetSummaryReportErrors];
+
+export type GetSummaryReportResponses = {
+    /**
+     * OK
+     */
+    200: SummaryReport;
+};
+
+export type GetSummaryReportResponse = GetSummaryReportResponses[keyof GetSummaryReportResponses];
+
+export type ListTimeEntriesCsvData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1-200 (default 50)
+         */
+        limit?: number;
+        /**
+         * The nextCursor of the previous page
+         */
+        cursor?: string;
+        /**
+         * Entries starting at or after this date (inclusive)
+         */
+        startDate?: string | string;
+        /**
+         * Entries starting at or before this date (inclusive; a date alone covers the whole day)
+         */
+        endDate?: string | string;
+        userId?: string;
+        projectId?: string;
+        clientId?: string;
+        /**
+         * Entries of this task (read through the task's project)
+         */
+        taskId?: string;
+        /**
+         * Entries carrying this tag
+         */
+        tagId?: string;
+        /**
+         * Only billable (true) or only non-billable (false) entries
+         */
+        billable?: 'true' | 'false';
+        /**
+         * true: only running entries (no endTime; at most one per user)
+         */
+        running?: 'true';
+    };
+    url: '/v1/time-entries.csv';
+};
+
+export type ListTimeEntriesCsvErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
@@ -1020,18 +1093,98 @@ export type GetSummaryReportErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
-};
-
-export type GetSummaryReportError = GetSummaryReportErrors[keyof GetSummaryReportErrors];
-
-export type GetSummaryReportResponses = {
     /**
-     * OK
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
      */
-    200: SummaryReport;
+    default: ErrorResponse;
 };
 
-export type GetSummaryReportResponse = GetSummaryReportResponses[keyof GetSummaryReportResponses];
+export type ListTimeEntriesCsvError = ListTimeEntriesCsvErrors[keyof ListTimeEntriesCsvErrors];
+
+export type ListTimeEntriesCsvResponses = {
+    /**
+     * RFC 4180 CSV with a header row
+     */
+    200: string;
+};
+
+export type ListTimeEntriesCsvResponse = ListTimeEntriesCsvResponses[keyof ListTimeEntriesCsvResponses];
+
+export type GetSummaryReportCsvData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * First day (or instant) of the period, on startTime (inclusive)
+         */
+        startDate: string | string;
+        /**
+         * Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate
+         */
+        endDate: string | string;
+        /**
+         * One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only
+         */
+        groupBy?: string;
+        userId?: string;
+        projectId?: string;
+        clientId?: string;
+        taskId?: string;
+        tagId?: string;
+        billable?: 'true' | 'false';
+        /**
+         * IANA time zone of the dates and of the day, week and month groups (default UTC)
+         */
+        timeZone?: string;
+    };
+    url: '/v1/reports/summary.csv';
+};
+
+export type GetSummaryReportCsvErrors = {
+    /**
+     * The request is invalid (path, query or body); nothing was changed
+     */
+    400: ErrorResponse;
+    /**
+     * Missing, malformed, unknown, expired or revoked API key
+     */
+    401: ErrorResponse;
+    /**
+     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     */
+    403: ErrorResponse;
+    /**
+     * The API as a whole is receiving too many requests; retry with backoff
+     */
+    429: ErrorResponse;
+    /**
+     * Unexpected failure; the body carries only a request id for support
+     */
+    500: ErrorResponse;
+    /**
+     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     */
+    503: ErrorResponse;
+    /**
+     * Answered by the gateway: a function did not answer within the integration timeout
+     */
+    504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type GetSummaryReportCsvError = GetSummaryReportCsvErrors[keyof GetSummaryReportCsvErrors];
+
+export type GetSummaryReportCsvResponses = {
+    /**
+     * RFC 4180 CSV with a header row
+     */
+    200: string;
+};
+
+export type GetSummaryReportCsvResponse = GetSummaryReportCsvResponses[keyof GetSummaryReportCsvResponses];
 
 export type RotateWebhookSecretData = {
     body?: never;
@@ -1070,14 +1223,6 @@ export type RotateWebhookSecretErrors = {
      */
     409: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1097,6 +1242,10 @@ export type RotateWebhookSecretErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
@@ -1147,14 +1296,6 @@ export type TestWebhookErrors = {
      */
     409: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1174,6 +1315,10 @@ export type TestWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
@@ -1223,14 +1368,6 @@ export type ListWebhookDeliveriesErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1246,6 +1383,10 @@ export type ListWebhookDeliveriesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
@@ -1287,14 +1428,6 @@ export type ListClientsErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1310,6 +1443,10 @@ export type ListClientsErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListClientsError = ListClientsErrors[keyof ListClientsErrors];
@@ -1367,10 +1504,6 @@ export type AddClientErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1390,6 +1523,10 @@ export type AddClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type AddClientError = AddClientErrors[keyof AddClientErrors];
@@ -1448,14 +1585,6 @@ export type DeleteClientErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1475,6 +1604,10 @@ export type DeleteClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteClientError = DeleteClientErrors[keyof DeleteClientErrors];
@@ -1521,14 +1654,6 @@ export type GetClientErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1544,6 +1669,10 @@ export type GetClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetClientError = GetClientErrors[keyof GetClientErrors];
@@ -1613,10 +1742,6 @@ export type UpdateClientErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1636,6 +1761,10 @@ export type UpdateClientErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateClientError = UpdateClientErrors[keyof UpdateClientErrors];
@@ -1670,14 +1799,6 @@ export type ListProjectsErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1693,6 +1814,10 @@ export type ListProjectsErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListProjectsError = ListProjectsErrors[keyof ListProjectsErrors];
@@ -1752,10 +1877,6 @@ export type CreateProjectErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1775,6 +1896,10 @@ export type CreateProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateProjectError = CreateProjectErrors[keyof CreateProjectErrors];
@@ -1833,14 +1958,6 @@ export type DeleteProjectErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -1860,6 +1977,10 @@ export type DeleteProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteProjectError = DeleteProjectErrors[keyof DeleteProjectErrors];
@@ -1906,14 +2027,6 @@ export type GetProjectErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -1929,6 +2042,10 @@ export type GetProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetProjectError = GetProjectErrors[keyof GetProjectErrors];
@@ -2000,10 +2117,6 @@ export type UpdateProjectErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2023,6 +2136,10 @@ export type UpdateProjectErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateProjectError = UpdateProjectErrors[keyof UpdateProjectErrors];
@@ -2059,14 +2176,6 @@ export type ListTasksErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2082,6 +2191,10 @@ export type ListTasksErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListTasksError = ListTasksErrors[keyof ListTasksErrors];
@@ -2138,10 +2251,6 @@ export type CreateTaskErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2161,6 +2270,10 @@ export type CreateTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateTaskError = CreateTaskErrors[keyof CreateTaskErrors];
@@ -2219,14 +2332,6 @@ export type DeleteTaskErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2246,6 +2351,10 @@ export type DeleteTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteTaskError = DeleteTaskErrors[keyof DeleteTaskErrors];
@@ -2292,14 +2401,6 @@ export type GetTaskErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2315,6 +2416,10 @@ export type GetTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetTaskError = GetTaskErrors[keyof GetTaskErrors];
@@ -2383,10 +2488,6 @@ export type UpdateTaskErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2406,6 +2507,10 @@ export type UpdateTaskErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateTaskError = UpdateTaskErrors[keyof UpdateTaskErrors];
@@ -2440,14 +2545,6 @@ export type ListTagsErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2463,6 +2560,10 @@ export type ListTagsErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListTagsError = ListTagsErrors[keyof ListTagsErrors];
@@ -2516,10 +2617,6 @@ export type CreateTagErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2539,6 +2636,10 @@ export type CreateTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateTagError = CreateTagErrors[keyof CreateTagErrors];
@@ -2597,14 +2698,6 @@ export type DeleteTagErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2624,6 +2717,10 @@ export type DeleteTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteTagError = DeleteTagErrors[keyof DeleteTagErrors];
@@ -2670,14 +2767,6 @@ export type GetTagErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2693,6 +2782,10 @@ export type GetTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetTagError = GetTagErrors[keyof GetTagErrors];
@@ -2758,10 +2851,6 @@ export type UpdateTagErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2781,6 +2870,10 @@ export type UpdateTagErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateTagError = UpdateTagErrors[keyof UpdateTagErrors];
@@ -2855,14 +2948,6 @@ export type ListTimeEntriesErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -2878,6 +2963,10 @@ export type ListTimeEntriesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListTimeEntriesError = ListTimeEntriesErrors[keyof ListTimeEntriesErrors];
@@ -2944,10 +3033,6 @@ export type CreateTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -2967,6 +3052,10 @@ export type CreateTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateTimeEntryError = CreateTimeEntryErrors[keyof CreateTimeEntryErrors];
@@ -3030,14 +3119,6 @@ export type DeleteTimeEntryErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3057,6 +3138,10 @@ export type DeleteTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteTimeEntryError = DeleteTimeEntryErrors[keyof DeleteTimeEntryErrors];
@@ -3108,14 +3193,6 @@ export type GetTimeEntryErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3131,6 +3208,10 @@ export type GetTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetTimeEntryError = GetTimeEntryErrors[keyof GetTimeEntryErrors];
@@ -3209,10 +3290,6 @@ export type UpdateTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3232,6 +3309,10 @@ export type UpdateTimeEntryErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateTimeEntryError = UpdateTimeEntryErrors[keyof UpdateTimeEntryErrors];
@@ -3268,14 +3349,6 @@ export type ListFavoritesErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3291,6 +3364,10 @@ export type ListFavoritesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListFavoritesError = ListFavoritesErrors[keyof ListFavoritesErrors];
@@ -3350,10 +3427,6 @@ export type CreateFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3373,6 +3446,10 @@ export type CreateFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateFavoriteError = CreateFavoriteErrors[keyof CreateFavoriteErrors];
@@ -3436,14 +3513,6 @@ export type DeleteFavoriteErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3463,6 +3532,10 @@ export type DeleteFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteFavoriteError = DeleteFavoriteErrors[keyof DeleteFavoriteErrors];
@@ -3514,14 +3587,6 @@ export type GetFavoriteErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3537,6 +3602,10 @@ export type GetFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetFavoriteError = GetFavoriteErrors[keyof GetFavoriteErrors];
@@ -3613,10 +3682,6 @@ export type UpdateFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3636,6 +3701,10 @@ export type UpdateFavoriteErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateFavoriteError = UpdateFavoriteErrors[keyof UpdateFavoriteErrors];
@@ -3689,14 +3758,6 @@ export type ListInvoicesErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3712,6 +3773,10 @@ export type ListInvoicesErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListInvoicesError = ListInvoicesErrors[keyof ListInvoicesErrors];
@@ -3749,14 +3814,6 @@ export type CreateInvoiceErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3776,9 +3833,22 @@ export type CreateInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateInvoiceError = CreateInvoiceErrors[keyof CreateInvoiceErrors];
+
+export type CreateInvoiceResponses = {
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type CreateInvoiceResponse = CreateInvoiceResponses[keyof CreateInvoiceResponses];
 
 export type DeleteInvoiceData = {
     body?: never;
@@ -3825,14 +3895,6 @@ export type DeleteInvoiceErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -3852,6 +3914,10 @@ export type DeleteInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteInvoiceError = DeleteInvoiceErrors[keyof DeleteInvoiceErrors];
@@ -3898,14 +3964,6 @@ export type GetInvoiceErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3921,6 +3979,10 @@ export type GetInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetInvoiceError = GetInvoiceErrors[keyof GetInvoiceErrors];
@@ -3953,14 +4015,6 @@ export type UpdateInvoiceErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -3980,9 +4034,22 @@ export type UpdateInvoiceErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateInvoiceError = UpdateInvoiceErrors[keyof UpdateInvoiceErrors];
+
+export type UpdateInvoiceResponses = {
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
+};
+
+export type UpdateInvoiceResponse = UpdateInvoiceResponses[keyof UpdateInvoiceResponses];
 
 export type ListWebhooksData = {
     body?: never;
@@ -4005,14 +4072,6 @@ export type ListWebhooksErrors = {
      */
     403: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -4028,6 +4087,10 @@ export type ListWebhooksErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
@@ -4092,10 +4155,6 @@ export type CreateWebhookErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -4115,6 +4174,10 @@ export type CreateWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
@@ -4173,14 +4236,6 @@ export type DeleteWebhookErrors = {
      */
     412: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -4200,6 +4255,10 @@ export type DeleteWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
@@ -4246,14 +4305,6 @@ export type GetWebhookErrors = {
      */
     404: ErrorResponse;
     /**
-     * The request body is larger than the API accepts
-     */
-    413: ErrorResponse;
-    /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
     429: ErrorResponse;
@@ -4269,6 +4320,10 @@ export type GetWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
@@ -4345,10 +4400,6 @@ export type UpdateWebhookErrors = {
      */
     413: ErrorResponse;
     /**
-     * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
-     */
-    414: ErrorResponse;
-    /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
      */
     422: ErrorResponse;
@@ -4368,6 +4419,10 @@ export type UpdateWebhookErrors = {
      * Answered by the gateway: a function did not answer within the integration timeout
      */
     504: ErrorResponse;
+    /**
+     * Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters)
+     */
+    default: ErrorResponse;
 };
 
 export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];

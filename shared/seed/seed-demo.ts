@@ -1,0 +1,71 @@
+import { timeEntries } from '../data/repositories';
+import type { TimeEntry } from '../domain/entities/time-entries';
+import { ensureSeedCatalog, generateTimeEntries } from './seed-time-entries';
+
+/**
+ * The demo workspace of `npm start`: a first look that shows the product. Clients, projects (billable and
+ * not) with tasks, tags, and about three weeks of time entries of three users on weekdays, two of them
+ * with a timer running now. Entries are written through the repository, one by one, as the API writes
+ * them: each has its change event (GET /v1/changes shows them), its report rollups (GET
+ * /v1/reports/summary totals them) and its running-timer rule.
+ *
+ * Invoiced entries: invoicing is not built yet. When it is, `invoice` is the hook: it is called once with
+ * the finished billable entries and returns how many invoices it made (e.g. one per client for the first
+ * two weeks), so the demo shows some entries invoiced.
+ */
+export interface DemoSeedOptions {
+  now?: Date;
+  /** Hook for invoicing (not built yet): invoice some of these finished billable entries. */
+  invoice?: (workspaceId: string, billable: readonly TimeEntry[]) => Promise<number>;
+}
+
+export const DEMO_USERS = ['alice', 'bob', 'carol'] as const;
+/** Weekdays of entries, back from today. */
+const DEMO_WEEKS = 3;
+const DEMO_ENTRIES = 90;
+
+export interface DemoSeedResult {
+  timeEntries: number;
+  running: number;
+  billable: number;
+  invoices: number;
+}
+
+export async function seedDemoEntries(workspaceId: string, opts: DemoSeedOptions = {}): Promise<DemoSeedResult> {
+  const now = opts.now ?? new Date();
+  const catalog = await ensureSeedCatalog(workspaceId);
+  const generated = generateTimeEntries(catalog, DEMO_ENTRIES, { now, months: (DEMO_WEEKS * 7) / 30, users: [...DEMO_USERS], seed: 7 })
+    // finished ones (no running timer; none starting later today) oldest first, as someone tracking time would have written them
+    .filter((e) => Date.parse(e.startTime) < now.getTime() - 15 * 60_000)
+    .map((e) => ({ ...e, endTime: e.endTime ?? new Date(Math.min(Date.parse(e.startTime) + 3600_000, now.getTime())).toISOString() }))
+    .sort((a, b) => a.startTime.localeCompare(b.startTime));
+  const written: TimeEntry[] = [];
+  for (const e of generated) written.push((await timeEntries.create(workspaceId, inputOf(e))) as TimeEntry);
+  // Two timers running now: started this morning (or an hour ago), after every finished entry of their user.
+  let running = 0;
+  for (const [i, userId] of DEMO_USERS.slice(0, 2).entries()) {
+    const latestEnd = Math.max(0, ...written.filter((e) => e.userId === userId && e.endTime).map((e) => Date.parse(e.endTime!)));
+    const startTime = new Date(Math.max(latestEnd + 60_000, now.getTime() - (60 + 25 * i) * 60_000));
+    if (startTime.getTime() >= now.getTime()) continue;
+    const project = catalog.projects[i]!.project;
+    await timeEntries.create(workspaceId, {
+      userId,
+      name: i === 0 ? 'Homepage hero section' : 'Sync with Globex',
+      projectId: project.id,
+      ...(project.clientId ? { clientId: project.clientId } : {}),
+      taskId: catalog.projects[i]!.tasks[0]!.id,
+      tagIds: [catalog.tags[0]!.id],
+      startTime: startTime.toISOString(),
+    });
+    running++;
+  }
+  const billable = written.filter((e) => e.billable);
+  const invoices = opts.invoice ? await opts.invoice(workspaceId, billable) : 0;
+  return { timeEntries: written.length + running, running, billable: billable.length, invoices };
+}
+
+/** The fields a client would send to create the entry. */
+function inputOf(e: TimeEntry): Record<string, unknown> {
+  const keys = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tagIds', 'billable', 'notes', 'startTime', 'endTime'] as const;
+  return Object.fromEntries(keys.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]));
+}
