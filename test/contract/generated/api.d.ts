@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * The API reference: an HTML page rendering this document (public)
-         * @description Rendered in the browser by Redoc from GET /v1/openapi.json; the page, its script and the document all come from this API. Public: no API key needed.
+         * @description Rendered in the browser by Redoc from GET /v1/openapi.json, over an HTML overview of the same document that shows before any script runs; the page, its script and the document all come from this API. Also at /v1/docs/; query parameters (e.g. utm_source) are ignored. Public: no API key needed.
          */
         get: operations["getApiReference"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * The reference page's renderer (Redoc), served by the API itself (public)
-         * @description The Redoc standalone bundle the reference page loads. Public: no API key needed.
+         * @description The Redoc standalone bundle the reference page loads, as `?v=<version>` (a hash of its content): that URL never changes content, so it is cached a year (`immutable`); without the current `v`, 5 minutes. Public: no API key needed.
          */
         get: operations["getApiReferenceScript"];
         put?: never;
@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Start a timer from a favorite: a new running time entry with the favorite's fields
-         * @description Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scope: `time-entries:write`.
+         * @description Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scopes: `time-entries:write` and `favorites:read`.
          */
         post: operations["startFavorite"];
         delete?: never;
@@ -153,9 +153,49 @@ export interface paths {
         };
         /**
          * Totals of tracked time over a period, grouped by one or two of user, project, client, task, tag, day, week, month
-         * @description Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. With `Accept: text/csv` the answer is RFC 4180 CSV (header row; one row for the totals, then one per group and sub-group). Required scope: `time-entries:read`.
+         * @description Counts finished time entries whose `startTime` falls in `startDate`..`endDate` (both required, inclusive; a date alone is the whole day, in `timeZone` when given, UTC otherwise). Running entries are left out and counted in `runningEntries`. `amounts` are billable minutes times the project's `hourlyRate`, per currency (the project's, else its client's; `XXX` when neither has one); entries of projects without a rate add none. An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null. As CSV: `GET /v1/reports/summary.csv` (or `Accept: text/csv` here). Required scope: `time-entries:read`.
          */
         get: operations["getSummaryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List time entries as CSV, newest startTime first (paginated: the next cursor in the Next-Cursor header)
+         * @description The page of `GET /v1/time-entries` with the same parameters, as RFC 4180 CSV: a header row, then one row per entry (`tagIds` joined with `;`, an absent value empty). The next page: pass the `Next-Cursor` header as `cursor`; no header on the last page. Required scope: `time-entries:read`.
+         */
+        get: operations["listTimeEntriesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/summary.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The summary report as CSV
+         * @description The report of `GET /v1/reports/summary` with the same parameters, as RFC 4180 CSV: a header row; a `level` column (`total`, `group`, `subgroup`), each grouping's key and name, `entries`, `durationMinutes`, `billableMinutes`, and one `amount_<currency>` column per currency. Required scope: `time-entries:read`.
+         */
+        get: operations["getSummaryReportCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -440,7 +480,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List time entries, newest startTime first (paginated); Accept: text/csv answers CSV with the next cursor in Next-Cursor
+         * List time entries, newest startTime first (paginated); as CSV: GET /v1/time-entries.csv
          * @description Required scope: `time-entries:read`.
          */
         get: operations["listTimeEntries"];
@@ -597,13 +637,13 @@ export interface paths {
         };
         /**
          * List webhooks, oldest first
-         * @description Required scope: `webhooks:read`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:read`.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Create a webhook
-         * @description Required scope: `webhooks:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -660,6 +700,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the key stops working; null when it does not expire
+             * @example 2026-03-02T09:00:00Z
              */
             expiresAt: string | null;
             /** @description The quota left in both windows, this request counted (as in the RateLimit header) */
@@ -722,8 +763,15 @@ export interface components {
             /**
              * Format: date-time
              * @description When the change was made (UTC)
+             * @example 2026-03-02T09:00:00Z
              */
             occurredAt: string;
+            /**
+             * Format: int64
+             * @description The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.
+             * @example 1042
+             */
+            position: number;
             /** @description The record after the change (for a deleted event, its last state), as its GET returns it */
             data: components["schemas"]["Client"] | components["schemas"]["Project"] | components["schemas"]["Task"] | components["schemas"]["Tag"] | components["schemas"]["TimeEntry"] | components["schemas"]["Favorite"] | components["schemas"]["Invoice"];
             /** @description A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one) */
@@ -738,9 +786,15 @@ export interface components {
             currency?: string;
             notes?: string;
             archived: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -758,9 +812,15 @@ export interface components {
             currency?: string;
             archived: boolean;
             notes?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -777,9 +837,15 @@ export interface components {
             /** Format: int32 */
             estimateMinutes?: number;
             billable?: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -791,9 +857,15 @@ export interface components {
             id: string;
             name: string;
             archived: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -808,9 +880,15 @@ export interface components {
             projectId?: string;
             clientId?: string;
             taskId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             startTime: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             endTime?: string;
             notes?: string;
             billable?: boolean;
@@ -821,9 +899,15 @@ export interface components {
             durationMinutes?: number;
             /** @description Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it */
             invoiceId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -841,9 +925,15 @@ export interface components {
             tagIds?: string[];
             billable?: boolean;
             notes?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -857,9 +947,15 @@ export interface components {
             clientId: string;
             /** @enum {string} */
             status: "draft" | "sent" | "paid" | "void";
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-03-02
+             */
             issueDate: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-03-02
+             */
             dueDate: string;
             currency: string;
             lineItems: {
@@ -873,13 +969,25 @@ export interface components {
             total: number;
             notes?: string;
             taxRate?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             sentAt?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             paidAt?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -975,6 +1083,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the attempt started
+             * @example 2026-03-02T09:00:00Z
              */
             at: string;
             /**
@@ -989,6 +1098,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the event is tried again (absent: delivered, or retries exhausted)
+             * @example 2026-03-02T09:00:00Z
              */
             nextRetryAt?: string;
         };
@@ -1020,9 +1130,15 @@ export interface components {
             enabled: boolean;
             /** @description Why the server disabled the endpoint (absent while enabled) */
             disabledReason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -1047,9 +1163,15 @@ export interface components {
             enabled: boolean;
             /** @description Why the server disabled the endpoint (absent while enabled) */
             disabledReason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-02T09:00:00Z
+             */
             updatedAt: string;
             /**
              * @description The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
@@ -1183,7 +1305,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed */
+        /** @description The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed */
         IdempotencyKeyReused: {
             headers: {
                 /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
@@ -1201,7 +1323,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "IDEMPOTENCY_KEY_REUSED",
-                 *         "message": "This Idempotency-Key was used with another method, path or body; use a new key for a new request"
+                 *         "message": "This Idempotency-Key was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request"
                  *       }
                  *     }
                  */
@@ -1230,7 +1352,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets */
+        /** @description The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets */
         Forbidden: {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
@@ -1282,7 +1404,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description A unique name is taken, the record is still referenced, or its state forbids the change */
+        /** @description A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503 */
         Conflict: {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
@@ -1433,7 +1555,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The data store is throttling or unreachable; retry after the Retry-After seconds */
+        /** @description The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept) */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying: until the exceeded rate-limit window resets (1..60 for the minute, up to 3600 for the hour), or 1 when the service is busy. */
@@ -1452,6 +1574,24 @@ export interface components {
                  *       "error": {
                  *         "code": "SERVICE_UNAVAILABLE",
                  *         "message": "The service is busy; retry after a short wait"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Any other error, in the same body: e.g. 414 URI_TOO_LONG when the URL is over the gateway limit (10,240 characters) */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "URI_TOO_LONG",
+                 *         "message": "Request URI too long",
+                 *         "requestId": "c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f"
                  *       }
                  *     }
                  */
@@ -1518,17 +1658,17 @@ export interface operations {
                         components?: Record<string, never>;
                         security?: Record<string, never>[];
                         tags?: Record<string, never>[];
+                        "x-tagGroups"?: Record<string, never>[];
                         /** @description External documentation */
                         externalDocs?: Record<string, never>;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getApiReference: {
@@ -1554,16 +1694,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getApiReferenceScript: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The version the page names (a hash of the content) */
+                v?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1584,11 +1726,10 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getMe: {
@@ -1620,12 +1761,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listChanges: {
@@ -1667,12 +1807,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             410: components["responses"]["CursorExpired"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     stopTimeEntry: {
@@ -1682,7 +1821,7 @@ export interface operations {
                 sortKey: string;
             };
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1696,6 +1835,7 @@ export interface operations {
                     /**
                      * Format: date-time
                      * @description When the timer stopped (default: now); not before its startTime
+                     * @example 2026-03-02T09:00:00Z
                      */
                     endTime?: string;
                 };
@@ -1729,12 +1869,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     startFavorite: {
@@ -1744,7 +1884,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1758,6 +1898,7 @@ export interface operations {
                     /**
                      * Format: date-time
                      * @description When the timer started (default: now)
+                     * @example 2026-03-02T09:00:00Z
                      */
                     startTime?: string;
                 };
@@ -1773,6 +1914,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -1791,12 +1934,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getSummaryReport: {
@@ -1840,25 +1983,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SummaryReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    listTimeEntriesCsv: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+                /** @description Entries starting at or after this date (inclusive) */
+                startDate?: string;
+                /** @description Entries starting at or before this date (inclusive; a date alone covers the whole day) */
+                endDate?: string;
+                userId?: string;
+                projectId?: string;
+                clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
+                taskId?: string;
+                /** @description Entries carrying this tag */
+                tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
+                billable?: "true" | "false";
+                /** @description Only entries on an invoice (true: `invoiceId` set) or only entries on none (false) */
+                invoiced?: "true" | "false";
+                /** @description true: only running entries (no endTime; at most one per user) */
+                running?: "true";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    /** @description The cursor of the next page (pass it as cursor), absent on the last page (the JSON answer carries it as nextCursor) */
+                    "Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,sortKey,userId,name,projectId,clientId,taskId,startTime,endTime,durationMinutes,billable,tagIds,notes,createdAt,updatedAt,etag
+                     *     01JB2Z3Y4X5W6V7T8S9R0Q1P2N,2026-03-02T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N,alice,Homepage hero section,01JB2Z0PR0JECT000000000001,01JB2Z0C11ENT000000000001,,2026-03-02T09:00:00.000Z,2026-03-02T10:30:00.000Z,90,true,01JB2Z0TAG0000000000000001,Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""
+                     */
                     "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
+        };
+    };
+    getSummaryReportCsv: {
+        parameters: {
+            query: {
+                /** @description First day (or instant) of the period, on startTime (inclusive) */
+                startDate: string;
+                /** @description Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate */
+                endDate: string;
+                /** @description One or two of user, project, client, task, tag, day, week, month, comma separated (e.g. project,user); none: totals only */
+                groupBy?: string;
+                userId?: string;
+                projectId?: string;
+                clientId?: string;
+                taskId?: string;
+                tagId?: string;
+                billable?: "true" | "false";
+                /** @description Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups */
+                invoiced?: "true" | "false";
+                /** @description IANA time zone of the dates and of the day, week and month groups (default UTC) */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example level,project,projectName,entries,durationMinutes,billableMinutes,amount_USD
+                     *     total,,,42,3150,2700,6750
+                     *     group,01JB2Z0PR0JECT000000000001,Website relaunch,30,2250,2250,5625
+                     *     group,,,12,900,450,1125
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1892,20 +2156,19 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     testWebhook: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1939,13 +2202,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listWebhookDeliveries: {
@@ -1990,12 +2252,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listClients: {
@@ -2029,19 +2290,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     addClient: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2070,6 +2330,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2087,12 +2349,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getClient: {
@@ -2149,12 +2411,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateClient: {
@@ -2163,7 +2424,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2213,12 +2474,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteClient: {
@@ -2227,7 +2488,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2262,13 +2523,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listProjects: {
@@ -2302,19 +2562,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createProject: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2344,6 +2603,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2361,12 +2622,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getProject: {
@@ -2423,12 +2684,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateProject: {
@@ -2437,7 +2697,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2488,12 +2748,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteProject: {
@@ -2502,7 +2762,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2537,13 +2797,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listTasks: {
@@ -2579,19 +2838,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createTask: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2620,6 +2878,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2637,12 +2897,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getTask: {
@@ -2699,12 +2959,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateTask: {
@@ -2713,7 +2972,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2763,12 +3022,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteTask: {
@@ -2777,7 +3036,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2812,13 +3071,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listTags: {
@@ -2852,19 +3110,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createTag: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2888,6 +3145,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -2905,12 +3164,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getTag: {
@@ -2967,12 +3226,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateTag: {
@@ -2981,7 +3239,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3026,12 +3284,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteTag: {
@@ -3040,7 +3298,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3075,13 +3333,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listTimeEntries: {
@@ -3126,8 +3383,6 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
                     "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
-                    /** @description CSV answers (Accept: text/csv) only: the cursor of the next page, absent on the last page (the JSON answer carries it as nextCursor) */
-                    "Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,25 +3392,23 @@ export interface operations {
                         nextCursor?: string;
                         hasMore: boolean;
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createTimeEntry: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3169,9 +3422,15 @@ export interface operations {
                     projectId?: string;
                     clientId?: string;
                     taskId?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     startTime: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     endTime?: string;
                     notes?: string;
                     billable?: boolean;
@@ -3189,6 +3448,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -3206,12 +3467,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getTimeEntry: {
@@ -3271,12 +3532,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateTimeEntry: {
@@ -3288,7 +3548,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3304,9 +3564,15 @@ export interface operations {
                     projectId?: string | null;
                     clientId?: string | null;
                     taskId?: string | null;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     startTime?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @example 2026-03-02T09:00:00Z
+                     */
                     endTime?: string | null;
                     notes?: string | null;
                     billable?: boolean | null;
@@ -3343,12 +3609,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteTimeEntry: {
@@ -3360,7 +3626,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3395,13 +3661,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listFavorites: {
@@ -3437,19 +3702,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createFavorite: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3479,6 +3743,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -3496,12 +3762,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getFavorite: {
@@ -3561,12 +3827,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateFavorite: {
@@ -3578,7 +3843,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3629,12 +3894,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteFavorite: {
@@ -3646,7 +3911,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3681,13 +3946,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listInvoices: {
@@ -3735,12 +3999,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createInvoice: {
@@ -3754,13 +4017,12 @@ export interface operations {
         responses: {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getInvoice: {
@@ -3817,12 +4079,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateInvoice: {
@@ -3838,13 +4099,12 @@ export interface operations {
         responses: {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteInvoice: {
@@ -3853,7 +4113,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3888,13 +4148,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     listWebhooks: {
@@ -3928,19 +4187,18 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     createWebhook: {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3975,6 +4233,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The record's strong ETag; send it in If-Match to change the record only if unchanged since */
                     ETag?: string;
+                    /** @description The URL of the created record (its GET, with the query parameters that address it) */
+                    Location?: string;
                     /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
@@ -3992,12 +4252,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     getWebhook: {
@@ -4054,12 +4314,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     updateWebhook: {
@@ -4068,7 +4327,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4124,12 +4383,12 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
     deleteWebhook: {
@@ -4138,7 +4397,7 @@ export interface operations {
             header?: {
                 /** @description Change the record only if its ETag is one of these (or * : only if it exists); otherwise 412 PRECONDITION_FAILED and nothing changes */
                 "If-Match"?: string;
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace. */
+                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4173,13 +4432,12 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
-            414: components["responses"]["UriTooLong"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayIntegrationTimeout"];
+            default: components["responses"]["OtherError"];
         };
     };
 }

@@ -79,7 +79,7 @@ export const stopTimeEntry = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * Start a timer from a favorite: a new running time entry with the favorite's fields
  *
- * Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scope: `time-entries:write`.
+ * Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scopes: `time-entries:write` and `favorites:read`.
  */
 export const startFavorite = <ThrowOnError extends boolean = false>(options: Options<StartFavoriteData, ThrowOnError>): RequestResult<StartFavoriteResponses, StartFavoriteErrors, ThrowOnError> => (options.client ?? client).post<StartFavoriteResponses, StartFavoriteErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
@@ -593,7 +593,7 @@ export const updateInvoice = <ThrowOnError extends boolean = false>(options: Opt
 /**
  * List webhooks, oldest first
  *
- * Required scope: `webhooks:read`.
+ * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:read`.
  */
 export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>): RequestResult<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError> => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
@@ -604,7 +604,7 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
 /**
  * Create a webhook
  *
- * Required scope: `webhooks:write`.
+ * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>): RequestResult<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError> => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],

@@ -657,7 +657,7 @@ export type GetMeErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -669,7 +669,7 @@ export type GetMeErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -727,7 +727,7 @@ export type ListChangesErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -743,7 +743,7 @@ export type ListChangesErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -776,7 +776,7 @@ export type StopTimeEntryData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -802,7 +802,7 @@ export type StopTimeEntryErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -810,7 +810,7 @@ export type StopTimeEntryErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -818,7 +818,7 @@ export type StopTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -830,7 +830,7 @@ export type StopTimeEntryErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -863,7 +863,7 @@ export type StartFavoriteData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -889,7 +889,7 @@ export type StartFavoriteErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -897,7 +897,7 @@ export type StartFavoriteErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -905,7 +905,7 @@ export type StartFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -917,7 +917,7 @@ export type StartFavoriteErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -985,7 +985,7 @@ export type GetSummaryReportErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -997,7 +997,7 @@ export type GetSummaryReportErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1057,6 +1057,10 @@ export type ListTimeEntriesCsvData = {
          */
         billable?: 'true' | 'false';
         /**
+         * Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)
+         */
+        invoiced?: 'true' | 'false';
+        /**
          * true: only running entries (no endTime; at most one per user)
          */
         running?: 'true';
@@ -1074,7 +1078,7 @@ export type ListTimeEntriesCsvErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1086,7 +1090,7 @@ export type ListTimeEntriesCsvErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1133,6 +1137,10 @@ export type GetSummaryReportCsvData = {
         tagId?: string;
         billable?: 'true' | 'false';
         /**
+         * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups
+         */
+        invoiced?: 'true' | 'false';
+        /**
          * IANA time zone of the dates and of the day, week and month groups (default UTC)
          */
         timeZone?: string;
@@ -1150,7 +1158,7 @@ export type GetSummaryReportCsvErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1162,7 +1170,7 @@ export type GetSummaryReportCsvErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1190,7 +1198,7 @@ export type RotateWebhookSecretData = {
     body?: never;
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1211,7 +1219,7 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1219,11 +1227,11 @@ export type RotateWebhookSecretErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1235,7 +1243,7 @@ export type RotateWebhookSecretErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1263,7 +1271,7 @@ export type TestWebhookData = {
     body?: never;
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1284,7 +1292,7 @@ export type TestWebhookErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1292,11 +1300,11 @@ export type TestWebhookErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1308,7 +1316,7 @@ export type TestWebhookErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1360,7 +1368,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1376,7 +1384,7 @@ export type ListWebhookDeliveriesErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1424,7 +1432,7 @@ export type ListClientsErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1436,7 +1444,7 @@ export type ListClientsErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1473,7 +1481,7 @@ export type AddClientData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1492,11 +1500,11 @@ export type AddClientErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -1504,7 +1512,7 @@ export type AddClientErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1516,7 +1524,7 @@ export type AddClientErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1548,7 +1556,7 @@ export type DeleteClientData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1569,7 +1577,7 @@ export type DeleteClientErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1577,7 +1585,7 @@ export type DeleteClientErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -1585,7 +1593,7 @@ export type DeleteClientErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1597,7 +1605,7 @@ export type DeleteClientErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1646,7 +1654,7 @@ export type GetClientErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1662,7 +1670,7 @@ export type GetClientErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1701,7 +1709,7 @@ export type UpdateClientData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1722,7 +1730,7 @@ export type UpdateClientErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1730,7 +1738,7 @@ export type UpdateClientErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -1742,7 +1750,7 @@ export type UpdateClientErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1754,7 +1762,7 @@ export type UpdateClientErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1795,7 +1803,7 @@ export type ListProjectsErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1807,7 +1815,7 @@ export type ListProjectsErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1846,7 +1854,7 @@ export type CreateProjectData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1865,11 +1873,11 @@ export type CreateProjectErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -1877,7 +1885,7 @@ export type CreateProjectErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1889,7 +1897,7 @@ export type CreateProjectErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -1921,7 +1929,7 @@ export type DeleteProjectData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1942,7 +1950,7 @@ export type DeleteProjectErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -1950,7 +1958,7 @@ export type DeleteProjectErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -1958,7 +1966,7 @@ export type DeleteProjectErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -1970,7 +1978,7 @@ export type DeleteProjectErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2019,7 +2027,7 @@ export type GetProjectErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2035,7 +2043,7 @@ export type GetProjectErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2076,7 +2084,7 @@ export type UpdateProjectData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2097,7 +2105,7 @@ export type UpdateProjectErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2105,7 +2113,7 @@ export type UpdateProjectErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2117,7 +2125,7 @@ export type UpdateProjectErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2129,7 +2137,7 @@ export type UpdateProjectErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2172,7 +2180,7 @@ export type ListTasksErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2184,7 +2192,7 @@ export type ListTasksErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2220,7 +2228,7 @@ export type CreateTaskData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2239,11 +2247,11 @@ export type CreateTaskErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2251,7 +2259,7 @@ export type CreateTaskErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2263,7 +2271,7 @@ export type CreateTaskErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2295,7 +2303,7 @@ export type DeleteTaskData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2316,7 +2324,7 @@ export type DeleteTaskErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2324,7 +2332,7 @@ export type DeleteTaskErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2332,7 +2340,7 @@ export type DeleteTaskErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2344,7 +2352,7 @@ export type DeleteTaskErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2393,7 +2401,7 @@ export type GetTaskErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2409,7 +2417,7 @@ export type GetTaskErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2447,7 +2455,7 @@ export type UpdateTaskData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2468,7 +2476,7 @@ export type UpdateTaskErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2476,7 +2484,7 @@ export type UpdateTaskErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2488,7 +2496,7 @@ export type UpdateTaskErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2500,7 +2508,7 @@ export type UpdateTaskErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2541,7 +2549,7 @@ export type ListTagsErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2553,7 +2561,7 @@ export type ListTagsErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2586,7 +2594,7 @@ export type CreateTagData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2605,11 +2613,11 @@ export type CreateTagErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2617,7 +2625,7 @@ export type CreateTagErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2629,7 +2637,7 @@ export type CreateTagErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2661,7 +2669,7 @@ export type DeleteTagData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2682,7 +2690,7 @@ export type DeleteTagErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2690,7 +2698,7 @@ export type DeleteTagErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2698,7 +2706,7 @@ export type DeleteTagErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2710,7 +2718,7 @@ export type DeleteTagErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2759,7 +2767,7 @@ export type GetTagErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2775,7 +2783,7 @@ export type GetTagErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2810,7 +2818,7 @@ export type UpdateTagData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2831,7 +2839,7 @@ export type UpdateTagErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2839,7 +2847,7 @@ export type UpdateTagErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -2851,7 +2859,7 @@ export type UpdateTagErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -2863,7 +2871,7 @@ export type UpdateTagErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -2944,7 +2952,7 @@ export type ListTimeEntriesErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -2956,7 +2964,7 @@ export type ListTimeEntriesErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3002,7 +3010,7 @@ export type CreateTimeEntryData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3021,11 +3029,11 @@ export type CreateTimeEntryErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3033,7 +3041,7 @@ export type CreateTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3045,7 +3053,7 @@ export type CreateTimeEntryErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3077,7 +3085,7 @@ export type DeleteTimeEntryData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3103,7 +3111,7 @@ export type DeleteTimeEntryErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3111,7 +3119,7 @@ export type DeleteTimeEntryErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3119,7 +3127,7 @@ export type DeleteTimeEntryErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3131,7 +3139,7 @@ export type DeleteTimeEntryErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3185,7 +3193,7 @@ export type GetTimeEntryErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3201,7 +3209,7 @@ export type GetTimeEntryErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3244,7 +3252,7 @@ export type UpdateTimeEntryData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3270,7 +3278,7 @@ export type UpdateTimeEntryErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3278,7 +3286,7 @@ export type UpdateTimeEntryErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3290,7 +3298,7 @@ export type UpdateTimeEntryErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3302,7 +3310,7 @@ export type UpdateTimeEntryErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3345,7 +3353,7 @@ export type ListFavoritesErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3357,7 +3365,7 @@ export type ListFavoritesErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3396,7 +3404,7 @@ export type CreateFavoriteData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3415,11 +3423,11 @@ export type CreateFavoriteErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3427,7 +3435,7 @@ export type CreateFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3439,7 +3447,7 @@ export type CreateFavoriteErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3471,7 +3479,7 @@ export type DeleteFavoriteData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3497,7 +3505,7 @@ export type DeleteFavoriteErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3505,7 +3513,7 @@ export type DeleteFavoriteErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3513,7 +3521,7 @@ export type DeleteFavoriteErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3525,7 +3533,7 @@ export type DeleteFavoriteErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3579,7 +3587,7 @@ export type GetFavoriteErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3595,7 +3603,7 @@ export type GetFavoriteErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3636,7 +3644,7 @@ export type UpdateFavoriteData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3662,7 +3670,7 @@ export type UpdateFavoriteErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3670,7 +3678,7 @@ export type UpdateFavoriteErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3682,7 +3690,7 @@ export type UpdateFavoriteErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3694,7 +3702,7 @@ export type UpdateFavoriteErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3754,7 +3762,7 @@ export type ListInvoicesErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3766,7 +3774,7 @@ export type ListInvoicesErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3810,7 +3818,7 @@ export type CreateInvoiceErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3826,7 +3834,7 @@ export type CreateInvoiceErrors = {
      */
     501: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3858,7 +3866,7 @@ export type DeleteInvoiceData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3879,7 +3887,7 @@ export type DeleteInvoiceErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3887,7 +3895,7 @@ export type DeleteInvoiceErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -3895,7 +3903,7 @@ export type DeleteInvoiceErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -3907,7 +3915,7 @@ export type DeleteInvoiceErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -3956,7 +3964,7 @@ export type GetInvoiceErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -3972,7 +3980,7 @@ export type GetInvoiceErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -4011,7 +4019,7 @@ export type UpdateInvoiceErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -4027,7 +4035,7 @@ export type UpdateInvoiceErrors = {
      */
     501: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -4068,7 +4076,7 @@ export type ListWebhooksErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -4080,7 +4088,7 @@ export type ListWebhooksErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -4124,7 +4132,7 @@ export type CreateWebhookData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -4143,11 +4151,11 @@ export type CreateWebhookErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -4155,7 +4163,7 @@ export type CreateWebhookErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -4167,7 +4175,7 @@ export type CreateWebhookErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -4199,7 +4207,7 @@ export type DeleteWebhookData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -4220,7 +4228,7 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -4228,7 +4236,7 @@ export type DeleteWebhookErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -4236,7 +4244,7 @@ export type DeleteWebhookErrors = {
      */
     412: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -4248,7 +4256,7 @@ export type DeleteWebhookErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -4297,7 +4305,7 @@ export type GetWebhookErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -4313,7 +4321,7 @@ export type GetWebhookErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**
@@ -4359,7 +4367,7 @@ export type UpdateWebhookData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query and body gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Answers of refused requests (400, 401, 403, rate limit) and failures (5xx) are not kept. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -4380,7 +4388,7 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorResponse;
     /**
-     * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+     * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
      */
     403: ErrorResponse;
     /**
@@ -4388,7 +4396,7 @@ export type UpdateWebhookErrors = {
      */
     404: ErrorResponse;
     /**
-     * A unique name is taken, the record is still referenced, or its state forbids the change
+     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
      */
     409: ErrorResponse;
     /**
@@ -4400,7 +4408,7 @@ export type UpdateWebhookErrors = {
      */
     413: ErrorResponse;
     /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
     422: ErrorResponse;
     /**
@@ -4412,7 +4420,7 @@ export type UpdateWebhookErrors = {
      */
     500: ErrorResponse;
     /**
-     * The data store is throttling or unreachable; retry after the Retry-After seconds
+     * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
      */
     503: ErrorResponse;
     /**

@@ -339,6 +339,12 @@ export interface TimeEntry {
   sortKey: string;
   /** Computed by the server from startTime and endTime; absent while the timer runs */
   durationMinutes?: number;
+  /**
+     * Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it
+     * @minLength 1
+     * @maxLength 128
+     */
+  invoiceId?: string;
   /** @maxLength 40 */
   createdAt: string;
   /** @maxLength 40 */
@@ -476,6 +482,15 @@ export interface Invoice {
   total: number;
   /** @maxLength 10000 */
   notes?: string;
+  /**
+     * @minimum 0
+     * @maximum 100
+     */
+  taxRate?: number;
+  /** @maxLength 40 */
+  sentAt?: string;
+  /** @maxLength 40 */
+  paidAt?: string;
   /** @maxLength 40 */
   createdAt: string;
   /** @maxLength 40 */
@@ -962,7 +977,7 @@ export type PreconditionFailedResponse = ErrorResponse;
 export type CursorExpiredResponse = ErrorResponse;
 
 /**
- * The Idempotency-Key was used in the last 24 hours with another method, path, query or body: nothing was changed
+ * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
  */
 export type IdempotencyKeyReusedResponse = ErrorResponse;
 
@@ -972,7 +987,7 @@ export type IdempotencyKeyReusedResponse = ErrorResponse;
 export type UnauthorizedResponse = ErrorResponse;
 
 /**
- * The key lacks the scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
+ * The key lacks a scope of this route, or a rate limit (per minute or per hour) was exceeded: then the message names the limit ("Rate limit exceeded: 60 requests per minute") and Retry-After says when its window resets
  */
 export type ForbiddenResponse = ErrorResponse;
 
@@ -982,7 +997,7 @@ export type ForbiddenResponse = ErrorResponse;
 export type NotFoundResponse = ErrorResponse;
 
 /**
- * A unique name is taken, the record is still referenced, or its state forbids the change
+ * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
  */
 export type ConflictResponse = ErrorResponse;
 
@@ -1012,7 +1027,7 @@ export type NotImplementedResponse = ErrorResponse;
 export type InternalErrorResponse = ErrorResponse;
 
 /**
- * The data store is throttling or unreachable; retry after the Retry-After seconds
+ * The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)
  */
 export type ServiceUnavailableResponse = ErrorResponse;
 
@@ -1201,6 +1216,10 @@ taskId?: string;
 tagId?: string;
 billable?: GetSummaryReportBillable;
 /**
+ * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups
+ */
+invoiced?: GetSummaryReportInvoiced;
+/**
  * IANA time zone of the dates and of the day, week and month groups (default UTC)
  * @maxLength 64
  */
@@ -1211,6 +1230,14 @@ export type GetSummaryReportBillable = typeof GetSummaryReportBillable[keyof typ
 
 
 export const GetSummaryReportBillable = {
+  true: 'true',
+  false: 'false',
+} as const;
+
+export type GetSummaryReportInvoiced = typeof GetSummaryReportInvoiced[keyof typeof GetSummaryReportInvoiced];
+
+
+export const GetSummaryReportInvoiced = {
   true: 'true',
   false: 'false',
 } as const;
@@ -1268,6 +1295,10 @@ tagId?: string;
  */
 billable?: ListTimeEntriesCsvBillable;
 /**
+ * Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)
+ */
+invoiced?: ListTimeEntriesCsvInvoiced;
+/**
  * true: only running entries (no endTime; at most one per user)
  */
 running?: ListTimeEntriesCsvRunning;
@@ -1277,6 +1308,14 @@ export type ListTimeEntriesCsvBillable = typeof ListTimeEntriesCsvBillable[keyof
 
 
 export const ListTimeEntriesCsvBillable = {
+  true: 'true',
+  false: 'false',
+} as const;
+
+export type ListTimeEntriesCsvInvoiced = typeof ListTimeEntriesCsvInvoiced[keyof typeof ListTimeEntriesCsvInvoiced];
+
+
+export const ListTimeEntriesCsvInvoiced = {
   true: 'true',
   false: 'false',
 } as const;
@@ -1329,6 +1368,10 @@ taskId?: string;
 tagId?: string;
 billable?: GetSummaryReportCsvBillable;
 /**
+ * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups
+ */
+invoiced?: GetSummaryReportCsvInvoiced;
+/**
  * IANA time zone of the dates and of the day, week and month groups (default UTC)
  * @maxLength 64
  */
@@ -1339,6 +1382,14 @@ export type GetSummaryReportCsvBillable = typeof GetSummaryReportCsvBillable[key
 
 
 export const GetSummaryReportCsvBillable = {
+  true: 'true',
+  false: 'false',
+} as const;
+
+export type GetSummaryReportCsvInvoiced = typeof GetSummaryReportCsvInvoiced[keyof typeof GetSummaryReportCsvInvoiced];
+
+
+export const GetSummaryReportCsvInvoiced = {
   true: 'true',
   false: 'false',
 } as const;
@@ -1647,6 +1698,10 @@ tagId?: string;
  */
 billable?: ListTimeEntriesBillable;
 /**
+ * Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)
+ */
+invoiced?: ListTimeEntriesInvoiced;
+/**
  * true: only running entries (no endTime; at most one per user)
  */
 running?: ListTimeEntriesRunning;
@@ -1656,6 +1711,14 @@ export type ListTimeEntriesBillable = typeof ListTimeEntriesBillable[keyof typeo
 
 
 export const ListTimeEntriesBillable = {
+  true: 'true',
+  false: 'false',
+} as const;
+
+export type ListTimeEntriesInvoiced = typeof ListTimeEntriesInvoiced[keyof typeof ListTimeEntriesInvoiced];
+
+
+export const ListTimeEntriesInvoiced = {
   true: 'true',
   false: 'false',
 } as const;
@@ -2649,7 +2712,7 @@ export const getStartFavoriteUrl = (id: string,
 }
 
 /**
- * Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scope: `time-entries:write`.
+ * Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional. Required scopes: `time-entries:write` and `favorites:read`.
  * @summary Start a timer from a favorite: a new running time entry with the favorite's fields
  */
 export const startFavorite = async (id: string,
@@ -7034,7 +7097,7 @@ export const getListWebhooksUrl = () => {
 }
 
 /**
- * Required scope: `webhooks:read`.
+ * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:read`.
  * @summary List webhooks, oldest first
  */
 export const listWebhooks = async ( options?: RequestInit): Promise<listWebhooksResponse> => {
@@ -7135,7 +7198,7 @@ export const getCreateWebhookUrl = () => {
 }
 
 /**
- * Required scope: `webhooks:write`.
+ * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
  * @summary Create a webhook
  */
 export const createWebhook = async (createWebhookBody: CreateWebhookBody, options?: RequestInit): Promise<createWebhookResponse> => {
