@@ -17,6 +17,8 @@ export interface MonitoringProps {
   readonly table: dynamodb.Table;
   /** Resource functions and openapi, by name. */
   readonly functions: Record<string, ServiceFunction>;
+  /** The console's function (errors and throttles alarmed) and its authorizer (throttles: its errors are refused tokens). */
+  readonly consoleFunctions?: { console: ServiceFunction; authorizer: ServiceFunction };
   readonly authorizerFunction: ServiceFunction;
   readonly accessLogGroup: logs.ILogGroup;
 }
@@ -123,9 +125,19 @@ export class Monitoring extends Construct {
       description: `More than ${config.alarms.serverErrorRate * 100}% of requests were answered AUTHORIZER_FAILURE or AUTHORIZER_CONFIGURATION_ERROR in 3 of the last 5 minutes: the authorizer threw, timed out or was throttled (callers got 500/503).`,
     });
 
-    const allFunctions: Array<[string, ServiceFunction]> = [...Object.entries(props.functions), ['authorizer', props.authorizerFunction]];
+    const authorizers: ServiceFunction[] = [props.authorizerFunction, ...(props.consoleFunctions ? [props.consoleFunctions.authorizer] : [])];
+    const allFunctions: Array<[string, ServiceFunction]> = [
+      ...Object.entries(props.functions),
+      ['authorizer', props.authorizerFunction],
+      ...(props.consoleFunctions
+        ? ([
+            ['console', props.consoleFunctions.console],
+            ['console-authorizer', props.consoleFunctions.authorizer],
+          ] as Array<[string, ServiceFunction]>)
+        : []),
+    ];
     for (const [name, f] of allFunctions) {
-      if (f !== props.authorizerFunction) {
+      if (!authorizers.includes(f)) {
         alarm(`Fn-${name}-Errors`, f.fn.metricErrors({ period: fiveMinutes, statistic: cw.Stats.SUM }), {
           threshold: 1,
           description: `The ${name} function failed (unhandled error or timeout): its log group is /time-tracking/${config.stage}/lambda/${name}.`,

@@ -331,6 +331,7 @@ export class TimeTrackingStack extends Stack {
       table: this.table,
       functions: fns,
       authorizerFunction: this.authorizerFunction,
+      consoleFunctions: { console: this.console.fn, authorizer: this.console.authorizerFn },
       accessLogGroup: this.accessLogGroup,
     });
 

@@ -106,7 +106,10 @@ export async function runIdempotent(req: IdempotentRequest, context: Context, wo
       throw new ApiError('CONFLICT', `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry after a moment`, undefined, { 'Retry-After': '1' });
     }
     if (err instanceof IdempotencyValidationError) {
-      throw new ApiError('IDEMPOTENCY_KEY_REUSED', `This ${IDEMPOTENCY_KEY_HEADER} was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request`);
+      throw new ApiError(
+        'IDEMPOTENCY_KEY_REUSED',
+        `This ${IDEMPOTENCY_KEY_HEADER} was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request`,
+      );
     }
     // A failure of the idempotency store itself: its cause decides (e.g. DynamoDB unavailable: 503).
     if (err instanceof IdempotencyPersistenceLayerError && err.cause instanceof Error) throw err.cause;

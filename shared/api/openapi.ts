@@ -105,7 +105,8 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   NOT_FOUND: { name: 'NotFound', description: "The resource does not exist in the key's workspace", example: { message: 'Client not found' } },
   CONFLICT: {
     name: 'Conflict',
-    description: 'A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503',
+    description:
+      'A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503',
     example: { message: 'A client named "Acme" already exists in this workspace' },
   },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The request body is larger than the API accepts', example: { gateway: 'REQUEST_TOO_LARGE' } },
@@ -119,7 +120,8 @@ const ERROR_RESPONSES: Record<ErrorCode, { name: string; description: string; ex
   INTERNAL_ERROR: { name: 'InternalError', description: 'Unexpected failure; the body carries only a request id for support', example: { gateway: 'DEFAULT_5XX' } },
   SERVICE_UNAVAILABLE: {
     name: 'ServiceUnavailable',
-    description: 'The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)',
+    description:
+      'The data store is throttling or unreachable, or other requests kept changing the same record for the whole retry budget; retry after the Retry-After seconds (with the same Idempotency-Key: a 503 is never kept)',
     example: { message: 'The service is busy; retry after a short wait' },
   },
 };

@@ -56,10 +56,13 @@ function assertMaySteer(auth: AuthContext, ep: Endpoint, events: readonly string
   for (const resource of needed) {
     const scope = `${resource}:read`;
     if (isScope(scope) && !auth.scopes.includes(scope)) {
-      throw forbidden(`This API key lacks the required scope: ${scope} (this webhook sends ${resource} events; changing its url, secret, events or enabled needs the read scope of each)`, {
-        reason: 'MISSING_SCOPE',
-        scope,
-      });
+      throw forbidden(
+        `This API key lacks the required scope: ${scope} (this webhook sends ${resource} events; changing its url, secret, events or enabled needs the read scope of each)`,
+        {
+          reason: 'MISSING_SCOPE',
+          scope,
+        },
+      );
     }
   }
 }

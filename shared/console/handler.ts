@@ -85,7 +85,8 @@ export function consoleHandler() {
 }
 
 function validate(route: ConsoleRouteDecl, event: APIGatewayProxyEvent) {
-  const params = route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : {};
+  // API Gateway passes path parameters as sent (percent-encoded): an e-mail in `members/{email}` arrives as a%40b.
+  const params = route.params ? parseWith(route.params, decodedParams(event.pathParameters), 'path') : {};
   const rawQuery = event.queryStringParameters ?? {};
   if (!route.query && Object.keys(rawQuery).length > 0) {
     const names = Object.keys(rawQuery);
@@ -112,4 +113,17 @@ function validate(route: ConsoleRouteDecl, event: APIGatewayProxyEvent) {
     body = parseWith(route.body, raw, 'body');
   }
   return { params, query, body };
+}
+
+/** Path parameters percent-decoded (a malformed escape stays as sent, and fails validation). */
+function decodedParams(raw: Record<string, string | undefined> | null | undefined): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(raw ?? {}).map(([k, v]) => {
+      try {
+        return [k, v === undefined ? v : decodeURIComponent(v)];
+      } catch {
+        return [k, v];
+      }
+    }),
+  );
 }

@@ -195,7 +195,15 @@ export function reportPeriod(startDate: string, endDate: string, tz = 'UTC'): { 
 }
 
 // ------------------------------------------------------------------ reading
-const entryWhere = (f: ReportFilters): Where => ({ userId: f.userId, projectId: f.projectId, clientId: f.clientId, taskId: f.taskId, tagId: f.tagId, billable: f.billable, invoiced: f.invoiced });
+const entryWhere = (f: ReportFilters): Where => ({
+  userId: f.userId,
+  projectId: f.projectId,
+  clientId: f.clientId,
+  taskId: f.taskId,
+  tagId: f.tagId,
+  billable: f.billable,
+  invoiced: f.invoiced,
+});
 
 async function queryAll(input: QueryCommandInput, stats: ReportStats): Promise<StoredItem[]> {
   const out: StoredItem[] = [];

@@ -37,8 +37,7 @@ export const contentionBudgetMs = (): number => {
  */
 const JITTER_BASE_MS = 10;
 const JITTER_CAP_MS = 1000;
-export const fullJitter = (attempt: number, attemptMs = 0): number =>
-  Math.random() * Math.min(JITTER_CAP_MS, Math.max(JITTER_BASE_MS, attemptMs) * 2 ** Math.min(attempt, 16));
+export const fullJitter = (attempt: number, attemptMs = 0): number => Math.random() * Math.min(JITTER_CAP_MS, Math.max(JITTER_BASE_MS, attemptMs) * 2 ** Math.min(attempt, 16));
 
 /** Whether a failed write met other writers (a version guard read stale, or a transaction conflict): retrying can succeed. */
 export function isContention(err: unknown): boolean {

@@ -12,10 +12,11 @@ export const LIMITS = { name: 255, notes: 10_000, id: 128, tagIds: 50, pageDefau
  * single-line strings (ids, names, numbers, descriptions, URLs) take none; multi-line text (notes,
  * addresses) keeps tab, line feed and carriage return.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
-export const singleLine = <S extends z.ZodString>(schema: S): S =>
-  schema.refine((v) => !CONTROL.test(v), 'must not contain control characters (tab, line breaks, NUL, ...)') as S;
+export const singleLine = <S extends z.ZodString>(schema: S): S => schema.refine((v) => !CONTROL.test(v), 'must not contain control characters (tab, line breaks, NUL, ...)') as S;
 export const multiLine = <S extends z.ZodString>(schema: S): S =>
   schema.refine((v) => !CONTROL_BUT_LINES.test(v), 'must not contain control characters other than tab and line breaks') as S;
 

@@ -29,6 +29,8 @@ function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
     ['authorizer', s.stack.authorizerFunction],
     ['webhook-dispatcher', s.stack.webhooks.dispatcher],
     ['webhook-sender', s.stack.webhooks.sender],
+    ['console', s.stack.console.fn],
+    ['console-authorizer', s.stack.console.authorizerFn],
   ];
 }
 function readersOf(s: Synth, secretLogicalId: string): string[] {

@@ -14,6 +14,8 @@ const EXPECTED_ALARMS = [
   ...['webhook-dispatcher', 'webhook-sender'].flatMap((n) => [`Fn-${n}-Errors`, `Fn-${n}-Throttles`]),
   ...FUNCTION_NAMES.map((n) => `Fn-${n}-Errors`),
   ...[...FUNCTION_NAMES, 'authorizer'].map((n) => `Fn-${n}-Throttles`),
+  'Fn-console-Errors',
+  ...['console', 'console-authorizer'].map((n) => `Fn-${n}-Throttles`),
   'TableThrottles',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];

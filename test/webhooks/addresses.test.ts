@@ -88,7 +88,14 @@ test('at create: a literal address and a name resolving to it are both 400 namin
     target = ip;
     for (const url of [`https://${literal(ip)}/hook`, 'https://hook.example.com/hook']) {
       const res = await api.post('/v1/webhooks', { url, events: ['*'] }, { key });
-      expect({ range, url, ...err(res), fields: fields(res) }).toEqual({ range, url, status: 400, code: 'VALIDATION_ERROR', message: expect.stringMatching(/reserved address/), fields: ['url'] });
+      expect({ range, url, ...err(res), fields: fields(res) }).toEqual({
+        range,
+        url,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/reserved address/),
+        fields: ['url'],
+      });
     }
   }
   expect(await tableSnapshot()).toEqual(before);

@@ -43,7 +43,8 @@ test('20 concurrent creates against a bound of 5: exactly 5 created, 15 answered
   const created = results.filter((res) => res.status === 201);
   const refused = results.filter((res) => res.status !== 201);
   expect([created.length, refused.length]).toEqual([5, 15]);
-  for (const res of refused) expect([res.status, res.body.error.code, res.body.error.message]).toEqual([409, 'CONFLICT', expect.stringContaining('at most 5 webhooks (MAX_WEBHOOKS)')]);
+  for (const res of refused)
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([409, 'CONFLICT', expect.stringContaining('at most 5 webhooks (MAX_WEBHOOKS)')]);
   expect((await api.get('/v1/webhooks', { key })).body.items).toHaveLength(5);
   expect((await api.del(`/v1/webhooks/${created[0]!.body.id}`, { key })).status).toBe(200);
   expect((await api.post('/v1/webhooks', { url: r.url, events: ['*'] }, { key })).status).toBe(201);

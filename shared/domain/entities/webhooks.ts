@@ -23,7 +23,10 @@ export const webhooks = defineEntity({
   description: 'Endpoints that receive change events as signed HTTP POSTs (Standard Webhooks)',
   changes: false,
   fields: {
-    url: { schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }), required: true },
+    url: {
+      schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }),
+      required: true,
+    },
     events: {
       schema: z
         .array(z.string().min(1).max(64))
