@@ -193,6 +193,24 @@ async function attack(a: Workspace, v: Workspace, tally: Tally): Promise<void> {
           expect(r.body.error.details.some((d: { field: string }) => REFERENCE_FIELDS.includes(d.field))).toBe(true);
         }
       }
+    } else if (route.csvOf) {
+      // the CSV forms (GET /v1/time-entries.csv, GET /v1/reports/summary.csv): the attacker's own rows; under
+      // the victim's ids, the header row alone (the report: the header and a total row); the victim's cursor 400
+      const report = route.csvOf === 'getSummaryReport';
+      const period: Record<string, string> = report ? { startDate: '2026-05-01', endDate: '2026-05-31', groupBy: 'project,tag' } : {};
+      const lines = (text: string) => text.trim().split('\n').length;
+      const own = await send('GET', route.path, what, { query: period });
+      expect([what, own.status, lines(own.text) > (report ? 2 : 1)]).toEqual([what, 200, true]);
+      for (const field of Object.keys(route.query?.shape ?? {})) {
+        if (field === 'cursor') {
+          expectError(await send('GET', route.path, what, { query: { ...period, cursor: v.cursors['time-entries'] } }), 400, `${what} with the victim's cursor`, 'cursor');
+          continue;
+        }
+        const ref = victimRef(field, v);
+        if (ref === undefined) continue;
+        const res = await send('GET', route.path, `${what} filtered by the victim's ${field}`, { query: { ...period, [field]: String(ref) } });
+        expect([what, field, res.status, lines(res.text)]).toEqual([what, field, 200, report ? 2 : 1]);
+      }
     } else if (route.id === 'getSummaryReport') {
       // the report: the attacker's own time, and nothing of the victim's under the victim's filters
       const period = { startDate: '2026-05-01', endDate: '2026-05-31', groupBy: 'project,tag' };
