@@ -145,7 +145,7 @@ test('every other response of an authenticated request carries the quota too (40
   expect(noScope.body.error.message).toContain('lacks the required scope');
 });
 
-test('a request over the limit does no other work: one DynamoDB call (the counter), nothing written, no handler', async () => {
+test('a request over the limit does no other work: the counter call, then one ADD to the hour item (the rate-limited count of the console usage chart), nothing else written, no handler', async () => {
   fakeClock(at('2031-05-06T10:00:23Z'));
   const { key } = await newKey(newWorkspace(), 1);
   expect((await api.post('/v1/clients', { name: 'First' }, { key })).status).toBe(201);
@@ -158,9 +158,18 @@ test('a request over the limit does no other work: one DynamoDB call (the counte
   } finally {
     rec.stop();
   }
-  expect(rec.calls).toEqual([{ command: 'UpdateItemCommand', pk: expect.stringMatching(/^RATE#key_/) }]);
-  // Counter unchanged (the condition failed) and no client created.
-  expect(await tableSnapshot({ rateCounters: true })).toEqual(before);
+  expect(rec.calls).toEqual([
+    { command: 'UpdateItemCommand', pk: expect.stringMatching(/^RATE#key_/) },
+    { command: 'UpdateItemCommand', pk: expect.stringMatching(/^RATE#key_/) },
+  ]);
+  // The counts of accepted requests unchanged (the condition failed), no client created; only the hour
+  // item's rate-limited count `r` went up by one (docs/decisions.md, "The console").
+  const parse = (items: string[]) => items.map((i) => JSON.parse(i) as Record<string, unknown>);
+  const withoutR = (items: string[]) => parse(items).map(({ r: _r, ...rest }) => JSON.stringify(rest));
+  const after = await tableSnapshot({ rateCounters: true });
+  expect(withoutR(after)).toEqual(withoutR(before));
+  const refused = (items: string[]) => parse(items).reduce((n, i) => n + Number(i.r ?? 0), 0);
+  expect(refused(after)).toBe(refused(before) + 1);
 });
 
 test('an accepted request adds exactly one DynamoDB call: one UpdateItem on the counter', async () => {
