@@ -51,7 +51,10 @@ function watch(page: Page) {
   const foreign: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error') problems.push(`console error: ${m.text()} (${m.location().url})`);
+  });
+  page.on('response', (r) => {
+    if (r.status() === 404) problems.push(`404 at ${r.url()}`);
   });
   page.on('request', (r) => {
     const u = new URL(r.url());
@@ -93,8 +96,8 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   await page.getByLabel('Name').fill('Browser key');
   await page.getByLabel('clients:read', { exact: true }).check();
   await page.getByLabel('time-entries:write', { exact: true }).check();
-  expect(await page.getByLabel('Per minute').inputValue()).toBe('60');
-  expect(await page.getByLabel('Per hour').inputValue()).toBe('1000');
+  expect(await page.getByLabel('Per minute', { exact: true }).inputValue()).toBe('60');
+  expect(await page.getByLabel('Per hour', { exact: true }).inputValue()).toBe('1000');
   await page.getByLabel('Expires', { exact: true }).selectOption('30');
   await page.getByRole('button', { name: 'Create', exact: true }).click();
   const newKey = page.getByRole('region', { name: 'New key' });
@@ -102,7 +105,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   const secret = (await newKey.locator('code').innerText()).trim();
   expect(secret).toMatch(/^svc_live_[0-9A-Za-z]{40}$/);
   await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
-  const row = page.locator('tr', { hasText: 'Browser key' });
+  const row = page.locator('tr[data-key-id]', { hasText: 'Browser key' });
   expect(await row.innerText()).toContain(secret.slice(0, 13));
 
   // The key works as its scopes say.
@@ -115,9 +118,9 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   await page.reload();
   if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'API Keys' }).waitFor();
-  await page.locator('tr', { hasText: 'Browser key' }).waitFor();
+  await page.locator('tr[data-key-id]', { hasText: 'Browser key' }).waitFor();
   expect(await page.content()).not.toContain(secret);
-  const cells = await page.locator('tr', { hasText: 'Browser key' }).locator('td').allInnerTexts();
+  const cells = await page.locator('tr[data-key-id]', { hasText: 'Browser key' }).locator('td').allInnerTexts();
   expect(cells[6]).not.toBe('—'); // Last used
 
   // Roll with 1 hour of grace: both keys work, the old one shows its new expiry.
@@ -131,7 +134,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   expect((await v1('/v1/clients', secret)).status).toBe(200);
   const keys = (await (await fetch(`${base}/console/config.json`)).json()) as { authorizerCacheSeconds: number };
   expect(keys.authorizerCacheSeconds).toBe(CACHE_SECONDS);
-  const rows = page.locator('tr', { hasText: 'Browser key' });
+  const rows = page.locator('tr[data-key-id]', { hasText: 'Browser key' });
   await expect(rows.count()).resolves.toBe(2);
   const oldRow = rows.filter({ hasText: secret.slice(0, 13) });
   const expiresText = (await oldRow.locator('td').nth(5).innerText()).trim();
@@ -169,7 +172,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   const context = await browser.newContext();
   const vpage = await context.newPage();
   await signIn(vpage, 'viewer@demo.example', password);
-  await vpage.locator('tr', { hasText: 'Browser key' }).first().waitFor();
+  await vpage.locator('tr[data-key-id]', { hasText: 'Browser key' }).first().waitFor();
   for (const name of ['Create key', 'Edit', 'Roll', 'Revoke']) expect(await vpage.getByRole('button', { name }).count()).toBe(0);
   expect(await vpage.getByRole('heading', { name: 'Members' }).count()).toBe(0);
   expect(await vpage.getByRole('heading', { name: 'Audit log' }).count()).toBe(0);
