@@ -177,6 +177,8 @@ function errorComponents(errorRef: Json): Record<string, Json> {
   const content = (example: Json) => ({ 'application/json': { schema: errorRef, example } });
   const components: Record<string, Json> = {};
   for (const [code, e] of Object.entries(ERROR_RESPONSES) as Array<[ErrorCode, (typeof ERROR_RESPONSES)[ErrorCode]]>) {
+    // 414 can meet any operation: it is described once, by `default` (OtherError), not as a component of its own
+    if (code === 'URI_TOO_LONG') continue;
     const example = 'gateway' in e.example ? gatewayAnswerExample(e.example.gateway, EXAMPLE_REQUEST_ID) : { error: { code, message: e.example.message } };
     const headers = { ...gatewayHeaders(code), ...(ERROR_HEADERS[e.name] ?? {}), ...CORS_HEADERS };
     components[e.name] = { description: e.description, ...(Object.keys(headers).length ? { headers } : {}), content: content(example) };

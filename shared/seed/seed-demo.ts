@@ -37,7 +37,8 @@ export async function seedDemoEntries(workspaceId: string, opts: DemoSeedOptions
   const generated = generateTimeEntries(catalog, DEMO_ENTRIES, { now, months: (DEMO_WEEKS * 7) / 30, users: [...DEMO_USERS], seed: 7 })
     // finished ones (no running timer; none starting later today) oldest first, as someone tracking time would have written them
     .filter((e) => Date.parse(e.startTime) < now.getTime() - 15 * 60_000)
-    .map((e) => ({ ...e, endTime: e.endTime ?? new Date(Math.min(Date.parse(e.startTime) + 3600_000, now.getTime())).toISOString() }))
+    // ended at least 5 minutes ago, so both timers below can start after their user's last entry, whatever the time of day
+    .map((e) => ({ ...e, endTime: new Date(Math.min(e.endTime ? Date.parse(e.endTime) : Date.parse(e.startTime) + 3600_000, now.getTime() - 5 * 60_000)).toISOString() }))
     .sort((a, b) => a.startTime.localeCompare(b.startTime));
   const written: TimeEntry[] = [];
   for (const e of generated) written.push((await timeEntries.create(workspaceId, inputOf(e))) as TimeEntry);

@@ -106,7 +106,7 @@ describe('the OpenAPI document takes the key header and the error responses from
       ['Unauthorized', 'UNAUTHORIZED'],
       ['Throttled', 'THROTTLED'],
       ['PayloadTooLarge', 'REQUEST_TOO_LARGE'],
-      ['UriTooLong', 'URI_TOO_LONG'],
+      ['OtherError', 'URI_TOO_LONG'], // 414: described by `default`
       ['InternalError', 'DEFAULT_5XX'],
       ['GatewayIntegrationTimeout', 'INTEGRATION_TIMEOUT'],
     ] as Array<[string, GatewayAnswerId]>) {

@@ -55,3 +55,12 @@ test('the demo seed: catalog, three weeks of entries of three users, running tim
   expect(feed.status).toBe(200);
   expect(feed.body.items.length).toBe(Math.min(200, Number(seeded.timeEntries)));
 }, 180_000);
+
+test.each(['2026-11-26T00:10:00Z', '2026-11-26T08:20:00Z', '2026-11-26T13:05:00Z', '2026-11-26T23:55:00Z'])(
+  'the demo seed starts both timers whatever the time of day (now = %s)',
+  async (iso) => {
+    const seeded = await seedWorkspace(newWorkspace('demo-at'), { demo: { now: new Date(iso) } });
+    expect(seeded).toMatchObject({ running: 2 });
+  },
+  60_000,
+);
