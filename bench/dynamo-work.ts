@@ -286,7 +286,8 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
   };
   // the routes that are not one of an entity's five operations and need more than their path
   switch (route.id) {
-    case 'getSummaryReport': {
+    case 'getSummaryReport':
+    case 'getSummaryReportCsv': {
       const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
       return [{ label: 'last 30 days by project', path: route.path, query: { startDate: day(Date.now() - 30 * 86_400_000), endDate: day(Date.now()), groupBy: 'project' } }];
     }

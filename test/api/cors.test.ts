@@ -64,7 +64,7 @@ test('CORS_ORIGINS lists origins: a listed one is echoed (Vary: Origin), another
   process.env.CORS_ORIGINS = `${ORIGIN}, https://admin.example.com`;
   const key = await makeKey(newWorkspace('cors'));
   const listed = await api.get('/v1/clients', { key, headers: { Origin: 'https://admin.example.com' } });
-  expect(listed.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://admin.example.com', Vary: 'Origin' });
+  expect(listed.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://admin.example.com', Vary: 'Origin, Accept-Encoding' });
   const other = await api.get('/v1/clients', { key, headers: { Origin: 'https://evil.example.net' } });
   expect(other.status).toBe(200);
   expect(other.headers['Access-Control-Allow-Origin']).toBeUndefined();

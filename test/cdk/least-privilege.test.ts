@@ -24,7 +24,8 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   tags: RESOURCE_GRANT,
   'time-entries': RESOURCE_GRANT,
   favorites: RESOURCE_GRANT,
-  invoices: RESOURCE_GRANT,
+  // the invoices function releases an invoice's entries under its job item (DELETE /v1/invoices/{id})
+  invoices: [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.invoiceJobsPartition] }],
   webhooks: [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.webhookDirectoryPartition] }],
   openapi: [],
   me: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK, RATE] }],
@@ -36,6 +37,17 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   authorizer: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK] }],
   'webhook-dispatcher': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
   'webhook-sender': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
+  // the console: members, audit log and counters (WS#), its per-person rate counter, the key records it makes,
+  // rolls and revokes (APIKEY#, and APIKEYID# on GSI2), a person's memberships (PERSON# on GSI1), invoice jobs
+  console: [
+    {
+      actions: RW,
+      indexes: true,
+      leadingKeys: [WORKSPACE, RATE, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
+    },
+  ],
+  // verifies a signature against the issuer's JWKS: no table access at all
+  'console-authorizer': [],
 };
 
 function tableGrants(s: Synth, f: ServiceFunction) {
@@ -65,6 +77,8 @@ describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (st
     ['authorizer', s.stack.authorizerFunction],
     ['webhook-dispatcher', s.stack.webhooks.dispatcher],
     ['webhook-sender', s.stack.webhooks.sender],
+    ['console', s.stack.console.fn],
+    ['console-authorizer', s.stack.console.authorizerFn],
   ];
 
   test.each(Object.keys(EXPECTED))('%s: its actions, index access and leading-key conditions are exactly the reviewed ones', (name) => {
@@ -90,9 +104,9 @@ describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (st
     }
   });
 
-  test('only the authorizer and me may touch APIKEY# records; no workspace pattern can reach them', () => {
+  test('only the authorizer, me and the console (which makes, rolls and revokes keys) may touch APIKEY# records; no workspace pattern can reach them', () => {
     const apiKeyReaders = all.filter(([, f]) => tableGrants(s, f).some((g) => g.leadingKeys.includes(keys.apiKey('*').PK))).map(([n]) => n);
-    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'me']);
+    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'console', 'me']);
     // The patterns the other functions hold cannot match an API key item's partition key.
     const like = (pattern: string) =>
       new RegExp(

@@ -165,6 +165,13 @@ export async function fullScenario(api: Api, ws: string): Promise<ScenarioResult
     200,
     'summary report as CSV',
   );
+  // the CSV operations of their own (the same answers as Accept: text/csv)
+  await expectStatus(api.get('/v1/time-entries.csv', { ...k, query: { limit: '2' } }), 200, 'entries as CSV (GET /v1/time-entries.csv)');
+  await expectStatus(
+    api.get('/v1/reports/summary.csv', { ...k, query: { startDate: '2026-03-01', endDate: '2026-03-31', groupBy: 'project' } }),
+    200,
+    'summary report as CSV (GET /v1/reports/summary.csv)',
+  );
   await expectStatus(api.get('/v1/reports/summary', { ...k, query: { startDate: '2026-03-01' } }), 400, 'summary without endDate');
   let cursor: string | undefined;
   let paged = 0;

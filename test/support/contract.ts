@@ -159,7 +159,8 @@ export class ContractValidator {
     const label = `${op.operationId} ${res.status}`;
     this.stats.byOperation[label] = (this.stats.byOperation[label] ?? 0) + 1;
     const problems: string[] = [];
-    const declared = op.responses[String(res.status)] ?? op.responses[`${String(res.status)[0]}XX`] ?? op.responses.default;
+    // `default` is the document's "any other error" (a 414, say): it never declares a success or a redirect
+    const declared = op.responses[String(res.status)] ?? op.responses[`${String(res.status)[0]}XX`] ?? (res.status >= 400 ? op.responses.default : undefined);
     if (!declared) {
       problems.push(`status ${res.status} is not declared for ${op.operationId} (declared: ${Object.keys(op.responses).join(', ')})`);
     } else {
