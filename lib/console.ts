@@ -64,14 +64,9 @@ export class Console extends Construct {
       removalPolicy: config.removalPolicy,
     });
     Validations.of(this.userPool).acknowledge({
-      id: 'AwsSolutions-COG3',
-      reason:
-        'Threat protection (advanced security) needs the Plus feature plan, billed per monthly active user; accounts are created only by operators (no self sign-up), passwords are long and MFA is TOTP. Enable it with featurePlan PLUS when the risk warrants the cost.',
-    });
-    Validations.of(this.userPool).acknowledge({
       id: 'AwsSolutions-COG8',
       reason:
-        'The Essentials feature plan, not Plus: Plus adds threat protection billed per monthly active user (see COG3); the console has only operator-created accounts with long passwords and TOTP MFA.',
+        'The Essentials feature plan, not Plus: threat protection (advanced security) needs Plus, billed per monthly active user; accounts are created only by operators (no self sign-up), passwords are long and MFA is TOTP. Switch featurePlan to PLUS when the risk warrants the cost.',
     });
     if (!prod) {
       Validations.of(this.userPool).acknowledge({

@@ -44,8 +44,9 @@ const EXPECTED_SUPPRESSIONS: Record<StageName, string[]> = {
     'AwsSolutions-APIG4',
     // the console's user pool (lib/console.ts): threat protection is the Plus plan; TOTP MFA optional in dev
     'AwsSolutions-COG2',
-    'AwsSolutions-COG3',
     'AwsSolutions-COG4',
+    // the Essentials feature plan, not Plus: no threat protection (lib/console.ts)
+    'AwsSolutions-COG8',
     'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
     'AwsSolutions-IAM5[Resource::<TableCD117FA1.Arn>/index/*]',
     'AwsSolutions-L1',
