@@ -1457,28 +1457,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message */
-        UriTooLong: {
-            headers: {
-                /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
-                "Access-Control-Allow-Origin"?: string;
-                /** @description The response headers a browser script may read */
-                "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "URI_TOO_LONG",
-                 *         "message": "Request URI too long",
-                 *         "requestId": "c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
         /** @description The API as a whole is receiving too many requests; retry with backoff */
         Throttled: {
             headers: {

@@ -1007,11 +1007,6 @@ export type ConflictResponse = ErrorResponse;
 export type PayloadTooLargeResponse = ErrorResponse;
 
 /**
- * The request URI is too long: the URL is over 10240 characters, or (on a method behind the authorizer) the path makes the method ARN longer than 1600 bytes. On AWS, API Gateway gives this 414 through its default 4XX response, so the code there is VALIDATION_ERROR with API Gateway's message
- */
-export type UriTooLongResponse = ErrorResponse;
-
-/**
  * The API as a whole is receiving too many requests; retry with backoff
  */
 export type ThrottledResponse = ErrorResponse;
