@@ -18,9 +18,11 @@ export const VERSION_ATTRIBUTE = '_v';
 export const REVISION_ATTRIBUTE = '_rv';
 
 export type IndexName = EntityIndexName | (typeof API_KEY_INDEXES)[number];
-const INDEX_NAMES: IndexName[] = [...new Set<IndexName>([...ENTITIES.flatMap((e) => Object.keys(e.indexes ?? {}) as IndexName[]), ...API_KEY_INDEXES])].sort(
-  (a, b) => Number(a.slice(3)) - Number(b.slice(3)),
-);
+// Built by calls marked pure (here and below), so a bundle that uses only the attribute names above
+// (the authorizer, through the audit and rate-counter stores) leaves out the entity declarations and zod.
+const indexNames = (): IndexName[] =>
+  [...new Set<IndexName>([...ENTITIES.flatMap((e) => Object.keys(e.indexes ?? {}) as IndexName[]), ...API_KEY_INDEXES])].sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
+const INDEX_NAMES = /* @__PURE__ */ indexNames();
 
 export interface IndexDefinition {
   /** Index name, also the attribute prefix: GSI1 has GSI1PK / GSI1SK. */
@@ -37,11 +39,12 @@ export const TABLE = {
    * Generic, overloaded global secondary indexes (projection ALL): the union of the slots the entity
    * declarations use (docs/data-model.md lists which entity uses which for what).
    */
-  indexes: INDEX_NAMES.map((name): IndexDefinition => ({ name, partitionKey: `${name}PK`, sortKey: `${name}SK` })),
+  indexes: /* @__PURE__ */ INDEX_NAMES.map((name): IndexDefinition => ({ name, partitionKey: `${name}PK`, sortKey: `${name}SK` })),
 } as const;
 
 /** Attributes that are storage keys and must never appear in an API response. */
-export const KEY_ATTRIBUTES: readonly string[] = [TABLE.partitionKey, TABLE.sortKey, TABLE.ttlAttribute, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+const keyAttributes = (): readonly string[] => [TABLE.partitionKey, TABLE.sortKey, TABLE.ttlAttribute, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+export const KEY_ATTRIBUTES = /* @__PURE__ */ keyAttributes();
 
 /** CreateTable input for DynamoDB Local (tests, local run). The CDK stack maps the same object. */
 export function createTableInput(tableName: string) {
