@@ -42,7 +42,7 @@ export async function measureWebhooks(
   const pollMs = opts.pollMs ?? Number(process.env.WEBHOOK_POLL_MS ?? 250);
   process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
   const { startWebhookDelivery } = await import('../local/webhooks');
-  const { localQueueDepth } = await import('../shared/data/webhooks');
+  const { localQueueDepth } = await import('../local/queue');
   const arrivals = new Map<string, number>();
   let secret = '';
   let unverified = 0;

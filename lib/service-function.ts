@@ -13,10 +13,10 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..');
 export const entryFor = (name: string) => path.join(PROJECT_ROOT, 'functions', name, 'index.ts');
 
 /** Namespace of the handlers' EMF metrics (Powertools) and of the metric filters of this stack. */
-/** The handlers' EMF namespace (shared/api/metrics.ts), re-exported for the alarms and dashboard. */
-export { METRICS_NAMESPACE } from '../shared/api/metrics';
+/** The handlers' EMF namespace (shared/platform/metrics.ts), re-exported for the alarms and dashboard. */
+export { METRICS_NAMESPACE } from '../shared/platform/metrics';
 import { FUNCTION_TIMEOUT_SECONDS } from '../shared/api/gateway-edge';
-import { METRICS_NAMESPACE } from '../shared/api/metrics';
+import { METRICS_NAMESPACE } from '../shared/platform/metrics';
 export const serviceName = (stage: string) => `time-tracking-${stage}`;
 
 /** esbuild options of every function (test/cdk/bundles.test.ts builds with the same ones to check sizes). */

@@ -17,6 +17,8 @@ import {
 import { toErrorResponse } from '../shared/api/response';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 import { findConsoleRoute, isConsolePath, matchConsolePath } from '../shared/console/routes';
+// Handlers run here queue webhook messages (pings) on the local run's table-backed queue, as SQS in AWS.
+import './queue';
 
 /**
  * The local stand-in for API Gateway (REST, v1 proxy events). It does what the deployed gateway

@@ -1,6 +1,7 @@
-import { dispatch, handleMessage, type DeliveryMessage } from '../shared/api/webhook-delivery';
+import { dispatch, handleMessage, type DeliveryMessage } from '../shared/services/webhook-delivery';
 import { deliveryQueue } from '../shared/data/queue';
-import { directory, localAck, localReceive } from '../shared/data/webhooks';
+import { directory } from '../shared/data/webhooks';
+import { localAck, localReceive } from './queue';
 
 /**
  * Webhook delivery on a local run: the AWS parts' work (stream -> dispatcher, SQS -> sender) done by one

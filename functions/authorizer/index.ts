@@ -3,8 +3,8 @@ import { hashApiKey, isWellFormedApiKey, keyState } from '../../shared/domain/ap
 import { encodeAuthContext } from '../../shared/api/auth';
 import { apiKeyOf } from '../../shared/api/gateway-edge';
 import { findApiKeyByHash, touchLastUsed } from '../../shared/data/apikey-store';
-import { logger } from '../../shared/api/logger';
-import { createMetrics, recordOutcome } from '../../shared/api/metrics';
+import { logger } from '../../shared/platform/logger';
+import { createMetrics, recordOutcome } from '../../shared/platform/metrics';
 
 const metrics = createMetrics('authorizer');
 

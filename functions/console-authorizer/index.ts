@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { headerValue } from '../../shared/api/gateway-edge';
-import { logger } from '../../shared/api/logger';
-import { createMetrics, recordOutcome } from '../../shared/api/metrics';
+import { logger } from '../../shared/platform/logger';
+import { createMetrics, recordOutcome } from '../../shared/platform/metrics';
 import { bearerOf, tokenConfigFromEnv, TokenRefused, verifyConsoleToken } from '../../shared/console/token';
 
 const metrics = createMetrics('console-authorizer');

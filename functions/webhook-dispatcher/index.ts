@@ -1,4 +1,4 @@
-import { dispatcherHandler } from '../../shared/api/webhook-workers';
+import { dispatcherHandler } from '../../shared/services/webhook-workers';
 
-/** Webhook dispatcher: DynamoDB stream (new change events) -> deliveries -> SQS (shared/api/webhook-workers.ts). */
+/** Webhook dispatcher: DynamoDB stream (new change events) -> deliveries -> SQS (shared/services/webhook-workers.ts). */
 export const handler = dispatcherHandler;

@@ -1,4 +1,4 @@
-import { senderHandler } from '../../shared/api/webhook-workers';
+import { senderHandler } from '../../shared/services/webhook-workers';
 
-/** Webhook sender: SQS -> one signed POST per message (shared/api/webhook-workers.ts). */
+/** Webhook sender: SQS -> one signed POST per message (shared/services/webhook-workers.ts). */
 export const handler = senderHandler;

@@ -1,4 +1,5 @@
 import { ERROR_STATUS, UNAUTHORIZED_MESSAGE, type ErrorCode } from './errors';
+import * as settings from '../platform/settings';
 
 /**
  * The gateway's edge: every answer the gateway gives itself (before or instead of a handler), and the
@@ -324,7 +325,7 @@ export const CORS = {
 const ORIGIN_PATTERN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
 /** The allowed origins from CORS_ORIGINS (default `*`); a malformed entry is a configuration error, thrown. */
-export function corsOrigins(raw: string | undefined = process.env[CORS.originsVariable]): readonly string[] {
+export function corsOrigins(raw: string | undefined = settings.raw(CORS.originsVariable)): readonly string[] {
   const list = (raw ?? '')
     .split(',')
     .map((o) => o.trim())

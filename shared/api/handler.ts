@@ -8,8 +8,8 @@ import { corsHeaders, corsOrigins, GATEWAY_ANSWERS, headerValue } from './gatewa
 import { CSV_FORMATS } from './csv';
 import { acceptsCsv, CSV_CONTENT_TYPE, idempotencyKeyOf, NEXT_CURSOR_HEADER } from './headers';
 import { ANY_KEY, findRoute, matchPath, routeList, type FunctionName, type InputOf, type RouteDef, type RouteId, type Routes } from './routes';
-import { logger } from './logger';
-import { createMetrics, recordOutcome } from './metrics';
+import { logger } from '../platform/logger';
+import { createMetrics, recordOutcome } from '../platform/metrics';
 import { enforceRateLimit, quotaOf, type Quota } from './rate-limit';
 import { json, toErrorResponse } from './response';
 import { assertStorable, parseWith, withoutReadOnly } from './validate';

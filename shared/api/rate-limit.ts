@@ -1,7 +1,7 @@
 import type { AuthContext } from './auth';
 import { consume, type Limits, type RateDecision } from '../data/rate-counter';
 import { ApiError, forbidden } from './errors';
-import { logger } from './logger';
+import { logger } from '../platform/logger';
 
 /**
  * Per-key rate limits at the API: the counting is shared/data/rate-counter.ts (one conditional

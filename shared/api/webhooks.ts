@@ -11,7 +11,7 @@ import type { AuthContext } from './auth';
 import { forbidden } from './errors';
 import { recordReply, writeOptions } from './crud';
 import { Reply, type RouteImpls } from './handler';
-import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from './webhook-delivery';
+import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from '../services/webhook-delivery';
 
 /**
  * The webhook routes that do more than the generic entity operations (shared/api/crud.ts): create and

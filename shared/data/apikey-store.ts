@@ -7,6 +7,7 @@ import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { auditOp, diff } from './audit';
 import { writeAll, type WriteOp } from './write';
+import * as settings from '../platform/settings';
 
 /**
  * API key records, shared by the admin CLI and the console: a key made either way shows in both. The item
@@ -20,7 +21,7 @@ import { writeAll, type WriteOp } from './write';
  * key, so a key is never released twice) and tries once more.
  */
 const TYPE = 'APIKEY';
-export const MAX_ACTIVE_KEYS = () => Number(process.env.MAX_ACTIVE_KEYS ?? 500);
+export const MAX_ACTIVE_KEYS = () => settings.maxActiveKeys();
 
 function toRecord(item: StoredItem): ApiKeyRecord {
   const rec: ApiKeyRecord = {

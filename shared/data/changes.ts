@@ -7,6 +7,7 @@ import { changePositionKey, keys } from './keys';
 import { escapedSize } from './paging';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
 import { writeAll, type WriteOp } from './write';
+import * as settings from '../platform/settings';
 
 /**
  * The change feed's storage: one numbered sequence of positions per workspace, each position holding the
@@ -39,7 +40,7 @@ export function setChangesClock(now?: () => number): void {
 }
 
 /** How long a gap followed by later events is waited for before the reader voids it (default 5 s). */
-export const gapTimeoutMs = (): number => Number(process.env.CHANGES_GAP_TIMEOUT_MS ?? 5000);
+export const gapTimeoutMs = (): number => settings.changesGapTimeoutMs();
 /**
  * A writer sends its transaction within this long of taking its position, or takes a new one: so a
  * position taken longer ago than DEAD_GAP_MS can no longer be filled, and a reader steps over such a gap

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type NativeAttributeValue, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import * as settings from '../platform/settings';
 
 /** An item as DynamoDB stores it (keys, index keys, `_` internals and the record's fields). */
 export type StoredItem = Record<string, NativeAttributeValue>;
@@ -14,10 +15,10 @@ let doc: DynamoDBDocumentClient | undefined;
 export const LOCAL_TABLE_NAME = 'timetrack-local';
 
 export function dynamoConfig(): DynamoDBClientConfig {
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const endpoint = settings.dynamodbEndpoint();
   return {
-    ...(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    maxAttempts: Number(process.env.DYNAMODB_MAX_ATTEMPTS ?? 3),
+    ...(endpoint ? { endpoint, region: settings.awsRegion() ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    maxAttempts: settings.dynamodbMaxAttempts(),
   };
 }
 
@@ -34,7 +35,25 @@ export function setDb(client: DynamoDBDocumentClient | undefined): void {
 }
 
 export function tableName(): string {
-  const name = process.env.TABLE_NAME;
+  const name = settings.tableName();
   if (!name) throw new Error('TABLE_NAME is not set');
   return name;
+}
+
+/**
+ * Every item a Query matches, following LastEvaluatedKey to the end: the one pagination loop of the
+ * reads that need the whole result (bounded lists, a key's hourly counters, members, invoicing's entries
+ * and jobs). `onPage` sees each answer (consumed capacity, counts). Paged API lists use `queryPage`
+ * (shared/data/paging.ts) instead: a limit, a byte bound and a signed cursor.
+ */
+export async function queryAll(input: QueryCommandInput, onPage?: (res: QueryCommandOutput) => void): Promise<StoredItem[]> {
+  const out: StoredItem[] = [];
+  let start: StoredItem | undefined;
+  do {
+    const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    onPage?.(res);
+    for (const item of res.Items ?? []) out.push(item);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
 }

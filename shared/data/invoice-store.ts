@@ -1,13 +1,13 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { invoices as invoiceEntity } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
 import { sequenceOf } from '../domain/invoicing';
 import { writeWithChange, type Change } from './changes';
-import { db, tableName, type StoredItem } from './db';
+import { db, queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
-import { planQuery, type Where } from './query-plan';
+import { planQuery, queryInputOf, type Where } from './query-plan';
 import { lockOps, referenceOps } from './record-writes';
 import { repository } from './repository';
 import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
@@ -171,22 +171,13 @@ export async function closeJob(workspaceId: string, invoiceId: string, force = f
 
 /** Every open job (one workspace's, or all), oldest lease first within a workspace: what the sweep reads. */
 export async function listJobs(workspaceId?: string): Promise<InvoiceJob[]> {
-  const out: InvoiceJob[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: workspaceId === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :ws)',
-        ExpressionAttributeValues: { ':pk': keys.invoiceJobsPartition, ...(workspaceId === undefined ? {} : { ':ws': `${workspaceId}#` }) },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(jobOf(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: workspaceId === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :ws)',
+    ExpressionAttributeValues: { ':pk': keys.invoiceJobsPartition, ...(workspaceId === undefined ? {} : { ':ws': `${workspaceId}#` }) },
+    ConsistentRead: true,
+  });
+  return items.map(jobOf);
 }
 
 const jobOp = (workspaceId: string, invoiceId: string, state: JobState, delta: number): WriteOp => ({
@@ -204,28 +195,10 @@ const jobOp = (workspaceId: string, invoiceId: string, state: JobState, delta: n
 });
 
 // ------------------------------------------------------------------ entries
-async function queryAll(input: QueryCommandInput): Promise<StoredItem[]> {
-  const out: StoredItem[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
-    for (const item of res.Items ?? []) if (item[TYPE] === timeEntryEntity.type) out.push(item);
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
-}
-
 /** The client's time entries in a sort-key range matching `where`, through the client index (GSI3) + filter. */
 async function clientEntries(workspaceId: string, where: Where, range: { lo: string; hi: string }): Promise<StoredItem[]> {
-  const plan = planQuery(timeEntryEntity, workspaceId, where, range);
-  return queryAll({
-    TableName: tableName(),
-    ...(plan.index ? { IndexName: plan.index } : {}),
-    KeyConditionExpression: plan.keyCondition.expression,
-    ExpressionAttributeNames: { ...plan.keyCondition.names, ...plan.filter?.names },
-    ExpressionAttributeValues: { ...plan.keyCondition.values, ...plan.filter?.values },
-    ...(plan.filter ? { FilterExpression: plan.filter.expression } : {}),
-  });
+  const items = await queryAll(queryInputOf(planQuery(timeEntryEntity, workspaceId, where, range)));
+  return items.filter((item) => item[TYPE] === timeEntryEntity.type);
 }
 
 /** An entry that can go on an invoice of the client: billable, stopped (and longer than 0 minutes), on no invoice. */

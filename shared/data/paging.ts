@@ -2,6 +2,7 @@ import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@
 import { TABLE, type IndexName } from './table';
 import { decodeCursor, encodeCursor, type CursorKey } from './cursor';
 import { db, tableName, type StoredItem } from './db';
+import * as settings from '../platform/settings';
 
 /**
  * One page of a Query, with a signed cursor. Generic: any item collection of the table or of an index
@@ -84,7 +85,7 @@ export const DEFAULT_MAX_CALLS = 10;
  */
 export const PAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const pageMaxBytes = (): number => {
-  const v = Number(process.env.MAX_PAGE_BYTES);
+  const v = Number(settings.maxPageBytes());
   return Number.isSafeInteger(v) && v > 0 ? Math.min(v, PAGE_MAX_BYTES) : PAGE_MAX_BYTES;
 };
 /** Per item: the comma, and what the answer adds to a stored item (its ETag). */

@@ -1,4 +1,6 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AnyEntity } from '../domain/entity';
+import { tableName } from './db';
 import { keyAttributes, patternOf, queryKeys, type AccessPattern } from './keys';
 import type { Expression } from './paging';
 import type { IndexName } from './table';
@@ -80,6 +82,21 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
           },
         }
       : {}),
+  };
+}
+
+/**
+ * The Query of a plan (table, index, key condition, filter), for reads that follow it to the end with
+ * `queryAll` (shared/data/db.ts); add `ScanIndexForward`, `ReturnConsumedCapacity` and the like by spreading.
+ */
+export function queryInputOf(plan: QueryPlan): QueryCommandInput {
+  return {
+    TableName: tableName(),
+    ...(plan.index ? { IndexName: plan.index } : {}),
+    KeyConditionExpression: plan.keyCondition.expression,
+    ExpressionAttributeNames: { ...plan.keyCondition.names, ...plan.filter?.names },
+    ExpressionAttributeValues: { ...plan.keyCondition.values, ...plan.filter?.values },
+    ...(plan.filter ? { FilterExpression: plan.filter.expression } : {}),
   };
 }
 

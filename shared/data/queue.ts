@@ -1,11 +1,12 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ulid } from '../domain/ids';
-import { localEnqueue } from './webhooks';
+import * as settings from '../platform/settings';
 
 /**
  * Where webhook delivery messages go: the SQS queue named by `WEBHOOK_QUEUE_URL` (AWS, set by the CDK
- * stack), else the table-backed queue of the local run (shared/data/webhooks.ts, drained by
- * local/webhooks.ts). Both keep a message until its handler finished: at least once.
+ * stack), else the queue the local run installed with `useFallbackQueue` (the table-backed queue of
+ * local/queue.ts, drained by local/webhooks.ts; no Lambda bundles it). Both keep a message until its
+ * handler finished: at least once.
  */
 export interface Queue<T> {
   send(messages: ReadonlyArray<{ body: T; delaySeconds: number }>): Promise<void>;
@@ -27,7 +28,15 @@ function sqsQueue<T>(url: string): Queue<T> {
   };
 }
 
+let fallback: Queue<unknown> | undefined;
+/** The queue used without `WEBHOOK_QUEUE_URL` (local/queue.ts installs the local run's). */
+export function useFallbackQueue(queue: Queue<unknown>): void {
+  fallback = queue;
+}
+
 export function deliveryQueue<T>(): Queue<T> {
-  const url = process.env.WEBHOOK_QUEUE_URL;
-  return url ? sqsQueue<T>(url) : { send: (messages) => localEnqueue(messages) };
+  const url = settings.webhookQueueUrl();
+  if (url) return sqsQueue<T>(url);
+  if (!fallback) throw new Error('No webhook queue: WEBHOOK_QUEUE_URL is not set (and no local queue was installed)');
+  return fallback as Queue<T>;
 }

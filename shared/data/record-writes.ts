@@ -4,6 +4,7 @@ import { tableName } from './db';
 import { entityKey, keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { StaleRead, type WriteOp } from './write';
+import * as settings from '../platform/settings';
 
 /**
  * The writes that travel with a record in its transaction (shared/data/repository.ts): its uniqueness
@@ -86,13 +87,13 @@ export function referenceOps(
 export function maxRecords(entity: AnyEntity): number | undefined {
   const bound = entity.list.bound;
   if (!bound) return undefined;
-  const override = Number(process.env[bound.env]);
+  const override = Number(settings.raw(bound.env));
   return Number.isInteger(override) && override > 0 ? override : bound.maxRecords;
 }
 
 /** The byte bound of every whole list: WHOLE_LIST_MAX_BYTES, or MAX_LIST_BYTES when set (tests lower it). */
 export function maxListBytes(): number {
-  const override = Number(process.env.MAX_LIST_BYTES);
+  const override = Number(settings.maxListBytes());
   return Number.isInteger(override) && override > 0 ? override : WHOLE_LIST_MAX_BYTES;
 }
 

@@ -1,14 +1,14 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { changeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
-import { db, tableName, type StoredItem } from './db';
+import { db, queryAll, tableName, type StoredItem } from './db';
 import { entityKey, indexKeys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
-import { planQuery, type Where } from './query-plan';
+import { planQuery, queryInputOf, type Where } from './query-plan';
 import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange, type Change } from './changes';
 import { companionOf } from './companions';
@@ -353,22 +353,8 @@ export class Repository<E extends AnyEntity> {
    * filter on the narrowed Query (a project's tasks).
    */
   async listAll(workspaceId: string, where: Where = {}): Promise<Array<EntityRecord<E>>> {
-    const plan = planQuery(this.entity, workspaceId, where);
-    const input: QueryCommandInput = {
-      TableName: tableName(),
-      ...(plan.index ? { IndexName: plan.index } : {}),
-      KeyConditionExpression: plan.keyCondition.expression,
-      ExpressionAttributeNames: { ...plan.keyCondition.names, ...plan.filter?.names },
-      ExpressionAttributeValues: { ...plan.keyCondition.values, ...plan.filter?.values },
-      ...(plan.filter ? { FilterExpression: plan.filter.expression } : {}),
-    };
-    const out: Array<EntityRecord<E>> = [];
-    let start: StoredItem | undefined;
-    do {
-      const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
-      for (const item of res.Items ?? []) if (item[TYPE] === this.entity.type) out.push(this.present(item));
-      start = res.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll(queryInputOf(planQuery(this.entity, workspaceId, where)));
+    const out = items.filter((item) => item[TYPE] === this.entity.type).map((item) => this.present(item));
     return this.entity.list.order === 'created' ? out.sort(byCreation) : out.sort(byName);
   }
 

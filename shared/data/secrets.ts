@@ -1,4 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import * as settings from '../platform/settings';
 
 /**
  * The cursor-signing secret.
@@ -17,10 +18,10 @@ let cached: Promise<string> | undefined;
 const MAX_AGE_SECONDS = 24 * 60 * 60;
 
 export async function getCursorSecret(): Promise<string> {
-  const local = process.env.CURSOR_SECRET;
+  const local = settings.cursorSecret();
   if (local) return local;
 
-  const arn = process.env.CURSOR_SECRET_ARN;
+  const arn = settings.cursorSecretArn();
   if (!arn) {
     throw new Error('Cursor-signing secret not configured: set CURSOR_SECRET (local run, tests) or CURSOR_SECRET_ARN (AWS, set by the CDK stack)');
   }
@@ -94,9 +95,9 @@ async function fetchRing(arn: string, forceFetch: boolean): Promise<KeyRing> {
 
 /** The key ring; `refresh` fetches it again (a key id the cached ring does not know). */
 export async function getWebhookKeyRing(refresh = false): Promise<KeyRing> {
-  const local = process.env.WEBHOOK_SECRET_KEYS;
+  const local = settings.webhookSecretKeys();
   if (local) return parseKeyRing(local);
-  const arn = process.env.WEBHOOK_KEYS_SECRET_ARN;
+  const arn = settings.webhookKeysSecretArn();
   if (!arn) {
     throw new Error('Webhook key ring not configured: set WEBHOOK_SECRET_KEYS (local run, tests) or WEBHOOK_KEYS_SECRET_ARN (AWS, set by the CDK stack)');
   }

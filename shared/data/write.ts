@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './db';
+import * as settings from '../platform/settings';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -26,8 +27,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * references): `WRITE_CONTENTION_BUDGET_MS`, by default 4000 ms, well inside the functions' 10 s timeout.
  */
 export const contentionBudgetMs = (): number => {
-  const v = Number(process.env.WRITE_CONTENTION_BUDGET_MS);
-  return Number.isFinite(v) && v >= 0 && process.env.WRITE_CONTENTION_BUDGET_MS !== '' ? v : 4000;
+  const raw = settings.writeContentionBudget();
+  const v = Number(raw);
+  return Number.isFinite(v) && v >= 0 && raw !== '' ? v : 4000;
 };
 /**
  * Full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter"): a wait uniform in

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import * as settings from '../platform/settings';
 
 /**
  * Webhook rules that do no I/O: the signing secret's format, which addresses a delivery may reach,
- * and the retry schedule (docs/webhooks.md). Delivery itself is shared/api/webhook-delivery.ts.
+ * and the retry schedule (docs/webhooks.md). Delivery itself is shared/services/webhook-delivery.ts.
  */
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
@@ -72,7 +73,7 @@ export function parseWebhookUrl(raw: string, allowHttp: boolean): URL | string {
  * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: 8 attempts over about 27.6 hours.
  */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;
-export function retrySchedule(value = process.env.WEBHOOK_RETRY_SCHEDULE): number[] {
+export function retrySchedule(value = settings.webhookRetrySchedule()): number[] {
   if (value === undefined || value.trim() === '') return [...DEFAULT_RETRY_SCHEDULE];
   const out = value.split(',').map((v) => Number(v.trim()));
   if (out.some((n) => !Number.isFinite(n) || n < 0)) throw new Error(`WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "${value}"`);

@@ -45,6 +45,7 @@ import {
   type InvoiceJob,
 } from '../data/invoice-store';
 import { repository, type IfMatch, type RecordPage } from '../data/repository';
+import * as settings from '../platform/settings';
 
 /**
  * Invoices made from billable time (issue 24): the functions the console's routes call, and the seed.
@@ -118,7 +119,7 @@ function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 }
 
 /** How long an invoicing job's writer is trusted before the sweep takes the job over (INVOICE_JOB_LEASE_MS, default 15 min). */
-export const jobLeaseMs = (): number => Number(process.env.INVOICE_JOB_LEASE_MS ?? 15 * 60_000);
+export const jobLeaseMs = (): number => settings.invoiceJobLeaseMs();
 const MAX_LOCK_ROUNDS = 5;
 const today = () => new Date().toISOString().slice(0, 10);
 const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));

@@ -3,7 +3,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /**
  * The import rules of docs/architecture.md, checked on every source file's relative imports:
- * - shared/domain imports nothing else of the repository (pure declarations and rules);
+ * - shared/platform (logger, metrics, runtime settings) imports nothing else of the repository, and every
+ *   layer may import it: the authorizer and the webhook workers log without loading the API layer;
+ * - shared/domain imports only shared/platform (pure declarations and rules);
  * - shared/data imports only shared/domain; shared/services imports domain and data; shared/api and shared/seed
  *   import domain, data and services, not each other;
  * - nothing in shared/ imports local/, admin/, lib/, bench/ or functions/;
@@ -11,7 +13,22 @@ import { dirname, join, relative, resolve } from 'node:path';
  * - the folder graph has no cycle.
  */
 const ROOT = resolve(__dirname, '../..');
-const FOLDERS = ['shared/domain', 'shared/data', 'shared/services', 'shared/api', 'shared/console', 'shared/seed', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test'];
+const FOLDERS = [
+  'shared/platform',
+  'shared/domain',
+  'shared/data',
+  'shared/services',
+  'shared/api',
+  'shared/console',
+  'shared/seed',
+  'functions',
+  'lib',
+  'bin',
+  'local',
+  'admin',
+  'bench',
+  'test',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -41,18 +58,19 @@ function edges(): Array<{ from: string; to: string; file: string; spec: string }
 }
 
 const ALLOWED: Record<string, string[]> = {
-  'shared/domain': [],
-  'shared/data': ['shared/domain'],
-  'shared/services': ['shared/domain', 'shared/data'],
-  'shared/api': ['shared/domain', 'shared/data', 'shared/services'],
+  'shared/platform': [],
+  'shared/domain': ['shared/platform'],
+  'shared/data': ['shared/platform', 'shared/domain'],
+  'shared/services': ['shared/platform', 'shared/domain', 'shared/data'],
+  'shared/api': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
   // The console's HTTP layer (its own route table and stack) builds on the API's error model and responses.
-  'shared/console': ['shared/domain', 'shared/data', 'shared/api', 'shared/services'],
-  'shared/seed': ['shared/domain', 'shared/data', 'shared/services'],
-  functions: ['shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services'],
-  lib: ['shared/api', 'shared/console', 'shared/domain', 'shared/data'],
+  'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services'],
+  'shared/seed': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
+  functions: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services'],
+  lib: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data'],
   bin: ['lib'],
-  local: ['shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
-  admin: ['shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
+  local: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
+  admin: ['shared/platform', 'shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
 };
 
 test('imports point one way: each folder imports only the layers below it', () => {

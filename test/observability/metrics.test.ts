@@ -54,7 +54,7 @@ test('the authorizer counts failed authentications', async () => {
 
 test('each record is the line Powertools publishes itself for the same outcome (the layout is serialized once per container)', async () => {
   const { Metrics, MetricUnit } = await import('@aws-lambda-powertools/metrics');
-  const { createMetrics, metricsOptions, outcomeValues } = await import('../../shared/api/metrics');
+  const { createMetrics, metricsOptions, outcomeValues } = await import('../../shared/platform/metrics');
   const ours = createMetrics('clients');
   const reference = new Metrics(metricsOptions('clients'));
   const outcomes = [{ status: 200 }, { status: 201 }, { status: 400 }, { status: 401 }, { status: 403, rateLimited: true }, { status: 404 }, { status: 500 }, { status: 503 }];

@@ -1,5 +1,5 @@
-import { post, setWebhookResolver } from '../../shared/api/webhook-delivery';
-import { localQueueDepth } from '../../shared/data/webhooks';
+import { post, setWebhookResolver } from '../../shared/services/webhook-delivery';
+import { localQueueDepth } from '../../local/queue';
 import { refusedAddress } from '../../shared/domain/webhooks';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { err, fields, workspaceWithKey } from '../resources/support';

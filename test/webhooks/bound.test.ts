@@ -1,4 +1,4 @@
-import { localQueueDepth } from '../../shared/data/webhooks';
+import { localQueueDepth } from '../../local/queue';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { MAX_WEBHOOKS_DEFAULT } from '../../shared/domain/entities/webhooks';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';

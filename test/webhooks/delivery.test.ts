@@ -1,7 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
-import { dispatch } from '../../shared/api/webhook-delivery';
-import { dispatchPosition, localEnqueue, localQueueDepth } from '../../shared/data/webhooks';
+import { dispatch } from '../../shared/services/webhook-delivery';
+import { dispatchPosition } from '../../shared/data/webhooks';
+import { localEnqueue, localQueueDepth } from '../../local/queue';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { HIGH_LIMITS, workspaceWithKey } from '../resources/support';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';

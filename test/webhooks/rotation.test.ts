@@ -1,7 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
 import { entityKey } from '../../shared/data/keys';
-import { localQueueDepth, reencryptSecrets, sealedKeyId } from '../../shared/data/webhooks';
+import { reencryptSecrets, sealedKeyId } from '../../shared/data/webhooks';
+import { localQueueDepth } from '../../local/queue';
 import { webhooks } from '../../shared/domain/entities/webhooks';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { workspaceWithKey } from '../resources/support';

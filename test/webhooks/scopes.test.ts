@@ -1,5 +1,5 @@
 import { createApiKey, revokeApiKey } from '../../shared/data/apikey-store';
-import { localQueueDepth } from '../../shared/data/webhooks';
+import { localQueueDepth } from '../../local/queue';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import type { Scope } from '../../shared/api/routes';
 import { err, HIGH_LIMITS } from '../resources/support';

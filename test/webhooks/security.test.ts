@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setWebhookResolver } from '../../shared/api/webhook-delivery';
-import { localQueueDepth } from '../../shared/data/webhooks';
+import { setWebhookResolver } from '../../shared/services/webhook-delivery';
+import { localQueueDepth } from '../../local/queue';
 import { refusedAddress } from '../../shared/domain/webhooks';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { err, fields, workspaceWithKey } from '../resources/support';

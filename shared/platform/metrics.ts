@@ -1,5 +1,6 @@
 import { Console } from 'node:console';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import * as settings from './settings';
 
 /**
  * Powertools metrics (CloudWatch EMF, written to the log: no API call on the request path), in
@@ -34,7 +35,7 @@ export function outcomeValues(outcome: Outcome): OutcomeValues {
 export function metricsOptions(resource: string) {
   return {
     namespace: METRICS_NAMESPACE,
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'timetrack-api',
+    serviceName: settings.serviceName(),
     defaultDimensions: { resource },
   };
 }

@@ -25,7 +25,8 @@ import {
   type Endpoint,
 } from '../data/webhooks';
 import type { Queue } from '../data/queue';
-import { logger } from './logger';
+import { logger } from '../platform/logger';
+import * as settings from '../platform/settings';
 
 /**
  * Webhook delivery, the same code in AWS and on a local run (docs/webhooks.md):
@@ -48,10 +49,10 @@ export type DeliveryQueue = Queue<DeliveryMessage>;
 
 // ---- settings ----
 
-export const webhookTimeoutMs = (): number => Number(process.env.WEBHOOK_TIMEOUT_MS ?? 10_000);
+export const webhookTimeoutMs = (): number => settings.webhookTimeoutMs();
 /** http and loopback receivers: on for a local run (`WEBHOOK_ALLOW_LOOPBACK`, set by npm start), never in Lambda. */
-export const allowLoopback = (): boolean => !process.env.AWS_LAMBDA_FUNCTION_NAME && ['1', 'true'].includes(process.env.WEBHOOK_ALLOW_LOOPBACK ?? '');
-export const disableAfter = (): number => Number(process.env.WEBHOOK_DISABLE_AFTER ?? 5);
+export const allowLoopback = (): boolean => settings.webhookAllowLoopback();
+export const disableAfter = (): number => settings.webhookDisableAfter();
 /** At most this much of a receiver's answer is read (then the connection is closed). */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 /** How long a rotated-out secret still signs (receivers switch over). */

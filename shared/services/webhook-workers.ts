@@ -1,18 +1,21 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { keys } from '../data/keys';
 import { deliveryQueue } from '../data/queue';
-import { logger } from './logger';
+import { logger } from '../platform/logger';
 import { dispatch, handleMessage, type DeliveryMessage } from './webhook-delivery';
 
 /**
  * The two Lambda functions of webhook delivery in AWS (lib/webhooks.ts wires them):
  * - the dispatcher, woken by the table's stream, filtered to new change-event items: it dispatches each
- *   workspace named in the batch (shared/api/webhook-delivery.ts, dispatch). A failure fails the batch,
+ *   workspace named in the batch (shared/services/webhook-delivery.ts, dispatch). A failure fails the batch,
  *   which the stream retries: dispatch is idempotent (its own feed position, deliveries written once).
  * - the sender, fed by the SQS queue: one attempt per message; a message whose handling failed is
- *   reported back (partial batch response) and SQS delivers it again, then to the dead-letter queue.
+ *   reported back (partial batch response, Powertools' batch utility) and SQS delivers it again, then to
+ *   the dead-letter queue. A batch whose every message failed is answered the same way (every message
+ *   reported), not thrown.
  */
 export const dispatcherHandler = middy(async (event: DynamoDBStreamEvent): Promise<void> => {
   const workspaces = new Set<string>();
@@ -27,18 +30,17 @@ export const dispatcherHandler = middy(async (event: DynamoDBStreamEvent): Promi
   }
 }).use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }));
 
-export const senderHandler = middy(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+const processor = new BatchProcessor(EventType.SQS);
+
+export const senderHandler = middy(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   const queue = deliveryQueue<DeliveryMessage>();
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  await Promise.all(
-    event.Records.map(async (r) => {
-      try {
-        await handleMessage(JSON.parse(r.body) as DeliveryMessage, queue);
-      } catch (err) {
-        logger.error('Webhook message failed', { messageId: r.messageId, error: (err as Error).name });
-        failures.push({ itemIdentifier: r.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures: failures };
+  const handleRecord = async (r: SQSRecord): Promise<void> => {
+    try {
+      await handleMessage(JSON.parse(r.body) as DeliveryMessage, queue);
+    } catch (err) {
+      logger.error('Webhook message failed', { messageId: r.messageId, error: (err as Error).name });
+      throw err;
+    }
+  };
+  return processPartialResponse(event, handleRecord, processor, { context, throwOnFullBatchFailure: false, processInParallel: true });
 }).use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }));

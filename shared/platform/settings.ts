@@ -1,0 +1,44 @@
+/**
+ * Runtime settings: every environment variable the shared code reads, read here and nowhere else in
+ * shared/ (README, "Running locally", and docs/operations.md describe them). Each is read when asked for,
+ * not once at load, so tests and the local run may change them between calls; one export each, so a
+ * bundle carries only the ones its code reads (`import * as settings`). Values are returned as the
+ * callers always read them (a missing variable gives the documented default; parsing that is a rule
+ * of its own, such as the retry schedule or the CORS origins, stays with its rule).
+ */
+/** Any variable by name (the per-entity list bounds, `MAX_CLIENTS`, ..., are named by the declarations; `CORS_ORIGINS`). */
+export const raw = (name: string): string | undefined => process.env[name];
+const number = (name: string, fallback: number): number => Number(raw(name) ?? fallback);
+
+// ---- DynamoDB ----
+export const tableName = () => raw('TABLE_NAME');
+export const dynamodbEndpoint = () => raw('DYNAMODB_ENDPOINT');
+export const awsRegion = () => raw('AWS_REGION');
+export const dynamodbMaxAttempts = () => number('DYNAMODB_MAX_ATTEMPTS', 3);
+/** `WRITE_CONTENTION_BUDGET_MS` as written (shared/data/write.ts gives its default). */
+export const writeContentionBudget = () => raw('WRITE_CONTENTION_BUDGET_MS');
+export const maxListBytes = () => raw('MAX_LIST_BYTES');
+export const maxPageBytes = () => raw('MAX_PAGE_BYTES');
+export const changesGapTimeoutMs = () => number('CHANGES_GAP_TIMEOUT_MS', 5000);
+export const maxActiveKeys = () => number('MAX_ACTIVE_KEYS', 500);
+
+// ---- secrets: a development value (local run, tests) or the ARN of the deployed secret ----
+export const cursorSecret = () => raw('CURSOR_SECRET');
+export const cursorSecretArn = () => raw('CURSOR_SECRET_ARN');
+export const webhookSecretKeys = () => raw('WEBHOOK_SECRET_KEYS');
+export const webhookKeysSecretArn = () => raw('WEBHOOK_KEYS_SECRET_ARN');
+
+// ---- webhooks ----
+export const webhookQueueUrl = () => raw('WEBHOOK_QUEUE_URL');
+export const webhookRetrySchedule = () => raw('WEBHOOK_RETRY_SCHEDULE');
+export const webhookTimeoutMs = () => number('WEBHOOK_TIMEOUT_MS', 10_000);
+export const webhookDisableAfter = () => number('WEBHOOK_DISABLE_AFTER', 5);
+/** http and loopback receivers: on for a local run (`WEBHOOK_ALLOW_LOOPBACK`, set by npm start), never in Lambda. */
+export const webhookAllowLoopback = () => !raw('AWS_LAMBDA_FUNCTION_NAME') && ['1', 'true'].includes(raw('WEBHOOK_ALLOW_LOOPBACK') ?? '');
+
+// ---- invoicing ----
+export const invoiceJobLeaseMs = () => number('INVOICE_JOB_LEASE_MS', 15 * 60_000);
+
+// ---- logs and metrics ----
+export const serviceName = () => raw('POWERTOOLS_SERVICE_NAME') ?? 'timetrack-api';
+export const logLevel = () => raw('POWERTOOLS_LOG_LEVEL') ?? raw('LOG_LEVEL') ?? 'INFO';
