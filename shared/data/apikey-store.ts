@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, keyPref
 import { conflict } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import type { Scope } from '../domain/auth';
-import { db, tableName, type StoredItem } from './db';
+import { db, queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { auditOp, diff } from './audit';
 import { writeAll, type WriteOp } from './write';
@@ -191,23 +191,14 @@ export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | und
 }
 
 async function listItems(workspaceId: string): Promise<StoredItem[]> {
-  const out: StoredItem[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.apiKeyByWorkspacePartition(workspaceId) },
-        ScanIndexForward: false,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    out.push(...(res.Items ?? []).filter((i) => i._type === TYPE));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.apiKeyByWorkspacePartition(workspaceId) },
+    ScanIndexForward: false,
+  });
+  return items.filter((i) => i._type === TYPE);
 }
 
 /** A workspace's keys, newest first (GSI1; at most a few pages: the bound keeps the active ones to 500). */

@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict, notFound } from '../domain/errors';
 import { isRole, normalizeEmail, type Role } from '../domain/roles';
 import { isValidWorkspaceId } from '../domain/apikeys';
 import { auditOp } from './audit';
-import { db, tableName, type StoredItem } from './db';
+import { db, queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TYPE_ATTRIBUTE } from './table';
 import { writeAll, type WriteOp } from './write';
@@ -62,42 +62,24 @@ export async function getMembership(workspaceId: string, email: string): Promise
 
 /** A person's memberships: one Query on GSI1 (`PERSON#<email>`). */
 export async function membershipsOf(email: string): Promise<Member[]> {
-  const out: Member[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.memberByPersonPartition(normalizeEmail(email)) },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    out.push(...(res.Items ?? []).filter((i) => i[TYPE_ATTRIBUTE] === TYPE).map(toMember));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': keys.memberByPersonPartition(normalizeEmail(email)) },
+  });
+  return items.filter((i) => i[TYPE_ATTRIBUTE] === TYPE).map(toMember);
 }
 
 /** A workspace's members, by e-mail. */
 export async function listMembers(workspaceId: string): Promise<Member[]> {
-  const out: Member[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :m)',
-        ExpressionAttributeValues: { ':pk': keys.memberPartition(workspaceId), ':m': 'MEMBER#' },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    out.push(...(res.Items ?? []).map(toMember));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :m)',
+    ExpressionAttributeValues: { ':pk': keys.memberPartition(workspaceId), ':m': 'MEMBER#' },
+    ConsistentRead: true,
+  });
+  return items.map(toMember);
 }
 
 /** Adds a member (409 when the person already is one). `actor` is who does it (an e-mail or `admin-cli`). */

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, type StoredItem } from './db';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
 
@@ -162,21 +162,13 @@ export interface HourUsage {
 export async function hourlyUsage(keyId: string, hours: number, now = rateLimitNow()): Promise<HourUsage[]> {
   const last = windowAt(now).hourStart;
   const first = last - (hours - 1) * HOUR;
-  const found = new Map<string, StoredItem>();
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b',
-        ExpressionAttributeValues: { ':pk': counterKey(keyId, 0).PK, ':a': new Date(first).toISOString(), ':b': new Date(last).toISOString() },
-        ProjectionExpression: 'SK, h, r',
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of res.Items ?? []) found.set(String(item.SK), item);
-    start = res.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :a AND :b',
+    ExpressionAttributeValues: { ':pk': counterKey(keyId, 0).PK, ':a': new Date(first).toISOString(), ':b': new Date(last).toISOString() },
+    ProjectionExpression: 'SK, h, r',
+  });
+  const found = new Map<string, StoredItem>(items.map((item) => [String(item.SK), item]));
   const out: HourUsage[] = [];
   for (let t = first; t <= last; t += HOUR) {
     const hour = new Date(t).toISOString();

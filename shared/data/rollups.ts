@@ -1,5 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName, type StoredItem } from './db';
+import { queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
 import type { WriteOp } from './write';
@@ -149,27 +148,21 @@ export interface RollupRow extends Totals {
  * Query (following LastEvaluatedKey), eventually consistent like the list's index reads.
  */
 export async function readRollups(workspaceId: string, dim: Dimension, g: Granularity, from: string, to: string, stats?: { calls: number; rcu: number }): Promise<RollupRow[]> {
-  const out: RollupRow[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-        // `$` sorts right after `#`: every `<g>#<to>#...` is below `<g>#<to>$`.
-        ExpressionAttributeValues: { ':pk': keys.rollupPartition(workspaceId, dim), ':lo': `${g}#${from}#`, ':hi': `${g}#${to}$` },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-        ...(stats ? { ReturnConsumedCapacity: 'TOTAL' as const } : {}),
-      }),
-    );
-    if (stats) {
+  const items = await queryAll(
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+      // `$` sorts right after `#`: every `<g>#<to>#...` is below `<g>#<to>$`.
+      ExpressionAttributeValues: { ':pk': keys.rollupPartition(workspaceId, dim), ':lo': `${g}#${from}#`, ':hi': `${g}#${to}$` },
+      ...(stats ? { ReturnConsumedCapacity: 'TOTAL' as const } : {}),
+    },
+    (res) => {
+      if (!stats) return;
       stats.calls++;
       stats.rcu += res.ConsumedCapacity?.CapacityUnits ?? 0;
-    }
-    for (const item of res.Items ?? []) out.push(rowOf(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+    },
+  );
+  return items.map(rowOf);
 }
 
 function rowOf(item: StoredItem): RollupRow {

@@ -1,10 +1,10 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChangeEvent } from '../domain/changes';
 import { webhooks } from '../domain/entities/webhooks';
 import { ulid } from '../domain/ids';
-import { db, tableName, type StoredItem } from './db';
+import { db, queryAll, tableName, type StoredItem } from './db';
 import { entityKey, keys } from './keys';
 import { queryPage } from './paging';
 import { getWebhookKeyRing, KEY_ID } from './secrets';
@@ -157,22 +157,13 @@ function endpointOf(item: StoredItem): Endpoint {
 }
 /** Every endpoint of a workspace (one Query of its `WEBHOOK#` items). */
 export async function endpointsOf(workspaceId: string): Promise<Endpoint[]> {
-  const out: Endpoint[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':p': 'WEBHOOK#' },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of res.Items ?? []) if (item[TYPE] === webhooks.type) out.push(endpointOf(item));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+    ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':p': 'WEBHOOK#' },
+    ConsistentRead: true,
+  });
+  return items.filter((item) => item[TYPE] === webhooks.type).map(endpointOf);
 }
 export async function endpoint(workspaceId: string, id: string): Promise<Endpoint | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: entityKey(webhooks, workspaceId, { id }), ConsistentRead: true }));
@@ -225,21 +216,8 @@ export async function addToDirectory(workspaceId: string): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.webhookDirectory(workspaceId), [TYPE]: 'WEBHOOKDIR' } }));
 }
 export async function directory(): Promise<string[]> {
-  const out: string[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.webhookDirectoryPartition },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of res.Items ?? []) out.push(String(item.SK));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.webhookDirectoryPartition } });
+  return items.map((item) => String(item.SK));
 }
 
 // ---- the dispatcher's position in each workspace's feed ----
