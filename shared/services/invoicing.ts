@@ -657,7 +657,9 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     if (Date.now() - Date.parse(job.createdAt) > jobLeaseMs()) throw conflict('The entries of this invoice kept changing while it was made; make it again');
     if (!(await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs()))) throw new JobLost();
     let changed = false;
+    let worked = false;
     for (const batch of chunks(candidates, ENTRY_BATCH)) {
+      worked = true;
       try {
         await lockBatch(workspaceId, invoiceId, batch);
       } catch (err) {
@@ -670,8 +672,9 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     const locked = await entriesOfInvoice(workspaceId, invoiceId, job.clientId, range);
     const count = (await readJob(workspaceId, invoiceId))?.locked;
     if (count === undefined) throw new JobLost();
-    // the client index lags the table by a moment in AWS: commit once it shows every entry the job counts
-    if (locked.length !== count || Date.now() >= deadline) return await progress();
+    // the client index lags the table by a moment in AWS: commit once it shows every entry the job counts;
+    // a step that locked entries and spent its budget leaves the commit to the next one
+    if (locked.length !== count || (worked && Date.now() >= deadline)) return await progress();
     const lines = await linesOf(workspaceId, { input, range, issueDate, dueDate, candidates: [] }, locked);
     return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actorId ? { id: actorId } : undefined);
   } catch (err) {

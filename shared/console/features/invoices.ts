@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { invoices as invoiceEntity, lineItemSchema, INVOICE_STATUSES, type Invoice } from '../../domain/entities/invoices';
+import { clients as clientEntity } from '../../domain/entities/clients';
 import { timeEntries as timeEntryEntity } from '../../domain/entities/time-entries';
 import { dateTimeString, idString, LIMITS } from '../../domain/fields';
 import { deletedSchema, pageOf, responseSchema } from '../../api/schemas';
+import { repository } from '../../data/repository';
 import {
   beginFromTime,
   continueFromTime,
@@ -76,6 +78,21 @@ const payBody = z.strictObject({ paidAt: dateTimeString.optional().describe('Whe
 const made = (r: Invoice | InvoiceInProgress) => (isInProgress(r) ? new AcceptedReply(r) : r);
 
 export const invoiceRoutes = {
+  listConsoleClients: consoleRoute(
+    {
+      method: 'GET',
+      path: '/console/api/workspaces/{workspaceId}/clients',
+      access: 'viewer',
+      tag: TAG,
+      summary: "The workspace's clients, by name (what \"New invoice\" picks from; the list the invoices name)",
+      params: s.workspaceParams,
+      response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), currency: z.string().optional() })) }),
+      successStatus: 200,
+    },
+    async ({ params }) => ({
+      items: (await repository(clientEntity).listAll(params.workspaceId)).map((c) => ({ id: c.id, name: c.name, ...(c.currency ? { currency: c.currency } : {}) })),
+    }),
+  ),
   listConsoleInvoices: consoleRoute(
     {
       method: 'GET',
