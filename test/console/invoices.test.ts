@@ -248,10 +248,12 @@ test('an invoice whose page stopped asking is rolled back by the sweep after its
     expect([r.status, r.body.error.message]).toEqual([404, expect.any(String)]);
     expect((await timeEntries.page(ws, { limit: 200 })).items.filter((e) => e.invoiceId !== undefined)).toEqual([]);
     expect(await invoicingViolations(ws)).toEqual([]);
-    // made again, in one step this time
+    // made again (in as many steps as the machine needs at the default budget): it takes the first number
     delete process.env.INVOICE_STEP_BUDGET_MS;
-    const made = await api.call('POST', path, { token: p.token, body: { clientId: c.clientId, ...MARCH } });
-    expect([made.status, made.body.status, made.body.number]).toEqual([201, 'draft', 'INV-000001']);
+    let made = await api.call('POST', path, { token: p.token, body: { clientId: c.clientId, ...MARCH } });
+    for (let i = 0; made.status === 202 && i < 20; i++) made = await api.call('POST', `${path}/${made.body.id}/continue`, { token: p.token });
+    expect([made.status === 201 || made.status === 200, made.body.status, made.body.number]).toEqual([true, 'draft', 'INV-000001']);
+    expect(await invoicingViolations(ws)).toEqual([]);
   } finally {
     delete process.env.INVOICE_STEP_BUDGET_MS;
   }
