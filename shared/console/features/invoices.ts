@@ -84,7 +84,7 @@ export const invoiceRoutes = {
       path: '/console/api/workspaces/{workspaceId}/clients',
       access: 'viewer',
       tag: TAG,
-      summary: "The workspace's clients, by name (what \"New invoice\" picks from; the list the invoices name)",
+      summary: 'The workspace\'s clients, by name (what "New invoice" picks from; the list the invoices name)',
       params: s.workspaceParams,
       response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), currency: z.string().optional() })) }),
       successStatus: 200,
@@ -151,7 +151,8 @@ export const invoiceRoutes = {
       access: 'admin',
       tag: TAG,
       summary: 'The next step of an invoice being made: 200 with the draft once made (or made before), else 202 with its progress',
-      description: 'An invoice no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back: 409, make it again.',
+      description:
+        'An invoice no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back by the sweep: 409 while its entries are being released, then 404; make it again.',
       params: invoiceParams,
       response: invoiceSchema,
       accepted: progressSchema,
@@ -211,7 +212,17 @@ export const invoiceRoutes = {
     async ({ params, body }) => updateDraft(params.workspaceId, params.invoiceId, body),
   ),
   sendConsoleInvoice: consoleRoute(
-    { method: 'POST', path: `${one}/send`, access: 'admin', tag: TAG, summary: 'draft -> sent (409 naming the status otherwise)', params: invoiceParams, response: invoiceSchema, successStatus: 200, conflict: true },
+    {
+      method: 'POST',
+      path: `${one}/send`,
+      access: 'admin',
+      tag: TAG,
+      summary: 'draft -> sent (409 naming the status otherwise)',
+      params: invoiceParams,
+      response: invoiceSchema,
+      successStatus: 200,
+      conflict: true,
+    },
     async ({ params }) => sendInvoice(params.workspaceId, params.invoiceId),
   ),
   payConsoleInvoice: consoleRoute(
