@@ -569,7 +569,9 @@ function linesTable(lines: LineItem[], currency: string, totals: { subtotal: num
     h(
       'tbody',
       {},
-      ...lines.map((li) => h('tr', {}, h('td', {}, li.description), h('td', {}, String(li.quantity)), h('td', {}, money(li.unitPrice, currency)), h('td', {}, money(li.amount, currency)))),
+      ...lines.map((li) =>
+        h('tr', {}, h('td', {}, li.description), h('td', {}, String(li.quantity)), h('td', {}, money(li.unitPrice, currency)), h('td', {}, money(li.amount, currency))),
+      ),
       h('tr', {}, h('td', { colspan: '3' }, 'Subtotal'), h('td', {}, money(totals.subtotal, currency))),
       h('tr', {}, h('td', { colspan: '3' }, 'Tax'), h('td', {}, money(totals.tax, currency))),
       h('tr', { class: 'total' }, h('td', { colspan: '3' }, 'Total'), h('td', {}, money(totals.total, currency))),
@@ -578,7 +580,10 @@ function linesTable(lines: LineItem[], currency: string, totals: { subtotal: num
 }
 
 async function openPdf(ws: string, inv: Invoice) {
-  const res = await fetch(apiUrl(`workspaces/${ws}/invoices/${inv.id}/pdf`), { headers: { Authorization: `Bearer ${idToken ?? ''}`, Accept: 'application/pdf' }, cache: 'no-store' });
+  const res = await fetch(apiUrl(`workspaces/${ws}/invoices/${inv.id}/pdf`), {
+    headers: { Authorization: `Bearer ${idToken ?? ''}`, Accept: 'application/pdf' },
+    cache: 'no-store',
+  });
   if (!res.ok) throw new ApiFailure(res.status, `The PDF could not be made (HTTP ${res.status})`);
   const url = URL.createObjectURL(await res.blob());
   window.open(url, '_blank');
@@ -704,7 +709,14 @@ async function invoiceDetail(ctx: Ctx, id: string, clientName: (id: string) => s
         'tbody',
         {},
         ...entries.items.map((e) =>
-          h('tr', { 'data-entry-id': e.id }, h('td', {}, fmt(e.startTime)), h('td', {}, String(e.durationMinutes ?? '')), h('td', {}, e.userId), h('td', {}, e.name ?? e.notes ?? '')),
+          h(
+            'tr',
+            { 'data-entry-id': e.id },
+            h('td', {}, fmt(e.startTime)),
+            h('td', {}, String(e.durationMinutes ?? '')),
+            h('td', {}, e.userId),
+            h('td', {}, e.name ?? e.notes ?? ''),
+          ),
         ),
       ),
     ),

@@ -86,7 +86,12 @@ export function buildConsoleOpenApi(serverUrl?: string): Json {
             : { 'application/json': { schema: toSchema(r.response, 'output', components) } },
         },
         ...(r.accepted
-          ? { '202': { description: 'Accepted: the work goes on in later requests (the body says how far it is)', content: { 'application/json': { schema: toSchema(r.accepted, 'output', components) } } } }
+          ? {
+              '202': {
+                description: 'Accepted: the work goes on in later requests (the body says how far it is)',
+                content: { 'application/json': { schema: toSchema(r.accepted, 'output', components) } },
+              },
+            }
           : {}),
         ...errorsFor(r),
       },
