@@ -47,8 +47,10 @@ test('preview writes nothing and shows the lines; create makes the same draft (2
   expect(preview.body.lineItems).toHaveLength(2); // the task, and no task
   expect((await timeEntries.page(WS, { limit: 100 })).items.filter((e) => e.invoiceId !== undefined)).toHaveLength(0);
 
-  const made = await api.call('POST', base, { token: owner.token, body });
-  expect(made.status).toBe(201);
+  let made = await api.call('POST', base, { token: owner.token, body });
+  // 201 in one step; on a loaded machine the step's budget (5 s) may run out first: 202, then continue
+  for (let i = 0; made.status === 202 && i < 20; i++) made = await api.call('POST', `${base}/${made.body.id}/continue`, { token: owner.token });
+  expect([201, 200]).toContain(made.status);
   expect(made.headers['Cache-Control']).toBe('no-store');
   expect(made.body).toMatchObject({ status: 'draft', number: preview.body.number, lineItems: preview.body.lineItems, total: preview.body.total, tax: preview.body.tax });
   const id = made.body.id as string;
