@@ -595,12 +595,18 @@ function invoiceForm(ctx: Ctx, clients: Array<{ id: string; name: string }>, don
   const now = new Date();
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
   const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)).toISOString().slice(0, 10);
-  const client = h('select', { required: true }, ...clients.map((c) => h('option', { value: c.id }, c.name)));
-  const start = h('input', { type: 'date', required: true, value: first });
-  const end = h('input', { type: 'date', required: true, value: last });
-  const grouping = h('select', {}, h('option', { value: 'project' }, 'Project'), h('option', { value: 'task' }, 'Task'), h('option', { value: 'entry' }, 'Entry'));
-  const tax = h('input', { type: 'number', min: '0', max: '100', step: '0.01', value: '0' });
-  const due = h('input', { type: 'date' });
+  const client = h('select', { required: true, 'aria-label': 'Client' }, ...clients.map((c) => h('option', { value: c.id }, c.name)));
+  const start = h('input', { type: 'date', required: true, value: first, 'aria-label': 'Period start' });
+  const end = h('input', { type: 'date', required: true, value: last, 'aria-label': 'Period end' });
+  const grouping = h(
+    'select',
+    { 'aria-label': 'Group lines by' },
+    h('option', { value: 'project' }, 'Project'),
+    h('option', { value: 'task' }, 'Task'),
+    h('option', { value: 'entry' }, 'Entry'),
+  );
+  const tax = h('input', { type: 'number', min: '0', max: '100', step: '0.01', value: '0', 'aria-label': 'Tax rate (%)' });
+  const due = h('input', { type: 'date', 'aria-label': 'Due date' });
   const preview = h('div', { role: 'region', 'aria-label': 'Invoice preview' });
   const status = h('div', { role: 'status' });
   const body = () => ({
