@@ -164,6 +164,7 @@ const SECTIONS: Section[] = [
   { id: 'usage', title: 'Usage', minRole: 'viewer', render: renderUsage },
   { id: 'members', title: 'Members', minRole: 'owner', render: renderMembers },
   { id: 'audit', title: 'Audit log', minRole: 'admin', render: renderAudit },
+  { id: 'invoices', title: 'Invoices', minRole: 'viewer', render: renderInvoices },
 ];
 
 const SOON_MS = 7 * 86_400_000;
@@ -507,6 +508,282 @@ async function renderAudit(ctx: Ctx): Promise<HTMLElement> {
     h('table', { 'aria-label': 'Audit log' }, h('thead', {}, h('tr', {}, ...['When', 'Who', 'Action', 'Target', 'Changes'].map((t) => h('th', {}, t)))), body),
     more,
   );
+}
+
+// ---------------------------------------------------------------- invoices
+interface LineItem {
+  description: string;
+  quantity: number;
+  unitPrice: number;
+  amount: number;
+}
+interface Invoice {
+  id: string;
+  number: string;
+  clientId: string;
+  status: 'draft' | 'sent' | 'paid' | 'void';
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  lineItems: LineItem[];
+  subtotal: number;
+  tax: number;
+  total: number;
+  taxRate?: number;
+  notes?: string;
+  paidAt?: string;
+}
+interface InvoiceProgress {
+  id: string;
+  status: 'pending';
+  entryCount: number;
+  locked: number;
+}
+interface Preview extends Omit<Invoice, 'id' | 'status'> {
+  entryCount: number;
+}
+interface Entry {
+  id: string;
+  userId: string;
+  startTime: string;
+  durationMinutes?: number;
+  name?: string;
+  notes?: string;
+}
+/** The invoice whose detail is open (kept across the section's re-render). */
+let openInvoice: string | undefined;
+
+const money = (amount: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+};
+
+function linesTable(lines: LineItem[], currency: string, totals: { subtotal: number; tax: number; total: number }, label: string) {
+  return h(
+    'table',
+    { 'aria-label': label },
+    h('thead', {}, h('tr', {}, ...['Description', 'Hours', 'Rate', 'Amount'].map((t) => h('th', {}, t)))),
+    h(
+      'tbody',
+      {},
+      ...lines.map((li) =>
+        h('tr', {}, h('td', {}, li.description), h('td', {}, String(li.quantity)), h('td', {}, money(li.unitPrice, currency)), h('td', {}, money(li.amount, currency))),
+      ),
+      h('tr', {}, h('td', { colspan: '3' }, 'Subtotal'), h('td', {}, money(totals.subtotal, currency))),
+      h('tr', {}, h('td', { colspan: '3' }, 'Tax'), h('td', {}, money(totals.tax, currency))),
+      h('tr', { class: 'total' }, h('td', { colspan: '3' }, 'Total'), h('td', {}, money(totals.total, currency))),
+    ),
+  );
+}
+
+async function openPdf(ws: string, inv: Invoice) {
+  const res = await fetch(apiUrl(`workspaces/${ws}/invoices/${inv.id}/pdf`), {
+    headers: { Authorization: `Bearer ${idToken ?? ''}`, Accept: 'application/pdf' },
+    cache: 'no-store',
+  });
+  if (!res.ok) throw new ApiFailure(res.status, `The PDF could not be made (HTTP ${res.status})`);
+  const url = URL.createObjectURL(await res.blob());
+  window.open(url, '_blank');
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function invoiceForm(ctx: Ctx, clients: Array<{ id: string; name: string }>, done: (id: string) => Promise<void>) {
+  const ws = encodeURIComponent(ctx.workspaceId);
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)).toISOString().slice(0, 10);
+  const client = h('select', { required: true, 'aria-label': 'Client' }, ...clients.map((c) => h('option', { value: c.id }, c.name)));
+  const start = h('input', { type: 'date', required: true, value: first, 'aria-label': 'Period start' });
+  const end = h('input', { type: 'date', required: true, value: last, 'aria-label': 'Period end' });
+  const grouping = h(
+    'select',
+    { 'aria-label': 'Group lines by' },
+    h('option', { value: 'project' }, 'Project'),
+    h('option', { value: 'task' }, 'Task'),
+    h('option', { value: 'entry' }, 'Entry'),
+  );
+  const tax = h('input', { type: 'number', min: '0', max: '100', step: '0.01', value: '0', 'aria-label': 'Tax rate (%)' });
+  const due = h('input', { type: 'date', 'aria-label': 'Due date' });
+  const preview = h('div', { role: 'region', 'aria-label': 'Invoice preview' });
+  const status = h('div', { role: 'status' });
+  const body = () => ({
+    clientId: client.value,
+    startDate: start.value,
+    endDate: end.value,
+    lines: grouping.value,
+    taxRate: Number(tax.value || 0),
+    ...(due.value ? { dueDate: due.value } : {}),
+  });
+  const previewButton = h('button', { type: 'button' }, 'Preview');
+  previewButton.addEventListener('click', () => {
+    status.replaceChildren();
+    api<Preview>('POST', `workspaces/${ws}/invoices/preview`, body())
+      .then((p) =>
+        preview.replaceChildren(
+          h('p', {}, `${p.number}: ${p.entryCount} time entries, issued ${p.issueDate}, due ${p.dueDate}.`),
+          linesTable(p.lineItems, p.currency, p, 'Preview lines'),
+        ),
+      )
+      .catch((err: Error) => preview.replaceChildren(errorBox(err.message)));
+  });
+  const form = h(
+    'form',
+    { class: 'stack', 'aria-label': 'New invoice' },
+    h('h3', {}, 'New invoice'),
+    h('label', {}, 'Client ', client),
+    h('label', {}, 'Period start ', start),
+    h('label', {}, 'Period end ', end),
+    h('label', {}, 'Group lines by ', grouping),
+    h('label', {}, 'Tax rate (%) ', tax),
+    h('label', {}, 'Due date ', due),
+    h('p', { class: 'note' }, "The client's billable, stopped, not yet invoiced time starting in the period (days inclusive, UTC). Due date: 30 days after issue unless set."),
+    h('div', {}, previewButton, ' ', h('button', { type: 'submit' }, 'Create invoice')),
+    preview,
+    status,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    status.replaceChildren('Making the invoice…');
+    void (async () => {
+      // A large invoice is made in steps: 202 with its progress, then .../continue until the draft is there.
+      let made = await api<Invoice | InvoiceProgress>('POST', `workspaces/${ws}/invoices`, body());
+      while (made.status === 'pending') {
+        status.replaceChildren(`Making the invoice: ${made.locked} of ${made.entryCount} time entries locked…`);
+        made = await api<Invoice | InvoiceProgress>('POST', `workspaces/${ws}/invoices/${made.id}/continue`);
+      }
+      await done(made.id);
+    })().catch((err: Error) => status.replaceChildren(errorBox(err.message)));
+  });
+  return form;
+}
+
+async function invoiceDetail(ctx: Ctx, id: string, clientName: (id: string) => string): Promise<HTMLElement> {
+  const ws = encodeURIComponent(ctx.workspaceId);
+  const canWrite = RANK[ctx.role] >= RANK.admin;
+  const [inv, entries] = await Promise.all([api<Invoice>('GET', `workspaces/${ws}/invoices/${id}`), api<{ items: Entry[] }>('GET', `workspaces/${ws}/invoices/${id}/entries`)]);
+  const status = h('div', {});
+  const act = (label: string, method: string, suffix: string, after?: () => void) => {
+    const b = h('button', { type: 'button' }, label);
+    b.addEventListener('click', () => {
+      api(method, `workspaces/${ws}/invoices/${id}${suffix}`)
+        .then(() => {
+          after?.();
+          return ctx.refresh();
+        })
+        .catch((err: Error) => status.replaceChildren(errorBox(err.message)));
+    });
+    return b;
+  };
+  const actions: HTMLElement[] = [];
+  if (canWrite) {
+    if (inv.status === 'draft') actions.push(act('Send invoice', 'POST', '/send'));
+    if (inv.status === 'sent') actions.push(act('Mark paid', 'POST', '/pay'));
+    if (inv.status === 'draft' || inv.status === 'sent') actions.push(act('Void invoice', 'POST', '/void'));
+    if (inv.status === 'draft' || inv.status === 'void') actions.push(act('Delete invoice', 'DELETE', '', () => (openInvoice = undefined)));
+  }
+  const pdf = h('button', { type: 'button' }, 'Open PDF');
+  pdf.addEventListener('click', () => void openPdf(ws, inv).catch((err: Error) => status.replaceChildren(errorBox(err.message))));
+  const close = h('button', { type: 'button' }, 'Close');
+  close.addEventListener('click', () => {
+    openInvoice = undefined;
+    void ctx.refresh();
+  });
+  return h(
+    'div',
+    { role: 'region', 'aria-label': `Invoice ${inv.number}`, class: 'stack' },
+    h('h3', {}, `Invoice ${inv.number}`),
+    h(
+      'p',
+      {},
+      `${clientName(inv.clientId)} · issued ${inv.issueDate} · due ${inv.dueDate} · `,
+      h('span', { class: `status-${inv.status}`, 'data-testid': 'invoice-status' }, inv.status),
+      inv.paidAt ? ` · paid ${fmt(inv.paidAt)}` : '',
+    ),
+    linesTable(inv.lineItems, inv.currency, inv, 'Invoice lines'),
+    inv.notes ? h('p', { class: 'note' }, inv.notes) : null,
+    h('div', {}, pdf, ...actions.flatMap((a) => [' ', a]), ' ', close),
+    status,
+    h('h4', {}, `Time entries (${entries.items.length})`),
+    h(
+      'table',
+      { 'aria-label': 'Invoice time entries' },
+      h('thead', {}, h('tr', {}, ...['Start', 'Minutes', 'User', 'Work'].map((t) => h('th', {}, t)))),
+      h(
+        'tbody',
+        {},
+        ...entries.items.map((e) =>
+          h(
+            'tr',
+            { 'data-entry-id': e.id },
+            h('td', {}, fmt(e.startTime)),
+            h('td', {}, String(e.durationMinutes ?? '')),
+            h('td', {}, e.userId),
+            h('td', {}, e.name ?? e.notes ?? ''),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+async function renderInvoices(ctx: Ctx): Promise<HTMLElement> {
+  const canWrite = RANK[ctx.role] >= RANK.admin;
+  const ws = encodeURIComponent(ctx.workspaceId);
+  const [{ items: clients }, page] = await Promise.all([
+    api<{ items: Array<{ id: string; name: string }> }>('GET', `workspaces/${ws}/clients`),
+    api<{ items: Invoice[]; hasMore: boolean }>('GET', `workspaces/${ws}/invoices?limit=100`),
+  ]);
+  const clientName = (id: string) => clients.find((c) => c.id === id)?.name ?? id;
+  const area = h('div', { id: 'invoice-area' });
+  const show = async (id: string) => {
+    openInvoice = id;
+    await ctx.refresh();
+  };
+  const panel = h('div', {});
+  if (canWrite) {
+    const open = h('button', { type: 'button' }, 'New invoice');
+    open.addEventListener('click', () => area.replaceChildren(invoiceForm(ctx, clients, show)));
+    panel.append(h('div', {}, open));
+  }
+  panel.append(area);
+  if (openInvoice) {
+    try {
+      area.replaceChildren(await invoiceDetail(ctx, openInvoice, clientName));
+    } catch (err) {
+      openInvoice = undefined;
+      area.replaceChildren(errorBox((err as Error).message));
+    }
+  }
+  const rows = page.items.map((inv) => {
+    const view = h('button', { type: 'button', 'aria-label': `Open ${inv.number}` }, 'Open');
+    view.addEventListener('click', () => void show(inv.id));
+    return h(
+      'tr',
+      { 'data-invoice-id': inv.id },
+      h('td', {}, inv.number),
+      h('td', {}, clientName(inv.clientId)),
+      h('td', {}, inv.issueDate),
+      h('td', {}, inv.dueDate),
+      h('td', { class: `status-${inv.status}` }, inv.status),
+      h('td', {}, money(inv.total, inv.currency)),
+      h('td', {}, view),
+    );
+  });
+  panel.append(
+    page.items.length
+      ? h(
+          'table',
+          { 'aria-label': 'Invoices' },
+          h('thead', {}, h('tr', {}, ...['Number', 'Client', 'Issued', 'Due', 'Status', 'Total', ''].map((t) => h('th', {}, t)))),
+          h('tbody', {}, ...rows),
+        )
+      : h('p', {}, 'No invoices yet.'),
+    page.hasMore ? h('p', { class: 'note' }, 'The 100 newest are shown.') : '',
+  );
+  return panel;
 }
 
 // ---------------------------------------------------------------- the page

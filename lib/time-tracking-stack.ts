@@ -15,6 +15,7 @@ import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
 import { Console } from './console';
+import { BINARY_MEDIA_TYPES } from '../shared/console/routes';
 import { EdgeFirewall } from './waf';
 
 export interface TimeTrackingStackProps extends StackProps {
@@ -200,6 +201,8 @@ export class TimeTrackingStack extends Stack {
       cloudWatchRole: true,
       // gzip for responses of at least MIN_COMPRESSION_BYTES when the client accepts it (as the local server does)
       minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
+      // The console's invoice PDF (a base64 body with isBase64Encoded): sent as bytes to an Accept that names it.
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       deployOptions: {
         stageName: config.stage,
         accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogGroup),

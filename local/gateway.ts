@@ -47,6 +47,8 @@ export interface GatewayResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is base64 (a binary answer: the console's PDF), as API Gateway receives it from the function. */
+  isBase64Encoded?: boolean;
 }
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -224,7 +226,7 @@ export function createGateway(opts: GatewayOptions = {}) {
       if (!route) return answer('METHOD_NOT_OFFERED');
       const context = lambdaContext(`local-${route.resource}`, requestId);
       const res = await handlerOf(route.resource)(event, context);
-      return { status: res.statusCode, headers: stringHeaders(res.headers), body: res.body };
+      return { status: res.statusCode, headers: stringHeaders(res.headers), body: res.body, ...(res.isBase64Encoded ? { isBase64Encoded: true } : {}) };
     } catch (err) {
       // What API Gateway does when the authorizer or a function fails: a 5xx in the error body.
       if (err instanceof AuthorizerFailure) {

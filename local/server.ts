@@ -141,7 +141,8 @@ const gunzipAsync = promisify(gunzip);
 /** One answer per request: a second one (a late handler after a 500 or 504) is dropped. */
 async function send(req: IncomingMessage, res: ServerResponse, out: EdgeResponse): Promise<void> {
   if (res.headersSent || res.writableEnded || answeredRaw.has(res.socket as Duplex) || res.socket?.destroyed) return;
-  let body: Buffer = Buffer.from(out.body, 'utf8');
+  // A binary answer (isBase64Encoded) goes out decoded, as API Gateway sends it for a binary media type.
+  let body: Buffer = Buffer.from(out.body, out.isBase64Encoded ? 'base64' : 'utf8');
   const headers: Record<string, string> = { ...out.headers };
   if (body.length >= MIN_COMPRESSION_BYTES && headerValue(headers, 'content-encoding') === undefined && acceptsGzip(req.headers['accept-encoding'])) {
     body = await gzipAsync(body);

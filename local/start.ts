@@ -6,6 +6,7 @@ import { db, dynamoConfig } from '../shared/data/db';
 import { ensureTable } from '../shared/data/setup';
 import { createApiKey } from '../shared/data/apikey-store';
 import { seedWorkspace } from '../shared/seed/seed';
+import { invoiceOldestWeek } from '../shared/seed/seed-demo';
 import { createLocalServer, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, guardProcess } from './server';
 import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './supervisor';
 import { installDurableCommits } from './durable-commits';
@@ -111,7 +112,7 @@ async function main() {
     const marker = { PK: { S: 'LOCAL#SETUP' }, SK: { S: 'DEMO' } };
     const done = await client.send(new GetItemCommand({ TableName: table, Key: marker, ConsistentRead: true }));
     if (!done.Item) {
-      const seeded = await seedWorkspace(DEMO_WORKSPACE, { demo: true });
+      const seeded = await seedWorkspace(DEMO_WORKSPACE, { demo: { invoice: invoiceOldestWeek } });
       const { key, record } = await createApiKey({ workspaceId: DEMO_WORKSPACE, name: 'Demo key (all scopes)', scopes: [...SCOPES] as Scope[] });
       await client.send(new PutItemCommand({ TableName: table, Item: { ...marker, createdAt: { S: new Date().toISOString() }, keyId: { S: record.id } } }));
       console.log(`\nSeeded workspace "${DEMO_WORKSPACE}": ${JSON.stringify(seeded)}`);

@@ -252,6 +252,8 @@ export interface EdgeResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is base64 (a binary answer: the console's PDF), decoded when sent as API Gateway does. */
+  isBase64Encoded?: boolean;
 }
 
 /**

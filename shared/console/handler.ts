@@ -13,7 +13,7 @@ import { enforceRateLimit } from '../api/rate-limit';
 import { json, toErrorResponse } from '../api/response';
 import { parseWith } from '../api/validate';
 import { findConsoleRoute, matchConsolePath } from './routes';
-import { TextReply, type ConsoleRequest, type ConsoleRouteDecl } from './route-table';
+import { AcceptedReply, BinaryReply, TextReply, type ConsoleRequest, type ConsoleRouteDecl } from './route-table';
 
 /**
  * The console function's one stack, in order: the route of the table (API Gateway's resource template);
@@ -68,8 +68,17 @@ export function consoleHandler() {
       }
       const input = validate(route, event);
       const result = await route.run({ ...input, person: person!, member: member!, requestId, baseUrl: baseUrlOf(event) } as ConsoleRequest<ConsoleRouteDecl>);
-      logger.info('Request served', { status: route.successStatus });
-      recordOutcome(metrics, { status: route.successStatus });
+      const status = result instanceof AcceptedReply ? 202 : route.successStatus;
+      logger.info('Request served', { status });
+      recordOutcome(metrics, { status });
+      if (result instanceof AcceptedReply) return json(202, result.body, headers);
+      if (result instanceof BinaryReply)
+        return {
+          statusCode: status,
+          headers: { 'Content-Type': route.produces ?? 'application/octet-stream', ...headers, ...result.headers },
+          body: Buffer.from(result.body).toString('base64'),
+          isBase64Encoded: true,
+        };
       if (result instanceof TextReply)
         return { statusCode: route.successStatus, headers: { 'Content-Type': route.produces ?? 'text/plain; charset=utf-8', ...headers, ...result.headers }, body: result.body };
       return json(route.successStatus, result, headers);

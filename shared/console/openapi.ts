@@ -36,7 +36,7 @@ const ERRORS: Array<[ErrorCode, string]> = [
   ['UNAUTHORIZED', 'No valid sign-in token (an API key is refused here)'],
   ['FORBIDDEN', 'The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }]'],
   ['NOT_FOUND', 'Not a member of this workspace, or no such record in it'],
-  ['CONFLICT', 'The last owner, the 500-active-key bound, an existing member, a revoked key'],
+  ['CONFLICT', "The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from"],
   ['INTERNAL_ERROR', 'Unexpected failure (request id only)'],
   ['SERVICE_UNAVAILABLE', 'Retry after Retry-After'],
 ];
@@ -81,8 +81,18 @@ export function buildConsoleOpenApi(serverUrl?: string): Json {
       responses: {
         [String(r.successStatus)]: {
           description: r.secret ? 'OK (carries a secret: Cache-Control: no-store)' : 'OK',
-          content: r.produces ? { [r.produces.split(';')[0]!]: { schema: { type: 'string' } } } : { 'application/json': { schema: toSchema(r.response, 'output', components) } },
+          content: r.produces
+            ? { [r.produces.split(';')[0]!]: { schema: { type: 'string', ...(r.produces.startsWith('application/pdf') ? { format: 'binary' } : {}) } } }
+            : { 'application/json': { schema: toSchema(r.response, 'output', components) } },
         },
+        ...(r.accepted
+          ? {
+              '202': {
+                description: 'Accepted: the work goes on in later requests (the body says how far it is)',
+                content: { 'application/json': { schema: toSchema(r.accepted, 'output', components) } },
+              },
+            }
+          : {}),
         ...errorsFor(r),
       },
     };
@@ -94,7 +104,7 @@ export function buildConsoleOpenApi(serverUrl?: string): Json {
       title: 'Time-tracking console API',
       version: '1.0.0',
       description:
-        "The API behind the console page (GET /console): a workspace's API keys, members and audit log, for its people. Authenticated by the OpenID Connect ID token of a person (Authorization: Bearer), never by an API key. The integration API is described at /v1/openapi.json.",
+        "The API behind the console page (GET /console): a workspace's API keys, members, audit log and invoices, for its people. Authenticated by the OpenID Connect ID token of a person (Authorization: Bearer), never by an API key. The integration API is described at /v1/openapi.json.",
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
     security: [{ personToken: [] }],

@@ -34,6 +34,8 @@ export interface ConsoleRouteDecl {
   bodyOptional?: boolean;
   response: z.ZodType;
   successStatus: 200 | 201;
+  /** The route may also answer 202 with this body (work that goes on in later requests: an invoice made in steps). */
+  accepted?: z.ZodType;
   /** A text answer (the page and its assets) of this content type, rather than JSON. */
   produces?: string;
   /** The answer carries a secret (a new API key): documented as such; every console API answer is no-store. */
@@ -66,6 +68,19 @@ export class TextReply {
     readonly body: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {}
+}
+
+/** A binary answer (a PDF): sent base64-encoded with `isBase64Encoded` (API Gateway decodes it for the media types the API lists as binary). */
+export class BinaryReply {
+  constructor(
+    readonly body: Uint8Array,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+}
+
+/** A 202 Accepted answer of a route that declares `accepted`. */
+export class AcceptedReply {
+  constructor(readonly body: unknown) {}
 }
 
 export type ConsoleRoute<D extends ConsoleRouteDecl = ConsoleRouteDecl> = D & {

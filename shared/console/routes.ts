@@ -1,6 +1,7 @@
 import { SCOPES } from '../domain/auth';
 import { templateMatcher } from '../api/routes';
 import { apiKeyRoutes } from './features/api-keys';
+import { invoiceRoutes } from './features/invoices';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
 import { ASSET_HEADERS, CONSOLE_ASSETS, consolePage, pageHeaders, readAsset } from './page';
 import { consoleRoute, TextReply, type ConsoleRoute } from './route-table';
@@ -89,12 +90,19 @@ const pageRoutes = {
   ),
 };
 
-export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes };
+export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes };
 export type ConsoleRouteId = keyof typeof consoleRoutes;
 export const consoleRouteList: Array<ConsoleRoute & { id: ConsoleRouteId }> = (Object.keys(consoleRoutes) as ConsoleRouteId[]).map((id) => ({
   id,
   ...(consoleRoutes[id] as unknown as ConsoleRoute),
 }));
+
+/**
+ * The media types API Gateway must pass as binary (the API's `binaryMediaTypes`): those of the routes whose
+ * answer is a BinaryReply (the invoice PDF). API Gateway decodes the function's base64 body for a request whose
+ * Accept header names one of them.
+ */
+export const BINARY_MEDIA_TYPES: string[] = [...new Set(consoleRouteList.flatMap((r) => (r.produces && !/^text\/|json/.test(r.produces) ? [r.produces] : [])))];
 
 /** Distinct path templates of the console, each with its routes. */
 export function consolePathTemplates(): Map<string, Array<ConsoleRoute & { id: ConsoleRouteId }>> {

@@ -55,6 +55,9 @@ export interface InvoiceJob {
   createdAt: string;
   /** Who opened it (a random id): tells a writer's own Put, sent twice, from another writer's job. */
   token: string;
+  /** A create made in steps (the console): the request it makes the invoice from, and the entries it found first. */
+  request?: Record<string, unknown>;
+  expected?: number;
 }
 
 /** An entry of a batch is no longer as read (edited, locked or released by another writer): re-read it. */
@@ -99,6 +102,8 @@ const jobOf = (item: StoredItem): InvoiceJob => ({
   leaseUntil: Number(item.leaseUntil ?? 0),
   createdAt: String(item.createdAt),
   token: String(item.token),
+  ...(item.request && typeof item.request === 'object' ? { request: item.request as Record<string, unknown> } : {}),
+  ...(typeof item.expected === 'number' ? { expected: item.expected } : {}),
 });
 
 /** Opens a job; 409 when one is open for the invoice (another void or delete of it is in progress). */
@@ -140,6 +145,26 @@ export async function abandonJob(workspaceId: string, invoiceId: string, expired
         ConditionExpression: `#s = :locking${expiredAt !== undefined ? ' AND #l < :now' : ''}`,
         ExpressionAttributeNames: { '#s': 'state', ...(expiredAt !== undefined ? { '#l': 'leaseUntil' } : {}) },
         ExpressionAttributeValues: { ':releasing': 'releasing', ':locking': 'locking', ...(expiredAt !== undefined ? { ':now': expiredAt } : {}) },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Extends a job's lease while its writer (a step of a create made in steps) works on it; false when it is no longer `locking`. */
+export async function renewJob(workspaceId: string, invoiceId: string, leaseUntil: number): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.invoiceJob(workspaceId, invoiceId),
+        UpdateExpression: 'SET #l = :lease',
+        ConditionExpression: '#s = :locking',
+        ExpressionAttributeNames: { '#s': 'state', '#l': 'leaseUntil' },
+        ExpressionAttributeValues: { ':locking': 'locking', ':lease': leaseUntil },
       }),
     );
     return true;

@@ -1,5 +1,7 @@
 import { timeEntries } from '../data/repositories';
 import type { TimeEntry } from '../domain/entities/time-entries';
+import { addDays } from '../domain/invoicing';
+import { invoiceEveryClient, sendInvoice } from '../services/invoicing';
 import { ensureSeedCatalog, generateTimeEntries } from './seed-time-entries';
 
 /**
@@ -9,13 +11,13 @@ import { ensureSeedCatalog, generateTimeEntries } from './seed-time-entries';
  * them: each has its change event (GET /v1/changes shows them), its report rollups (GET
  * /v1/reports/summary totals them) and its running-timer rule.
  *
- * Invoiced entries: invoicing is not built yet. When it is, `invoice` is the hook: it is called once with
- * the finished billable entries and returns how many invoices it made (e.g. one per client for the first
- * two weeks), so the demo shows some entries invoiced.
+ * Invoiced entries: `invoice` is the hook, called once with the finished billable entries; it returns how
+ * many invoices it made. npm start passes `invoiceOldestWeek` (one invoice per client for the oldest week,
+ * the first of them sent), so the demo shows some entries invoiced and leaves two weeks to invoice.
  */
 export interface DemoSeedOptions {
   now?: Date;
-  /** Hook for invoicing (not built yet): invoice some of these finished billable entries. */
+  /** Hook for invoicing: invoice some of these finished billable entries (npm start: `invoiceOldestWeek`). */
   invoice?: (workspaceId: string, billable: readonly TimeEntry[]) => Promise<number>;
 }
 
@@ -69,4 +71,18 @@ export async function seedDemoEntries(workspaceId: string, opts: DemoSeedOptions
 function inputOf(e: TimeEntry): Record<string, unknown> {
   const keys = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tagIds', 'billable', 'notes', 'startTime', 'endTime'] as const;
   return Object.fromEntries(keys.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]));
+}
+
+/**
+ * npm start's invoicing hook: one draft per client with billable time (at a rate, in one currency) in the
+ * week of the oldest billable entry, made by the invoicing engine (entries locked, events in the feed); the
+ * first of them is sent. The two later weeks stay to be invoiced in the console.
+ */
+export async function invoiceOldestWeek(workspaceId: string, billable: readonly TimeEntry[]): Promise<number> {
+  const first = billable.map((e) => e.startTime).sort()[0];
+  if (!first) return 0;
+  const startDate = first.slice(0, 10);
+  const { made } = await invoiceEveryClient(workspaceId, { startDate, endDate: addDays(startDate, 6), issueDate: addDays(startDate, 7) });
+  if (made[0]) await sendInvoice(workspaceId, made[0].id);
+  return made.length;
 }

@@ -38,8 +38,10 @@ import {
   NumberTaken,
   openJob,
   raiseSequence,
+  readJob,
   readSequence,
   releaseBatch,
+  renewJob,
   rereadEntries,
   SequenceMoved,
   type InvoiceJob,
@@ -229,6 +231,57 @@ export async function previewFromTime(args: { workspaceId: string; actor?: Actor
   };
 }
 
+/**
+ * The commit of a draft whose entries are all locked: the record from the lines (totals checked), then the
+ * one commit transaction, numbered by the sequence unless a number was given (retried when another invoice
+ * took the number or moved the sequence meanwhile).
+ */
+async function commitDraft(
+  workspaceId: string,
+  invoiceId: string,
+  now: string,
+  p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate' | 'range'>,
+  lines: InvoiceLines,
+  entryCount: number,
+  actor: Actor | undefined,
+): Promise<Invoice> {
+  const taxRate = p.input.taxRate ?? 0;
+  const record: Record<string, unknown> = {
+    id: invoiceId,
+    number: p.input.number ?? '',
+    clientId: p.input.clientId,
+    status: 'draft',
+    issueDate: p.issueDate,
+    dueDate: p.dueDate,
+    currency: lines.currency,
+    lineItems: lines.lineItems,
+    ...invoiceTotals(lines.lineItems, taxRate),
+    taxRate,
+    ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const internals: StoredItem = {
+    _lo: p.range.lo,
+    _hi: p.range.hi,
+    _entries: entryCount,
+    _period: [p.input.startDate, p.input.endDate],
+    ...(actor ? { _createdBy: actor.id } : {}),
+  };
+  for (let attempt = 0; ; attempt++) {
+    const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
+    if (sequence) record.number = invoiceNumberOf(sequence.next);
+    assertInvoiceTotals(record);
+    try {
+      return (await commitInvoice({ workspaceId, record, internals, entryCount, ...(sequence ? { sequence } : {}) })) as Invoice;
+    } catch (err) {
+      if (attempt >= 20) throw err;
+      if (err instanceof NumberTaken) await raiseSequence(workspaceId, await highestTakenNumber(workspaceId));
+      else if (!(err instanceof SequenceMoved)) throw err;
+    }
+  }
+}
+
 /** Statistics of one createFromTime (the bench prints them). */
 export interface CreateStats {
   candidates: number;
@@ -295,41 +348,7 @@ export async function createFromTime(args: { workspaceId: string; actor?: Actor;
       stats.locked = locked.length;
     }
     const lines = await linesOf(workspaceId, p, locked); // 409 (nothing left, a rate or currency changed): rolled back below
-    const taxRate = p.input.taxRate ?? 0;
-    const record: Record<string, unknown> = {
-      id: invoiceId,
-      number: p.input.number ?? '',
-      clientId: p.input.clientId,
-      status: 'draft',
-      issueDate: p.issueDate,
-      dueDate: p.dueDate,
-      currency: lines.currency,
-      lineItems: lines.lineItems,
-      ...invoiceTotals(lines.lineItems, taxRate),
-      taxRate,
-      ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
-      createdAt: now,
-      updatedAt: now,
-    };
-    const internals: StoredItem = {
-      _lo: p.range.lo,
-      _hi: p.range.hi,
-      _entries: locked.length,
-      _period: [p.input.startDate, p.input.endDate],
-      ...(actor ? { _createdBy: actor.id } : {}),
-    };
-    for (let attempt = 0; ; attempt++) {
-      const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
-      if (sequence) record.number = invoiceNumberOf(sequence.next);
-      assertInvoiceTotals(record);
-      try {
-        return (await commitInvoice({ workspaceId, record, internals, entryCount: locked.length, ...(sequence ? { sequence } : {}) })) as Invoice;
-      } catch (err) {
-        if (attempt >= 20) throw err;
-        if (err instanceof NumberTaken) await raiseSequence(workspaceId, await highestTakenNumber(workspaceId));
-        else if (!(err instanceof SequenceMoved)) throw err;
-      }
-    }
+    return await commitDraft(workspaceId, invoiceId, now, { input: p.input, issueDate: p.issueDate, dueDate: p.dueDate, range: p.range }, lines, locked.length, actor);
   } catch (err) {
     // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
     const made = await invoices()
@@ -551,4 +570,123 @@ export async function invoiceEveryClient(
     }
   }
   return { made, skipped };
+}
+
+// ------------------------------------------------------------------ a create made in steps (the console)
+/**
+ * An invoice still being made in steps: its id (the invoice's, once made), how many entries it found and
+ * how many carry its id so far. The console answers it with 202; each `continueFromTime` call goes on.
+ */
+export interface InvoiceInProgress {
+  id: string;
+  status: 'pending';
+  clientId: string;
+  entryCount: number;
+  locked: number;
+}
+/** How long one step works before it answers (INVOICE_STEP_BUDGET_MS, default 5 s: under the console function's 10 s timeout). */
+export const stepBudgetMs = (): number => Number(process.env.INVOICE_STEP_BUDGET_MS ?? 5000);
+/** A job made in steps is the sweep's when no step renewed it for this long (INVOICE_STEP_LEASE_MS, default 2 min). */
+export const stepLeaseMs = (): number => Number(process.env.INVOICE_STEP_LEASE_MS ?? 120_000);
+
+const isInProgress = (v: Invoice | InvoiceInProgress): v is InvoiceInProgress => v.status === 'pending';
+export { isInProgress };
+
+/**
+ * The first step of `createFromTime` made in steps (docs/decisions.md, "Invoices in steps"): the same checks
+ * and the same job, but the job keeps the request, and the step stops locking after its budget: the answer is
+ * then the job's progress (`pending`), and `continueFromTime` goes on from the entries not yet locked. The
+ * invoice appears in the same one commit transaction; a job no step renews for `stepLeaseMs` is rolled back
+ * by the sweep, as a crashed create is.
+ */
+export async function beginFromTime(args: { workspaceId: string; actor?: Actor; budgetMs?: number } & CreateInvoiceInput): Promise<Invoice | InvoiceInProgress> {
+  const { workspaceId, actor, budgetMs, ...raw } = args;
+  const deadline = Date.now() + (budgetMs ?? stepBudgetMs());
+  await sweepInvoiceJobs({ workspaceId });
+  const p = await prepare(workspaceId, raw);
+  if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
+  await linesOf(workspaceId, p, p.candidates);
+  const job: InvoiceJob = {
+    workspaceId,
+    invoiceId: ulid(),
+    kind: 'create',
+    state: 'locking',
+    clientId: p.input.clientId,
+    lo: p.range.lo,
+    hi: p.range.hi,
+    locked: 0,
+    leaseUntil: Date.now() + stepLeaseMs(),
+    createdAt: new Date().toISOString(),
+    token: ulid(),
+    request: { ...p.input, issueDate: p.issueDate, dueDate: p.dueDate, ...(actor ? { actorId: actor.id } : {}) },
+    expected: p.candidates.length,
+  };
+  await openJob(job);
+  return step(job, p.candidates, deadline);
+}
+
+/**
+ * The next step of an invoice made in steps: the invoice when it is made (now or before), else its progress.
+ * 404 when there is neither job nor invoice; 409 when the job was rolled back (no step came within its lease).
+ */
+export async function continueFromTime(workspaceId: string, invoiceId: string, opts: { budgetMs?: number } = {}): Promise<Invoice | InvoiceInProgress> {
+  const deadline = Date.now() + (opts.budgetMs ?? stepBudgetMs());
+  const job = await readJob(workspaceId, invoiceId);
+  if (!job) return getInvoice(workspaceId, invoiceId);
+  if (job.kind !== 'create' || !job.request) throw conflict(`Invoice ${invoiceId} is being released, not made`);
+  if (job.state !== 'locking') throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
+  return step(job, await candidateEntries(workspaceId, job.clientId, { lo: job.lo, hi: job.hi }), deadline);
+}
+
+async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline: number): Promise<Invoice | InvoiceInProgress> {
+  const { workspaceId, invoiceId } = job;
+  const request = { ...job.request };
+  const actorId = typeof request.actorId === 'string' ? request.actorId : undefined;
+  delete request.actorId;
+  const issueDate = String(request.issueDate);
+  const dueDate = String(request.dueDate);
+  const input = parse(createInvoiceInput, { ...request, issueDate, dueDate });
+  const range = { lo: job.lo, hi: job.hi };
+  const progress = async (): Promise<InvoiceInProgress> => ({
+    id: invoiceId,
+    status: 'pending',
+    clientId: job.clientId,
+    entryCount: job.expected ?? 0,
+    locked: (await readJob(workspaceId, invoiceId))?.locked ?? 0,
+  });
+  try {
+    if (Date.now() - Date.parse(job.createdAt) > jobLeaseMs()) throw conflict('The entries of this invoice kept changing while it was made; make it again');
+    if (!(await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs()))) throw new JobLost();
+    let changed = false;
+    let worked = false;
+    for (const batch of chunks(candidates, ENTRY_BATCH)) {
+      worked = true;
+      try {
+        await lockBatch(workspaceId, invoiceId, batch);
+      } catch (err) {
+        if (!(err instanceof EntriesChanged)) throw err;
+        changed = true; // the next step reads the candidates again (the edited entry with its new values)
+      }
+      if (Date.now() >= deadline) return await progress();
+    }
+    if (changed) return await progress();
+    const locked = await entriesOfInvoice(workspaceId, invoiceId, job.clientId, range);
+    const count = (await readJob(workspaceId, invoiceId))?.locked;
+    if (count === undefined) throw new JobLost();
+    // the client index lags the table by a moment in AWS: commit once it shows every entry the job counts;
+    // a step that locked entries and spent its budget leaves the commit to the next one
+    if (locked.length !== count || (worked && Date.now() >= deadline)) return await progress();
+    const lines = await linesOf(workspaceId, { input, range, issueDate, dueDate, candidates: [] }, locked);
+    return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actorId ? { id: actorId } : undefined);
+  } catch (err) {
+    const made = await invoices()
+      .getItem(workspaceId, { id: invoiceId })
+      .catch(() => undefined);
+    if (made) return invoices().present(made) as Invoice;
+    if (err instanceof JobLost) throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
+    // a rule that no retry fixes (nothing left, a rate or a currency changed): rolled back now; a failure of the
+    // store (throttling, an outage) leaves the job to the next step or, past its lease, to the sweep
+    if (err instanceof DomainError && (await abandonJob(workspaceId, invoiceId).catch(() => false))) await releaseAll({ ...job, state: 'releasing' }).catch(() => false);
+    throw err;
+  }
 }

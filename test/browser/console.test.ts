@@ -181,3 +181,58 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   expect(foreign).toEqual([]);
   expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
 });
+
+test("invoices: make one from the demo's billable time (preview, create), send it: a /v1 PUT on its entry is 409 naming its number; void it: the same PUT succeeds", async () => {
+  const ownerEmail = printed(/Email: +(\S+)/);
+  const ownerPassword = printed(/Password: +(\S+)/);
+  const demoKey = printed(/Demo API key[^\n]*\n\n\s+(svc_live_\S+)/);
+  // A billable, stopped entry the seed left uninvoiced (the seed invoiced the oldest week): its client and day.
+  const open = (await (await v1('/v1/time-entries?invoiced=false&billable=true&limit=200', demoKey)).json()) as {
+    items: Array<{ id: string; sortKey: string; clientId?: string; startTime: string; endTime?: string }>;
+  };
+  const entry = open.items.find((e) => e.clientId && e.endTime)!;
+  expect(entry).toBeDefined();
+  const day = entry.startTime.slice(0, 10);
+  const entryPath = `/v1/time-entries/${entry.id}?sortKey=${encodeURIComponent(entry.sortKey)}`;
+
+  const page = await browser.newPage();
+  const { problems, foreign } = watch(page);
+  await signIn(page, ownerEmail, ownerPassword);
+  await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+  await page.getByRole('table', { name: 'Invoices' }).waitFor(); // the seed's invoices
+  await page.getByRole('button', { name: 'New invoice' }).click();
+  await page.getByLabel('Client', { exact: true }).selectOption(entry.clientId!);
+  await page.getByLabel('Period start', { exact: true }).fill(day);
+  await page.getByLabel('Period end', { exact: true }).fill(day);
+  await page.getByLabel('Group lines by', { exact: true }).selectOption('entry');
+  await page.getByLabel('Tax rate (%)', { exact: true }).fill('19');
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  const preview = page.getByRole('table', { name: 'Preview lines' });
+  await preview.waitFor();
+  expect(await preview.locator('tbody tr').count()).toBeGreaterThanOrEqual(4); // a line per entry + subtotal, tax, total
+  await page.getByRole('button', { name: 'Create invoice' }).click();
+  const detail = page.getByRole('region', { name: /^Invoice INV-\d{6}$/ });
+  await detail.waitFor();
+  const number = (await detail.getByRole('heading').first().innerText()).replace('Invoice ', '').trim();
+  expect(await detail.locator(`tr[data-entry-id="${entry.id}"]`).count()).toBe(1);
+  expect(await page.getByTestId('invoice-status').innerText()).toBe('draft');
+
+  await page.getByRole('button', { name: 'Send invoice' }).click();
+  await page.locator('[data-testid="invoice-status"]', { hasText: 'sent' }).waitFor();
+  const refused = await v1(entryPath, demoKey, { method: 'PUT', body: JSON.stringify({ notes: 'edited after sending' }) });
+  expect(refused.status).toBe(409);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`on invoice ${number} (sent)`);
+  expect(await page.getByRole('button', { name: 'Mark paid' }).count()).toBe(1);
+  expect(await page.getByRole('button', { name: 'Delete invoice' }).count()).toBe(0); // a sent invoice is voided, not deleted
+
+  await page.getByRole('button', { name: 'Void invoice' }).click();
+  await page.locator('[data-testid="invoice-status"]', { hasText: 'void' }).waitFor();
+  const accepted = await v1(entryPath, demoKey, { method: 'PUT', body: JSON.stringify({ notes: 'edited after voiding' }) });
+  expect(accepted.status).toBe(200);
+  expect(((await accepted.json()) as { notes: string; invoiceId?: string }).invoiceId).toBeUndefined();
+  await page.locator('tr[data-invoice-id]', { hasText: number }).locator('td.status-void').waitFor();
+
+  expect(foreign).toEqual([]);
+  expect(problems).toEqual([]);
+  await page.close();
+});

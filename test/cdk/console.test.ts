@@ -60,6 +60,12 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     }
   });
 
+  test('the invoice PDF passes as binary (application/pdf among the binary media types, a route that produces it); the console function keeps its 10 s timeout (invoices are made in steps)', () => {
+    s.template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['application/pdf'] });
+    expect(consoleRouteList.filter((r) => r.produces === 'application/pdf').map((r) => r.id)).toEqual(['getConsoleInvoicePdf']);
+    expect(s.json.Resources[s.logicalId(c.fn.fn)]!.Properties!.Timeout).toBe(10);
+  });
+
   test('outputs ConsoleUrl and UserPoolId', () => {
     expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['ConsoleUrl', 'UserPoolId']));
   });

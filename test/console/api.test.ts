@@ -7,6 +7,7 @@ import { getMembership } from '../../shared/data/members';
 import { consoleRouteList } from '../../shared/console/routes';
 import { apiClient, useTestTable } from '../support/harness';
 import { consoleClient, person, startOidc, type Oidc } from './support';
+import { billableClient, draftOf, MARCH, sentOf } from './invoice-fixtures';
 
 /**
  * The console API through the local gateway, signed in for real at the local OpenID Provider: every route
@@ -64,6 +65,8 @@ test('GET /console/api/me: the verified e-mail and the memberships (one Query)',
 test('every route x role: allowed, 403 ROLE with the least role required, or 404 for a non-member', async () => {
   const { body: seed } = await created(people.owner.token, { name: 'matrix', scopes: ['clients:read'] });
   const keyId = seed.apiKey.id as string;
+  const draft = await draftOf(WS);
+  const inv = `${base}/invoices/${draft.invoice.id}`;
   // Each route with a request that is valid for it; write routes get a fresh target per call.
   const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
     listConsoleApiKeys: async () => ({ method: 'GET', path: `${base}/api-keys` }),
@@ -92,6 +95,19 @@ test('every route x role: allowed, 403 ROLE with the least role required, or 404
       return { method: 'DELETE', path: `${base}/members/${encodeURIComponent(email)}` };
     },
     listConsoleAuditLog: async () => ({ method: 'GET', path: `${base}/audit-log?limit=5` }),
+    listConsoleClients: async () => ({ method: 'GET', path: `${base}/clients` }),
+    listConsoleInvoices: async () => ({ method: 'GET', path: `${base}/invoices?limit=5` }),
+    previewConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/preview`, body: { clientId: (await billableClient(WS)).clientId, ...MARCH } }),
+    createConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices`, body: { clientId: (await billableClient(WS)).clientId, ...MARCH } }),
+    continueConsoleInvoice: async () => ({ method: 'POST', path: `${inv}/continue` }),
+    getConsoleInvoice: async () => ({ method: 'GET', path: inv }),
+    listConsoleInvoiceEntries: async () => ({ method: 'GET', path: `${inv}/entries` }),
+    getConsoleInvoicePdf: async () => ({ method: 'GET', path: `${inv}/pdf` }),
+    updateConsoleInvoice: async () => ({ method: 'PATCH', path: inv, body: { notes: `n ${Math.random()}` } }),
+    sendConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}/send` }),
+    payConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await sentOf(WS)).invoice.id}/pay` }),
+    voidConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}/void` }),
+    deleteConsoleInvoice: async () => ({ method: 'DELETE', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}` }),
   };
   const rank = { viewer: 1, admin: 2, owner: 3 } as const;
   const workspaceRoutes = consoleRouteList.filter((r) => r.access !== null && r.access !== 'person');

@@ -1,5 +1,5 @@
 import { seedWorkspace } from '../../shared/seed/seed';
-import { DEMO_USERS } from '../../shared/seed/seed-demo';
+import { DEMO_USERS, invoiceOldestWeek } from '../../shared/seed/seed-demo';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
 
 /**
@@ -54,6 +54,22 @@ test('the demo seed: catalog, three weeks of entries of three users, running tim
   const feed = await api.get('/v1/changes', { key, query: { limit: '200', types: 'time-entry.created' } });
   expect(feed.status).toBe(200);
   expect(feed.body.items.length).toBe(Math.min(200, Number(seeded.timeEntries)));
+}, 180_000);
+
+test("npm start's invoicing hook: one invoice per client for the oldest week (the first sent), its entries invoiced, later billable time left to invoice", async () => {
+  const ws = newWorkspace('demo-inv');
+  const seeded = await seedWorkspace(ws, { demo: { invoice: invoiceOldestWeek } });
+  expect(Number(seeded.invoices)).toBeGreaterThanOrEqual(1);
+  const key = await makeKey(ws);
+  const invoices = await api.get('/v1/invoices', { key });
+  expect(invoices.body.items).toHaveLength(Number(seeded.invoices));
+  expect(invoices.body.items.filter((i: { status: string }) => i.status === 'sent')).toHaveLength(1);
+  const invoiced = await api.get('/v1/time-entries', { key, query: { invoiced: 'true', limit: '200' } });
+  const open = await api.get('/v1/time-entries', { key, query: { invoiced: 'false', billable: 'true', limit: '200' } });
+  expect(invoiced.body.items.length).toBeGreaterThan(0);
+  expect(open.body.items.length).toBeGreaterThan(0);
+  const ids = new Set(invoices.body.items.map((i: { id: string }) => i.id));
+  expect(invoiced.body.items.every((e: { invoiceId: string }) => ids.has(e.invoiceId))).toBe(true);
 }, 180_000);
 
 test.each(['2026-11-26T00:10:00Z', '2026-11-26T08:20:00Z', '2026-11-26T13:05:00Z', '2026-11-26T23:55:00Z'])(

@@ -1,0 +1,272 @@
+import * as z from 'zod';
+import { invoices as invoiceEntity, lineItemSchema, INVOICE_STATUSES, type Invoice } from '../../domain/entities/invoices';
+import { clients as clientEntity } from '../../domain/entities/clients';
+import { timeEntries as timeEntryEntity } from '../../domain/entities/time-entries';
+import { dateTimeString, idString, LIMITS } from '../../domain/fields';
+import { deletedSchema, pageOf, responseSchema } from '../../api/schemas';
+import { repository } from '../../data/repository';
+import {
+  beginFromTime,
+  continueFromTime,
+  createInvoiceInput,
+  deleteInvoice,
+  getInvoice,
+  invoiceEntries,
+  isInProgress,
+  listInvoices,
+  payInvoice,
+  previewFromTime,
+  sendInvoice,
+  updateDraft,
+  updateInvoiceInput,
+  voidInvoice,
+  type InvoiceInProgress,
+} from '../../services/invoicing';
+import { renderInvoicePdf } from '../../services/invoice-pdf';
+import { AcceptedReply, BinaryReply, consoleRoute } from '../route-table';
+import * as s from '../schemas';
+
+/**
+ * The Invoices section (issue 24): invoices made from billable time, over shared/services/invoicing.ts.
+ * Owners and admins make, change, send, pay, void and delete; viewers read (list, one, its entries, the PDF).
+ * Making an invoice goes in steps (docs/decisions.md, "Invoices in steps"): the create answers 201 with the
+ * draft when it is made within one step (INVOICE_STEP_BUDGET_MS), else 202 with its progress, and the page
+ * calls `.../continue` until the draft is there.
+ */
+const TAG = 'Invoices';
+const base = '/console/api/workspaces/{workspaceId}/invoices';
+const one = `${base}/{invoiceId}`;
+
+const invoiceParams = z.strictObject({ workspaceId: s.workspaceParams.shape.workspaceId, invoiceId: idString.describe('The invoice id') });
+const invoiceSchema = responseSchema(invoiceEntity);
+const progressSchema = z
+  .object({
+    id: z.string().describe('The id the invoice will have'),
+    status: z.literal('pending'),
+    clientId: z.string(),
+    entryCount: z.int().describe('The entries found when it was started'),
+    locked: z.int().describe('The entries that carry its id so far'),
+  })
+  .meta({ id: 'ConsoleInvoiceInProgress' });
+const previewSchema = z
+  .object({
+    clientId: z.string(),
+    number: z.string(),
+    issueDate: z.string(),
+    dueDate: z.string(),
+    currency: z.string(),
+    lineItems: z.array(lineItemSchema),
+    subtotal: z.number(),
+    tax: z.number(),
+    total: z.number(),
+    taxRate: z.number(),
+    notes: z.string().optional(),
+    entryCount: z.int(),
+    lineEntries: z.array(z.array(z.string())).describe("The time entries of each line, in the lines' order"),
+  })
+  .meta({ id: 'ConsoleInvoicePreview' });
+const listQuery = z.strictObject({
+  status: z.enum(INVOICE_STATUSES).optional(),
+  clientId: idString.optional(),
+  startDate: z.iso.date().optional().describe('Invoices issued on or after this date'),
+  endDate: z.iso.date().optional().describe('Invoices issued on or before this date'),
+  limit: z.coerce.number('must be an integer').int('must be an integer').min(1).max(LIMITS.pageMax).optional(),
+  cursor: z.string().min(1).max(2048).optional(),
+});
+const payBody = z.strictObject({ paidAt: dateTimeString.optional().describe('When it was paid (default: now)') });
+
+const made = (r: Invoice | InvoiceInProgress) => (isInProgress(r) ? new AcceptedReply(r) : r);
+
+export const invoiceRoutes = {
+  listConsoleClients: consoleRoute(
+    {
+      method: 'GET',
+      path: '/console/api/workspaces/{workspaceId}/clients',
+      access: 'viewer',
+      tag: TAG,
+      summary: 'The workspace\'s clients, by name (what "New invoice" picks from; the list the invoices name)',
+      params: s.workspaceParams,
+      response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), currency: z.string().optional() })) }),
+      successStatus: 200,
+    },
+    async ({ params }) => ({
+      items: (await repository(clientEntity).listAll(params.workspaceId)).map((c) => ({ id: c.id, name: c.name, ...(c.currency ? { currency: c.currency } : {}) })),
+    }),
+  ),
+  listConsoleInvoices: consoleRoute(
+    {
+      method: 'GET',
+      path: base,
+      access: 'viewer',
+      tag: TAG,
+      summary: "The workspace's invoices, newest issue date first (paged; the filters of GET /v1/invoices)",
+      params: s.workspaceParams,
+      query: listQuery,
+      response: pageOf(invoiceSchema),
+      successStatus: 200,
+    },
+    async ({ params, query }) => {
+      const page = await listInvoices(params.workspaceId, query);
+      return { items: page.items, hasMore: page.hasMore, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    },
+  ),
+  previewConsoleInvoice: consoleRoute(
+    {
+      method: 'POST',
+      path: `${base}/preview`,
+      access: 'admin',
+      tag: TAG,
+      summary: 'What "New invoice" would make now (lines, totals, number, the entries of each line); writes nothing',
+      description: 'The same body and the same 409s as the create.',
+      params: s.workspaceParams,
+      body: createInvoiceInput,
+      response: previewSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params, body }) => previewFromTime({ workspaceId: params.workspaceId, ...body }),
+  ),
+  createConsoleInvoice: consoleRoute(
+    {
+      method: 'POST',
+      path: base,
+      access: 'admin',
+      tag: TAG,
+      summary: "A draft from the client's billable, stopped, not yet invoiced time entries starting in the period (days inclusive)",
+      description:
+        'lines: project (default), task or entry; number: the next INV-000001 of the workspace unless given; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft.',
+      params: s.workspaceParams,
+      body: createInvoiceInput,
+      response: invoiceSchema,
+      accepted: progressSchema,
+      successStatus: 201,
+      conflict: true,
+    },
+    async ({ params, body, person }) => made(await beginFromTime({ workspaceId: params.workspaceId, actor: { id: person.email }, ...body })),
+  ),
+  continueConsoleInvoice: consoleRoute(
+    {
+      method: 'POST',
+      path: `${one}/continue`,
+      access: 'admin',
+      tag: TAG,
+      summary: 'The next step of an invoice being made: 200 with the draft once made (or made before), else 202 with its progress',
+      description:
+        'An invoice no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back by the sweep: 409 while its entries are being released, then 404; make it again.',
+      params: invoiceParams,
+      response: invoiceSchema,
+      accepted: progressSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params }) => made(await continueFromTime(params.workspaceId, params.invoiceId)),
+  ),
+  getConsoleInvoice: consoleRoute(
+    { method: 'GET', path: one, access: 'viewer', tag: TAG, summary: 'One invoice', params: invoiceParams, response: invoiceSchema, successStatus: 200 },
+    async ({ params }) => getInvoice(params.workspaceId, params.invoiceId),
+  ),
+  listConsoleInvoiceEntries: consoleRoute(
+    {
+      method: 'GET',
+      path: `${one}/entries`,
+      access: 'viewer',
+      tag: TAG,
+      summary: 'The time entries on an invoice, oldest first (at most 5,000)',
+      params: invoiceParams,
+      response: z.object({ items: z.array(responseSchema(timeEntryEntity)).max(5000) }),
+      successStatus: 200,
+    },
+    async ({ params }) => ({ items: await invoiceEntries(params.workspaceId, params.invoiceId) }),
+  ),
+  getConsoleInvoicePdf: consoleRoute(
+    {
+      method: 'GET',
+      path: `${one}/pdf`,
+      access: 'viewer',
+      tag: TAG,
+      summary: 'The invoice as a PDF (workspace and client, lines, totals)',
+      params: invoiceParams,
+      response: s.textSchema,
+      produces: 'application/pdf',
+      successStatus: 200,
+    },
+    async ({ params }) => {
+      const invoice = await getInvoice(params.workspaceId, params.invoiceId);
+      const pdf = await renderInvoicePdf(params.workspaceId, params.invoiceId);
+      return new BinaryReply(pdf, { 'Content-Disposition': `inline; filename="${invoice.number.replace(/[^\w.-]/g, '_')}.pdf"` });
+    },
+  ),
+  updateConsoleInvoice: consoleRoute(
+    {
+      method: 'PATCH',
+      path: one,
+      access: 'admin',
+      tag: TAG,
+      summary: "Change a draft's number, dates, tax rate (tax and total follow), notes or line descriptions (409 unless draft)",
+      params: invoiceParams,
+      body: updateInvoiceInput,
+      response: invoiceSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params, body }) => updateDraft(params.workspaceId, params.invoiceId, body),
+  ),
+  sendConsoleInvoice: consoleRoute(
+    {
+      method: 'POST',
+      path: `${one}/send`,
+      access: 'admin',
+      tag: TAG,
+      summary: 'draft -> sent (409 naming the status otherwise)',
+      params: invoiceParams,
+      response: invoiceSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params }) => sendInvoice(params.workspaceId, params.invoiceId),
+  ),
+  payConsoleInvoice: consoleRoute(
+    {
+      method: 'POST',
+      path: `${one}/pay`,
+      access: 'admin',
+      tag: TAG,
+      summary: 'sent -> paid, paidAt (409 naming the status otherwise)',
+      params: invoiceParams,
+      body: payBody,
+      bodyOptional: true,
+      response: invoiceSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params, body }) => payInvoice(params.workspaceId, params.invoiceId, body.paidAt ? { at: body.paidAt } : {}),
+  ),
+  voidConsoleInvoice: consoleRoute(
+    {
+      method: 'POST',
+      path: `${one}/void`,
+      access: 'admin',
+      tag: TAG,
+      summary: 'draft or sent -> void; its time entries are released (409 naming the status otherwise)',
+      params: invoiceParams,
+      response: invoiceSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params }) => voidInvoice(params.workspaceId, params.invoiceId),
+  ),
+  deleteConsoleInvoice: consoleRoute(
+    {
+      method: 'DELETE',
+      path: one,
+      access: 'admin',
+      tag: TAG,
+      summary: "Delete a draft or void invoice; a draft's time entries are released (409 naming the status otherwise)",
+      params: invoiceParams,
+      response: deletedSchema,
+      successStatus: 200,
+      conflict: true,
+    },
+    async ({ params }) => deleteInvoice(params.workspaceId, params.invoiceId),
+  ),
+};
