@@ -243,6 +243,9 @@ export type Invoice = {
 };
 
 export type SummaryReport = {
+    /**
+     * The period as asked
+     */
     startDate: string;
     endDate: string;
     groupBy: Array<'user' | 'project' | 'client' | 'task' | 'tag' | 'day' | 'week' | 'month'>;

@@ -677,7 +677,10 @@ export interface ReportGroup {
 }
 
 export interface SummaryReport {
-  /** @maxLength 64 */
+  /**
+     * The period as asked
+     * @maxLength 64
+     */
   startDate: string;
   /** @maxLength 64 */
   endDate: string;
