@@ -189,7 +189,7 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
   if (r.scope !== null) codes.push('FORBIDDEN', 'SERVICE_UNAVAILABLE');
   if (r.notImplemented) codes.push('NOT_IMPLEMENTED');
   else {
-    codes.push('VALIDATION_ERROR');
+    if (refusesInput(r)) codes.push('VALIDATION_ERROR');
     if (r.params) codes.push('NOT_FOUND');
     if (r.conflict) codes.push('CONFLICT');
     if (r.conditional === 'write') codes.push('PRECONDITION_FAILED');
@@ -313,8 +313,22 @@ const CONDITIONAL_HEADERS: Record<'read' | 'write', Json> = {
   },
 };
 
-/** Writes take an Idempotency-Key (shared/api/idempotency.ts). */
-const idempotent = (r: RouteDef) => r.scope !== null && r.method !== 'GET' && !r.notImplemented;
+/**
+ * Writes take an Idempotency-Key (shared/api/idempotency.ts), except those whose answer carries a secret
+ * (noIdempotency: the key is refused with a 400, so no 422 or in-progress 409 can come of it).
+ */
+const idempotent = (r: RouteDef) => r.scope !== null && r.method !== 'GET' && !r.notImplemented && !r.noIdempotency;
+/**
+ * Whether the route can refuse its input (400): everything but a public page whose query schema takes any
+ * parameter (GET /v1/docs ignores utm_source and the like) and which has no path parameters or body.
+ */
+const refusesInput = (r: RouteDef) =>
+  r.scope !== null ||
+  r.params !== undefined ||
+  r.body !== undefined ||
+  r.query === undefined ||
+  Object.keys(r.query.shape).length > 0 ||
+  !r.query.safeParse({ utm_source: 'x' }).success;
 const IDEMPOTENCY_KEY_PARAMETER: Json = {
   name: IDEMPOTENCY_KEY_HEADER,
   in: 'header',
@@ -440,6 +454,7 @@ export function buildOpenApi(serverUrl?: string): Json {
               ? `Required scopes: ${[r.scope, ...r.alsoScopes].map((x) => `\`${x}\``).join(' and ')}.`
               : `Required scope: \`${r.scope}\`.`
             : 'Public: no API key needed.',
+        r.noIdempotency ? `${r.noIdempotency}.` : undefined,
       ]
         .filter(Boolean)
         .join(' '),

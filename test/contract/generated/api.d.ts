@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)
-         * @description Required scope: `webhooks:write`.
+         * @description Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -2356,7 +2356,6 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
@@ -2788,10 +2787,7 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2806,8 +2802,6 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
-                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
@@ -2822,8 +2816,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4978,10 +4970,7 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5023,8 +5012,6 @@ export interface operations {
                     ETag?: string;
                     /** @description The URL of the created record (its GET, with the query parameters that address it) */
                     Location?: string;
-                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
@@ -5040,7 +5027,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
