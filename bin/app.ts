@@ -2,6 +2,7 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { stageConfigFromContext } from '../lib/config';
+import { hideBundlingLines } from '../lib/quiet-bundling';
 import { TimeTrackingStack } from '../lib/time-tracking-stack';
 
 /**
@@ -9,13 +10,8 @@ import { TimeTrackingStack } from '../lib/time-tracking-stack';
  * (CORS origins: the context value, else CORS_ORIGINS, else `*`.)
  * One stack per stage: TimeTracking-dev, TimeTracking-prod.
  */
-// `npm run cdk -- synth --quiet` (bin/cdk.sh sets CDK_QUIET): the CDK prints "Bundling asset <path>..." for
-// each function on stderr whatever the CLI's --quiet says; quiet means without those lines (errors still show).
-if (process.env.CDK_QUIET === '1') {
-  const write = process.stderr.write.bind(process.stderr) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
-    typeof chunk === 'string' && /^Bundling asset [^\n]*\.\.\.\n$/.test(chunk) ? true : write(chunk, ...rest)) as typeof process.stderr.write;
-}
+// `npm run cdk -- synth --quiet` (bin/cdk.sh sets CDK_QUIET): no "Bundling asset <path>..." lines (lib/quiet-bundling.ts).
+if (process.env.CDK_QUIET === '1') hideBundlingLines(process.stderr);
 
 const app = new App();
 const config = stageConfigFromContext({

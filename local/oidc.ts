@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterFactory, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { checkPassword } from '../shared/data/accounts';
 import { normalizeEmail } from '../shared/domain/roles';
 import { CONSOLE_CLIENT_ID } from './config';
@@ -56,11 +56,66 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   });
 }
 
+/**
+ * The provider's state (interactions, sessions, codes, grants) kept in this process, by our choice: like
+ * its signing key, made at start, nothing of it is meant to survive a restart or be shared with another
+ * process (sign in again after a restart). oidc-provider's own fallback for an unset adapter is a
+ * development-only one that warns at start; this one is ours, so nothing warns. Entries expire with the
+ * lifetime the provider gives them.
+ */
+export function processAdapter(): AdapterFactory {
+  const entries = new Map<string, { payload: AdapterPayload; expiresAt: number }>();
+  const bySessionUid = new Map<string, string>();
+  const byUserCode = new Map<string, string>();
+  const byGrant = new Map<string, Set<string>>();
+  const live = (key: string): AdapterPayload | undefined => {
+    const e = entries.get(key);
+    if (e && e.expiresAt <= Date.now()) entries.delete(key);
+    return e && e.expiresAt > Date.now() ? e.payload : undefined;
+  };
+  const sweep = () => {
+    for (const [key, e] of entries) if (e.expiresAt <= Date.now()) entries.delete(key);
+  };
+  return (model: string): Adapter => {
+    const keyOf = (id: string) => `${model}:${id}`;
+    return {
+      upsert: async (id, payload, expiresIn) => {
+        if (entries.size >= 1000) sweep();
+        entries.set(keyOf(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+        if (model === 'Session' && payload.uid) bySessionUid.set(payload.uid, id);
+        if (payload.userCode) byUserCode.set(payload.userCode, id);
+        if (payload.grantId) byGrant.set(payload.grantId, (byGrant.get(payload.grantId) ?? new Set()).add(keyOf(id)));
+      },
+      find: async (id) => live(keyOf(id)),
+      findByUid: async (uid) => {
+        const id = bySessionUid.get(uid);
+        return id === undefined ? undefined : live(keyOf(id));
+      },
+      findByUserCode: async (userCode) => {
+        const id = byUserCode.get(userCode);
+        return id === undefined ? undefined : live(keyOf(id));
+      },
+      consume: async (id) => {
+        const payload = live(keyOf(id));
+        if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+      },
+      destroy: async (id) => {
+        entries.delete(keyOf(id));
+      },
+      revokeByGrantId: async (grantId) => {
+        for (const key of byGrant.get(grantId) ?? []) entries.delete(key);
+        byGrant.delete(grantId);
+      },
+    };
+  };
+}
+
 export async function createLocalOidcProvider(opts: LocalOidcOptions): Promise<Provider> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `local-${randomBytes(4).toString('hex')}`, alg: 'RS256', use: 'sig' };
   const origins = new Set(opts.consoleUrls.map((u) => new URL(u).origin));
   const configuration: Configuration = {
+    adapter: processAdapter(),
     clients: [
       {
         client_id: CONSOLE_CLIENT_ID,

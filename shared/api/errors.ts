@@ -61,8 +61,12 @@ export const forbidden = (message: string, reason: ForbiddenReason, headers?: Re
 export const unauthorized = () => new ApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
 export const notImplemented = (message = 'This operation is not implemented') => new ApiError('NOT_IMPLEMENTED', message);
 
-/** One generic message for every authentication failure, so a caller learns nothing about why. */
-export const UNAUTHORIZED_MESSAGE = 'Missing or invalid API key';
+/**
+ * One generic message for every authentication failure, so a caller learns nothing about why. The API and
+ * the console's API share one API Gateway, whose UNAUTHORIZED answer cannot differ by path, so it names
+ * both credentials: an API key on /v1, a person's sign-in token on the console.
+ */
+export const UNAUTHORIZED_MESSAGE = 'Missing or invalid credentials: an API key in X-API-Key, or on the console a sign-in token';
 
 /** Bounds of an error body (declared in the OpenAPI document): messages and details are clipped to them. */
 export const MAX_ERROR_MESSAGE_CHARS = 4096;

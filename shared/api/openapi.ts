@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START } from '../domain/examples';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, CORS, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
@@ -54,6 +55,38 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
     return { $ref: `#/components/schemas/${id}` };
   }
   return rewriteRefs(out) as Json;
+}
+
+/**
+ * A component schema's example, composed from its properties' examples (each declared once, on its zod
+ * schema), $refs followed: the first enum value or union branch where a part declares none. A schema's
+ * own example wins.
+ */
+function composedExample(s: Json, seen: readonly string[] = []): unknown {
+  if (s.example !== undefined) return s.example;
+  if (typeof s.$ref === 'string') {
+    const name = s.$ref.slice('#/components/schemas/'.length);
+    const target = schemas[name];
+    return target && !seen.includes(name) ? composedExample(target, [...seen, name]) : undefined;
+  }
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = s[key];
+    if (Array.isArray(branches)) return branches.map((b) => composedExample(b as Json, seen)).find((e) => e !== undefined);
+  }
+  if (s.type === 'array' && s.items) {
+    const item = composedExample(s.items as Json, seen);
+    return item === undefined ? undefined : [item];
+  }
+  if (s.properties) {
+    const out: Json = {};
+    for (const [name, p] of Object.entries(s.properties as Record<string, Json>)) {
+      const e = composedExample(p, seen);
+      if (e !== undefined) out[name] = e;
+    }
+    return out;
+  }
+  return undefined;
 }
 
 function rewriteRefs(v: unknown): unknown {
@@ -156,7 +189,7 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
   if (r.scope !== null) codes.push('FORBIDDEN', 'SERVICE_UNAVAILABLE');
   if (r.notImplemented) codes.push('NOT_IMPLEMENTED');
   else {
-    codes.push('VALIDATION_ERROR');
+    if (refusesInput(r)) codes.push('VALIDATION_ERROR');
     if (r.params) codes.push('NOT_FOUND');
     if (r.conflict) codes.push('CONFLICT');
     if (r.conditional === 'write') codes.push('PRECONDITION_FAILED');
@@ -280,8 +313,22 @@ const CONDITIONAL_HEADERS: Record<'read' | 'write', Json> = {
   },
 };
 
-/** Writes take an Idempotency-Key (shared/api/idempotency.ts). */
-const idempotent = (r: RouteDef) => r.scope !== null && r.method !== 'GET' && !r.notImplemented;
+/**
+ * Writes take an Idempotency-Key (shared/api/idempotency.ts), except those whose answer carries a secret
+ * (noIdempotency: the key is refused with a 400, so no 422 or in-progress 409 can come of it).
+ */
+const idempotent = (r: RouteDef) => r.scope !== null && r.method !== 'GET' && !r.notImplemented && !r.noIdempotency;
+/**
+ * Whether the route can refuse its input (400): everything but a public page whose query schema takes any
+ * parameter (GET /v1/docs ignores utm_source and the like) and which has no path parameters or body.
+ */
+const refusesInput = (r: RouteDef) =>
+  r.scope !== null ||
+  r.params !== undefined ||
+  r.body !== undefined ||
+  r.query === undefined ||
+  Object.keys(r.query.shape).length > 0 ||
+  !r.query.safeParse({ utm_source: 'x' }).success;
 const IDEMPOTENCY_KEY_PARAMETER: Json = {
   name: IDEMPOTENCY_KEY_HEADER,
   in: 'header',
@@ -306,7 +353,7 @@ const HEADER_DOCS: Record<string, Json> = {
 /** The next page's cursor of a CSV page (shared/api/csv.ts). */
 const NEXT_CURSOR_DOC: Json = {
   description: 'The cursor of the next page (pass it as cursor), absent on the last page (the JSON answer carries it as nextCursor)',
-  schema: { type: 'string', maxLength: 2048 },
+  schema: { type: 'string', maxLength: 2048, example: EXAMPLE_CURSOR },
 };
 
 /** Where a 201's record is: its GET URL (with the sortKey or userId that address it). */
@@ -315,16 +362,18 @@ const LOCATION_DOC: Json = {
   schema: { type: 'string', maxLength: 4096, example: 'https://api.example.com/v1/clients/01JB2Z3Y4X5W6V7T8S9R0Q1P2N' },
 };
 
-/** Examples of the CSV operations' answers. */
-const CSV_EXAMPLES: Record<string, string> = {
-  listTimeEntries:
+/** Examples of the text answers, by route id: the CSV operations (the example records of shared/domain/examples.ts), the page and its script. */
+const TEXT_EXAMPLES: Record<string, string> = {
+  listTimeEntriesCsv:
     'id,sortKey,userId,name,projectId,clientId,taskId,startTime,endTime,durationMinutes,billable,tagIds,notes,createdAt,updatedAt,etag\r\n' +
-    '01JB2Z3Y4X5W6V7T8S9R0Q1P2N,2026-03-02T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N,alice,Homepage hero section,01JB2Z0PR0JECT000000000001,01JB2Z0C11ENT000000000001,,2026-03-02T09:00:00.000Z,2026-03-02T10:30:00.000Z,90,true,01JB2Z0TAG0000000000000001,Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""\r\n',
-  getSummaryReport:
+    `${EXAMPLE_IDS.timeEntry},${EXAMPLE_SORT_KEY},${EXAMPLE_IDS.user},Homepage hero section,${EXAMPLE_IDS.project},${EXAMPLE_IDS.client},${EXAMPLE_IDS.task},${EXAMPLE_START},2026-03-02T10:30:00.000Z,90,true,${EXAMPLE_IDS.tag},Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""\r\n`,
+  getSummaryReportCsv:
     'level,project,projectName,entries,durationMinutes,billableMinutes,amount_USD\r\n' +
-    'total,,,42,3150,2700,6750\r\n' +
-    'group,01JB2Z0PR0JECT000000000001,Website relaunch,30,2250,2250,5625\r\n' +
-    'group,,,12,900,450,1125\r\n',
+    'total,,,42,3150,2700,5400\r\n' +
+    `group,${EXAMPLE_IDS.project},Website relaunch,30,2250,2250,4500\r\n` +
+    'group,,,12,900,450,900\r\n',
+  getApiReference: '<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>Workspace Time-Tracking API reference</title>\n...',
+  getApiReferenceScript: '/*! For license information please see redoc.standalone.js.LICENSE.txt */\n!function(e,t){...}(this,...);',
 };
 
 /** Extra response headers declared on every authenticated success response (e.g. rate-limit quota). */
@@ -405,6 +454,7 @@ export function buildOpenApi(serverUrl?: string): Json {
               ? `Required scopes: ${[r.scope, ...r.alsoScopes].map((x) => `\`${x}\``).join(' and ')}.`
               : `Required scope: \`${r.scope}\`.`
             : 'Public: no API key needed.',
+        r.noIdempotency ? `${r.noIdempotency}.` : undefined,
       ]
         .filter(Boolean)
         .join(' '),
@@ -443,7 +493,7 @@ export function buildOpenApi(serverUrl?: string): Json {
           ? {
               [text]: {
                 schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS, ...(text === 'text/csv' ? { description: 'RFC 4180 CSV with a header row' } : {}) },
-                ...(r.csvOf && CSV_EXAMPLES[r.csvOf] ? { example: CSV_EXAMPLES[r.csvOf] } : {}),
+                ...(TEXT_EXAMPLES[r.id] !== undefined ? { example: TEXT_EXAMPLES[r.id] } : {}),
               },
             }
           : { 'application/json': { schema: toSchema(r.response, 'output') } },
@@ -459,6 +509,7 @@ export function buildOpenApi(serverUrl?: string): Json {
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
   const errorRef = toSchema(errorSchema, 'output');
+  for (const schema of Object.values(schemas)) schema.example ??= composedExample(schema);
   const tagNames: string[] = [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))];
   return {
     openapi: '3.0.3',

@@ -137,7 +137,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
   const lower = kind.toLowerCase();
   const a = /^[aeiou]/.test(lower) ? `an ${lower}` : `a ${lower}`;
   const item = s.responseSchema(entity);
-  const params = s.idParams;
+  const params = s.idParamsFor(resource);
   const idq = opts.idQuery ? { query: opts.idQuery } : {};
   const paged = entity.list.mode === 'paged';
   const bound = entity.list.bound;
@@ -381,7 +381,7 @@ const timerRoutes = {
     scope: 'time-entries:write',
     summary: 'Stop a running time entry (409 when it is not running)',
     description: "Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional.",
-    params: s.idParams,
+    params: s.idParamsFor(timeEntries.resource),
     query: s.sortKeyQuery,
     body: s.stopBody,
     bodyOptional: true,
@@ -403,7 +403,7 @@ const timerRoutes = {
     summary: "Start a timer from a favorite: a new running time entry with the favorite's fields",
     description:
       "Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional.",
-    params: s.idParams,
+    params: s.idParamsFor(favorites.resource),
     query: s.userIdQuery,
     body: s.startBody,
     bodyOptional: true,
@@ -481,7 +481,7 @@ const webhookRoutes = {
     resource: 'webhooks',
     scope: 'webhooks:write',
     summary: 'Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)',
-    params: s.idParams,
+    params: s.idParamsFor('webhooks'),
     response: s.webhookSecretSchema,
     noIdempotency: SECRET_NOT_KEPT,
     successStatus: 200,
@@ -493,7 +493,7 @@ const webhookRoutes = {
     resource: 'webhooks',
     scope: 'webhooks:write',
     summary: 'Send a webhook.ping event to the endpoint (queued; see its deliveries)',
-    params: s.idParams,
+    params: s.idParamsFor('webhooks'),
     response: s.webhookPingSchema,
     successStatus: 200,
     kind: 'Webhook',
@@ -504,7 +504,7 @@ const webhookRoutes = {
     resource: 'webhooks',
     scope: 'webhooks:read',
     summary: 'Delivery attempts of a webhook, newest first (paginated)',
-    params: s.idParams,
+    params: s.idParamsFor('webhooks'),
     query: z.strictObject({ limit: s.limitParam, cursor: s.cursorParam }),
     response: s.pageOf(s.webhookAttemptSchema),
     successStatus: 200,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CHANGE_ENTITIES, CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
+import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_RECORD_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../domain/examples';
 import { BASE_FIELDS, dateOrDateTime, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
 import { SCOPES } from '../domain/auth';
@@ -38,13 +39,24 @@ export function updateBodySchema(fields: FieldSpecs) {
 }
 
 const responseSchemas = new Map<AnyEntity, z.ZodObject>();
+/** The example record's timestamps (a record written after the example time entry ended, changed since). */
+const CREATED_AT = '2026-03-02T10:30:05.000Z';
+const UPDATED_AT = '2026-03-03T08:12:41.000Z';
 /** The response object of an entity: id, its fields, its computed fields, timestamps (named like its kind). */
 export function responseSchema(e: AnyEntity): z.ZodObject {
   let schema = responseSchemas.get(e);
   if (!schema) {
-    const shape: Record<string, z.ZodType> = { id: BASE_FIELDS.id };
+    const shape: Record<string, z.ZodType> = { id: BASE_FIELDS.id.meta({ example: EXAMPLE_RECORD_IDS[e.resource] ?? EXAMPLE_IDS.client }) };
     for (const [name, f] of Object.entries(e.fields)) shape[name] = isAlwaysPresent(f) ? f.schema : f.schema.optional();
-    schema = z.object({ ...shape, ...e.computed, createdAt: BASE_FIELDS.createdAt, updatedAt: BASE_FIELDS.updatedAt, etag: etagField }).meta({ id: pascal(e.kind) });
+    schema = z
+      .object({
+        ...shape,
+        ...e.computed,
+        createdAt: BASE_FIELDS.createdAt.meta({ example: CREATED_AT }),
+        updatedAt: BASE_FIELDS.updatedAt.meta({ example: UPDATED_AT }),
+        etag: etagField,
+      })
+      .meta({ id: pascal(e.kind) });
     responseSchemas.set(e, schema);
   }
   return schema;
@@ -58,22 +70,23 @@ export const listOf = (item: z.ZodType) => z.object({ items: z.array(item) });
 export const pageOf = (item: z.ZodType) =>
   z.object({
     items: z.array(item).max(LIMITS.pageMax),
-    nextCursor: z.string().max(MAX_CURSOR_CHARS).optional().meta({ description: 'Opaque cursor for the next page; present when hasMore is true' }),
-    hasMore: z.boolean(),
+    nextCursor: z.string().max(MAX_CURSOR_CHARS).optional().meta({ description: 'Opaque cursor for the next page; present when hasMore is true', example: EXAMPLE_CURSOR }),
+    hasMore: z.boolean().meta({ example: true }),
   });
 
 /** The longest cursor accepted (and handed out). */
 export const MAX_CURSOR_CHARS = 2048;
 
-export const deletedSchema = z
-  .object({ deleted: z.literal(true), id: z.string().max(LIMITS.id) })
-  .meta({ id: 'Deleted', example: { deleted: true, id: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' } });
+export const deletedSchema = z.object({ deleted: z.literal(true), id: z.string().max(LIMITS.id).meta({ example: EXAMPLE_IDS.client }) }).meta({ id: 'Deleted' });
 
 /** A field the request got wrong (400 VALIDATION_ERROR): its dotted path and what is wrong with it. */
 export const fieldErrorDetail = z
   .object({
-    field: z.string().max(MAX_DETAIL_CHARS).meta({ description: 'The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`)' }),
-    message: z.string().max(MAX_DETAIL_CHARS).meta({ description: 'What is wrong with it, in plain words (e.g. `is required`)' }),
+    field: z.string().max(MAX_DETAIL_CHARS).meta({ description: 'The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`)', example: 'startDate' }),
+    message: z
+      .string()
+      .max(MAX_DETAIL_CHARS)
+      .meta({ description: 'What is wrong with it, in plain words (e.g. `is required`)', example: 'must be a date (YYYY-MM-DD), e.g. 2026-01-31' }),
   })
   .meta({ id: 'FieldErrorDetail' });
 /** Why a 403 FORBIDDEN was a rate limit: retry after `retryAfter` seconds. */
@@ -81,15 +94,15 @@ export const rateLimitedDetail = z
   .object({
     reason: z.literal('RATE_LIMITED'),
     window: z.enum(['minute', 'hour']).meta({ description: 'The window whose limit was reached' }),
-    limit: z.int().min(1).meta({ description: "The key's limit for that window" }),
-    retryAfter: z.int().min(1).max(3600).meta({ description: 'Seconds until that window resets (also the Retry-After header): retrying then can succeed' }),
+    limit: z.int().min(1).meta({ description: "The key's limit for that window", example: 60 }),
+    retryAfter: z.int().min(1).max(3600).meta({ description: 'Seconds until that window resets (also the Retry-After header): retrying then can succeed', example: 37 }),
   })
   .meta({ id: 'RateLimitedDetail', description: '403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds' });
 /** Why a 403 FORBIDDEN was a missing scope: retrying will not help. */
 export const missingScopeDetail = z
   .object({
     reason: z.literal('MISSING_SCOPE'),
-    scope: z.string().max(64).meta({ description: 'The scope the route requires and the key lacks (e.g. `clients:read`)' }),
+    scope: z.string().max(64).meta({ description: 'The scope the route requires and the key lacks (e.g. `clients:read`)', example: 'clients:write' }),
   })
   .meta({ id: 'MissingScopeDetail', description: '403 FORBIDDEN because the key lacks the scope of the route: retrying will not help' });
 
@@ -100,8 +113,8 @@ export const missingScopeDetail = z
 export const errorSchema = z
   .object({
     error: z.object({
-      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-      message: z.string().max(MAX_ERROR_MESSAGE_CHARS),
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ example: 'VALIDATION_ERROR' }),
+      message: z.string().max(MAX_ERROR_MESSAGE_CHARS).meta({ example: 'Invalid query parameter: startDate must be a date (YYYY-MM-DD), e.g. 2026-01-31' }),
       details: z
         .array(z.union([fieldErrorDetail, rateLimitedDetail, missingScopeDetail]))
         .max(MAX_ERROR_DETAILS)
@@ -110,13 +123,17 @@ export const errorSchema = z
           description:
             'The fields a 400 refused ({ field, message }); for a 403, one entry with a machine-readable reason: RATE_LIMITED (retry after retryAfter seconds) or MISSING_SCOPE (do not retry)',
         }),
-      requestId: z.string().max(128).optional().meta({ description: 'The request id of the logs (also the X-Request-Id or x-amzn-RequestId header)' }),
+      requestId: z
+        .string()
+        .max(128)
+        .optional()
+        .meta({ description: 'The request id of the logs (also the X-Request-Id or x-amzn-RequestId header)', example: 'c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f' }),
     }),
   })
   .meta({ id: 'ErrorResponse' });
 
 /** The OpenAPI document itself (GET /v1/openapi.json). */
-const jsonObject = (description: string) => ({ type: 'object', description });
+const jsonObject = (description: string, example: unknown) => ({ type: 'object', description, example });
 export const openApiDocumentSchema = z
   .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v))
   .meta({
@@ -125,15 +142,15 @@ export const openApiDocumentSchema = z
     required: ['openapi', 'info', 'paths'],
     additionalProperties: false,
     properties: {
-      openapi: { type: 'string', maxLength: 16, pattern: '^3\\.0\\.\\d+$' },
-      info: jsonObject('Title, version and description of the API'),
-      servers: { type: 'array', maxItems: 10, items: jsonObject('A server of the API') },
-      paths: jsonObject('The operations, by path template'),
-      components: jsonObject('Schemas, responses and security schemes'),
-      security: { type: 'array', maxItems: 10, items: jsonObject('A security requirement') },
-      tags: { type: 'array', maxItems: 100, items: jsonObject('A tag') },
-      'x-tagGroups': { type: 'array', maxItems: 20, items: jsonObject('A group of tags (the reference page sidebar)') },
-      externalDocs: jsonObject('External documentation'),
+      openapi: { type: 'string', maxLength: 16, pattern: '^3\\.0\\.\\d+$', example: '3.0.3' },
+      info: jsonObject('Title, version and description of the API', { title: 'Workspace Time-Tracking API', version: '1.0.0' }),
+      servers: { type: 'array', maxItems: 10, items: jsonObject('A server of the API', { url: 'https://api.example.com' }) },
+      paths: jsonObject('The operations, by path template', { '/v1/clients': { get: { operationId: 'listClients' } } }),
+      components: jsonObject('Schemas, responses and security schemes', { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } }),
+      security: { type: 'array', maxItems: 10, items: jsonObject('A security requirement', { ApiKeyAuth: [] }) },
+      tags: { type: 'array', maxItems: 100, items: jsonObject('A tag', { name: 'clients', description: 'The customers work is done for' }) },
+      'x-tagGroups': { type: 'array', maxItems: 20, items: jsonObject('A group of tags (the reference page sidebar)', { name: 'Catalog', tags: ['clients', 'projects'] }) },
+      externalDocs: jsonObject('External documentation', { url: 'https://api.example.com/v1/docs' }),
     },
   } as Record<string, unknown>);
 /** The body of a text answer (the reference page and its script). */
@@ -141,20 +158,26 @@ export const textSchema = z.string();
 
 /** One window of the calling key's quota, counting the request that asked. */
 const quotaWindow = z.object({
-  limit: z.int().min(1).meta({ description: 'Requests allowed in the window' }),
-  remaining: z.int().min(0).meta({ description: 'Requests left in the current window after this one' }),
-  resetSeconds: z.int().min(1).max(3600).meta({ description: 'Seconds until the current window ends and its count starts over' }),
+  limit: z.int().min(1).meta({ description: 'Requests allowed in the window', example: 60 }),
+  remaining: z.int().min(0).meta({ description: 'Requests left in the current window after this one', example: 57 }),
+  resetSeconds: z.int().min(1).max(3600).meta({ description: 'Seconds until the current window ends and its count starts over', example: 23 }),
 });
 /** GET /v1/me: the calling key and its quota. */
 export const meSchema = z
   .object({
-    id: z.string().max(LIMITS.id).meta({ description: "The key's public id (key_...); never the key itself" }),
-    name: z.string().max(LIMITS.name),
-    workspaceId: z.string().max(LIMITS.id),
-    scopes: z.array(z.string().max(64)).max(SCOPES.length).meta({ description: 'The scopes the key holds' }),
-    limits: z.object({ perMinute: z.int().min(1), perHour: z.int().min(1) }),
-    expiresAt: timestamp.nullable().meta({ description: 'When the key stops working; null when it does not expire' }),
-    quota: z.object({ minute: quotaWindow, hour: quotaWindow }).meta({ description: 'The quota left in both windows, this request counted (as in the RateLimit header)' }),
+    id: z.string().max(LIMITS.id).meta({ description: "The key's public id (key_...); never the key itself", example: EXAMPLE_IDS.key }),
+    name: z.string().max(LIMITS.name).meta({ example: 'Billing sync' }),
+    workspaceId: z.string().max(LIMITS.id).meta({ example: EXAMPLE_IDS.workspace }),
+    scopes: z
+      .array(z.string().max(64))
+      .max(SCOPES.length)
+      .meta({ description: 'The scopes the key holds', example: ['time-entries:read', 'projects:read', 'clients:read'] }),
+    limits: z.object({ perMinute: z.int().min(1).meta({ example: 60 }), perHour: z.int().min(1).meta({ example: 1000 }) }),
+    expiresAt: timestamp.nullable().meta({ description: 'When the key stops working; null when it does not expire', example: '2027-01-01T00:00:00.000Z' }),
+    quota: z.object({ minute: quotaWindow, hour: quotaWindow }).meta({
+      description: 'The quota left in both windows, this request counted (as in the RateLimit header)',
+      example: { minute: { limit: 60, remaining: 57, resetSeconds: 23 }, hour: { limit: 1000, remaining: 994, resetSeconds: 1823 } },
+    }),
   })
   .meta({ id: 'ApiKeyInfo' });
 
@@ -166,10 +189,11 @@ export const limitParam = z
   .pipe(z.number().int().min(1, 'must be an integer from 1 to 200').max(LIMITS.pageMax, 'must be an integer from 1 to 200'))
   .optional()
   // documented as the integer it is (the query string carries its digits), so generated clients take a number
-  .meta({ description: 'Page size, 1-200 (default 50)', type: 'integer', minimum: 1, maximum: LIMITS.pageMax } as Record<string, unknown>);
-export const cursorParam = z.string().min(1).max(MAX_CURSOR_CHARS).optional().meta({ description: 'The nextCursor of the previous page' });
+  .meta({ description: 'Page size, 1-200 (default 50)', type: 'integer', minimum: 1, maximum: LIMITS.pageMax, example: 50 } as Record<string, unknown>);
+export const cursorParam = z.string().min(1).max(MAX_CURSOR_CHARS).optional().meta({ description: 'The nextCursor of the previous page', example: EXAMPLE_CURSOR });
 
-export const idParams = z.strictObject({ id: idString });
+/** The `{id}` of a resource's routes: the id with the example of that resource's records. */
+export const idParamsFor = (resource: string) => z.strictObject({ id: idString.meta({ example: EXAMPLE_RECORD_IDS[resource] ?? EXAMPLE_IDS.client }) });
 
 /** A boolean in the query string: exactly `true` or `false`. */
 export const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' });
@@ -178,11 +202,11 @@ export const booleanParam = z.enum(['true', 'false'], { message: 'must be true o
 export const timeEntryListQuery = z.strictObject({
   startDate: dateOrDateTime.optional().meta({ description: 'Entries starting at or after this date (inclusive)' }),
   endDate: dateOrDateTime.optional().meta({ description: 'Entries starting at or before this date (inclusive; a date alone covers the whole day)' }),
-  userId: idString.optional(),
-  projectId: idString.optional(),
-  clientId: idString.optional(),
-  taskId: idString.optional().meta({ description: "Entries of this task (read through the task's project)" }),
-  tagId: idString.optional().meta({ description: 'Entries carrying this tag' }),
+  userId: idOf.user.optional(),
+  projectId: idOf.project.optional(),
+  clientId: idOf.client.optional(),
+  taskId: idOf.task.optional().meta({ description: "Entries of this task (read through the task's project)" }),
+  tagId: idOf.tag.optional().meta({ description: 'Entries carrying this tag' }),
   billable: booleanParam.optional().meta({ description: 'Only billable (true) or only non-billable (false) entries' }),
   invoiced: booleanParam.optional().meta({ description: 'Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)' }),
   running: z.literal('true').optional().meta({ description: 'true: only running entries (no endTime; at most one per user)' }),
@@ -194,32 +218,34 @@ export const sortKeyQuery = z.strictObject({
     .string()
     .max(512)
     .regex(SORT_KEY_REGEX, 'must be the sortKey returned with the entry, e.g. 2026-01-31T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N (URL-encode # as %23)')
-    .meta({ description: "The entry's sortKey, as returned with it (URL-encode # as %23)" }),
+    .meta({ description: "The entry's sortKey, as returned with it (URL-encode # as %23)", example: EXAMPLE_SORT_KEY }),
 });
-export const userIdQuery = z.strictObject({ userId: idString.meta({ description: 'The user the favorite belongs to (required with API key authentication)' }) });
-export const favoriteListQuery = z.strictObject({ userId: idString.optional() });
-export const taskListQuery = z.strictObject({ projectId: idString.optional() });
+export const userIdQuery = z.strictObject({ userId: idOf.user.meta({ description: 'The user the favorite belongs to (required with API key authentication)' }) });
+export const favoriteListQuery = z.strictObject({ userId: idOf.user.optional() });
+export const taskListQuery = z.strictObject({ projectId: idOf.project.optional() });
 /** Filters of the invoice list: status, client, issueDate range (both days inclusive). */
 export const invoiceListQuery = z.strictObject({
   status: z.enum(INVOICE_STATUSES).optional(),
-  clientId: idString.optional(),
-  startDate: dateString.optional().meta({ description: 'Invoices issued on or after this date' }),
-  endDate: dateString.optional().meta({ description: 'Invoices issued on or before this date' }),
+  clientId: idOf.client.optional(),
+  startDate: dateString.optional().meta({ description: 'Invoices issued on or after this date', example: '2026-03-01' }),
+  endDate: dateString.optional().meta({ description: 'Invoices issued on or before this date', example: '2026-03-31' }),
 });
 
 /** POST /v1/time-entries/{id}/stop: the optional body. */
-export const stopBody = z.strictObject({ endTime: dateTimeString.optional().meta({ description: 'When the timer stopped (default: now); not before its startTime' }) });
+export const stopBody = z.strictObject({
+  endTime: dateTimeString.optional().meta({ description: 'When the timer stopped (default: now); not before its startTime', example: '2026-03-02T10:30:00.000Z' }),
+});
 /** POST /v1/favorites/{id}/start: the optional body. */
-export const startBody = z.strictObject({ startTime: dateTimeString.optional().meta({ description: 'When the timer started (default: now)' }) });
+export const startBody = z.strictObject({ startTime: dateTimeString.optional().meta({ description: 'When the timer started (default: now)', example: EXAMPLE_START }) });
 
 /** One change event (shared/domain/changes.ts): `data` is the record as its own routes return it. */
 export const changeEventSchema = z
   .object({
-    id: z.string().max(64).meta({ description: 'The event id (evt_...), unique; webhooks deliver it as webhook-id' }),
-    type: z.enum(CHANGE_TYPES as [string, ...string[]]).meta({ description: '<resource>.created, .updated or .deleted' }),
-    resource: z.enum(CHANGE_ENTITIES.map(changeResource) as [string, ...string[]]),
-    resourceId: idString.meta({ description: 'The id of the record that changed' }),
-    occurredAt: dateTimeString.meta({ description: 'When the change was made (UTC)' }),
+    id: z.string().max(64).meta({ description: 'The event id (evt_...), unique; webhooks deliver it as webhook-id', example: EXAMPLE_IDS.event }),
+    type: z.enum(CHANGE_TYPES as [string, ...string[]]).meta({ description: '<resource>.created, .updated or .deleted', example: 'client.updated' }),
+    resource: z.enum(CHANGE_ENTITIES.map(changeResource) as [string, ...string[]]).meta({ example: 'client' }),
+    resourceId: idString.meta({ description: 'The id of the record that changed', example: EXAMPLE_IDS.client }),
+    occurredAt: dateTimeString.meta({ description: 'When the change was made (UTC)', example: '2026-03-03T08:12:41.000Z' }),
     position: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({
       description:
         "The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.",
@@ -228,7 +254,14 @@ export const changeEventSchema = z
     data: z
       .union(CHANGE_ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
       .meta({ description: 'The record after the change (for a deleted event, its last state), as its GET returns it' }),
-    previousSortKey: z.string().max(512).optional().meta({ description: 'A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)' }),
+    previousSortKey: z
+      .string()
+      .max(512)
+      .optional()
+      .meta({
+        description: 'A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)',
+        example: `2026-03-02T08:45:00.000Z#${EXAMPLE_IDS.timeEntry}`,
+      }),
   })
   .meta({ id: 'ChangeEvent' });
 
@@ -248,8 +281,11 @@ export const changesQuery = z.strictObject({
 export const changesPage = z
   .object({
     items: z.array(changeEventSchema).max(LIMITS.pageMax),
-    nextCursor: z.string().max(2048).meta({ description: 'Always present, on the last page too: pass it as cursor to continue exactly after the events of this page' }),
-    hasMore: z.boolean().meta({ description: 'More events can be read now; when false, poll again later with nextCursor' }),
+    nextCursor: z
+      .string()
+      .max(2048)
+      .meta({ description: 'Always present, on the last page too: pass it as cursor to continue exactly after the events of this page', example: EXAMPLE_CURSOR }),
+    hasMore: z.boolean().meta({ description: 'More events can be read now; when false, poll again later with nextCursor', example: false }),
   })
   .meta({ id: 'ChangePage' });
 
@@ -278,11 +314,11 @@ export const reportQuery = z.strictObject({
     .refine((gs) => new Set(gs).size === gs.length, 'the two groupings must differ')
     .optional()
     .meta({ description: `One or two of ${REPORT_GROUPINGS.join(', ')}, comma separated (e.g. project,user); none: totals only`, example: 'project,user' }),
-  userId: idString.optional(),
-  projectId: idString.optional(),
-  clientId: idString.optional(),
-  taskId: idString.optional(),
-  tagId: idString.optional(),
+  userId: idOf.user.optional(),
+  projectId: idOf.project.optional(),
+  clientId: idOf.client.optional(),
+  taskId: idOf.task.optional(),
+  tagId: idOf.tag.optional(),
   billable: booleanParam.optional(),
   invoiced: booleanParam.optional().meta({ description: 'Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups' }),
   timeZone: z
@@ -293,35 +329,43 @@ export const reportQuery = z.strictObject({
     .meta({ description: 'IANA time zone of the dates and of the day, week and month groups (default UTC)', example: 'Europe/Berlin' }),
 });
 
-const reportAmount = z.object({ currency: z.string().max(3), amount: z.number() });
+const reportAmount = z.object({ currency: z.string().max(3).meta({ example: 'USD' }), amount: z.number().meta({ example: 5400 }) });
 /** Bounds declared for clients (no report comes near them: groups are bounded by the workspace's records and the 1,096-day range). */
 const MAX_REPORT_GROUPS = 100_000;
 const MAX_CURRENCIES = 200;
 const reportTotals = {
-  entries: z.number().int(),
-  durationMinutes: z.number().int(),
-  billableMinutes: z.number().int(),
+  entries: z.number().int().meta({ example: 42 }),
+  durationMinutes: z.number().int().meta({ example: 3150 }),
+  billableMinutes: z.number().int().meta({ example: 2700 }),
   amounts: z.array(reportAmount).max(MAX_CURRENCIES).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
 };
 const groupFields = {
-  key: z
+  key: z.string().max(512).nullable().meta({
+    description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one',
+    example: EXAMPLE_IDS.project,
+  }),
+  name: z
     .string()
     .max(512)
     .nullable()
-    .meta({ description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one' }),
-  name: z.string().max(512).nullable().meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is" }),
+    .meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is", example: 'Website relaunch' }),
 };
-export const reportSubGroup = z.object({ ...groupFields, ...reportTotals }).meta({ id: 'ReportSubGroup' });
+export const reportSubGroup = z
+  .object({ key: groupFields.key.meta({ example: EXAMPLE_IDS.user }), name: groupFields.name.meta({ example: EXAMPLE_IDS.user }), ...reportTotals })
+  .meta({ id: 'ReportSubGroup' });
 export const reportGroup = z.object({ ...groupFields, ...reportTotals, groups: z.array(reportSubGroup).max(MAX_REPORT_GROUPS).optional() }).meta({ id: 'ReportGroup' });
 export const summaryReport = z
   .object({
-    startDate: z.string().max(64),
-    endDate: z.string().max(64),
-    groupBy: z.array(z.enum(REPORT_GROUPINGS)).max(2),
-    timeZone: z.string().max(64).optional(),
+    startDate: z.string().max(64).meta({ description: 'The period as asked', example: '2026-03-01' }),
+    endDate: z.string().max(64).meta({ example: '2026-03-31' }),
+    groupBy: z
+      .array(z.enum(REPORT_GROUPINGS))
+      .max(2)
+      .meta({ example: ['project', 'user'] }),
+    timeZone: z.string().max(64).optional().meta({ example: 'Europe/Berlin' }),
     totals: z.object(reportTotals),
     groups: z.array(reportGroup).max(MAX_REPORT_GROUPS),
-    runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)' }),
+    runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)', example: 1 }),
   })
   .meta({ id: 'SummaryReport' });
 /** Webhooks (shared/domain/entities/webhooks.ts): the signing secret appears in two answers only. */
@@ -330,24 +374,24 @@ export const webhookSecretField = z.string().max(128).meta({
   example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 });
 export const webhookCreatedSchema = (item: z.ZodObject) => item.extend({ secret: webhookSecretField }).meta({ id: 'WebhookCreated' });
-export const webhookSecretSchema = z.object({ id: z.string().max(128), secret: webhookSecretField }).meta({ id: 'WebhookSecret' });
+export const webhookSecretSchema = z.object({ id: z.string().max(128).meta({ example: EXAMPLE_IDS.webhook }), secret: webhookSecretField }).meta({ id: 'WebhookSecret' });
 export const webhookPingSchema = z
   .object({
-    id: z.string().max(64).meta({ description: 'The event id of the ping (its webhook-id header)' }),
+    id: z.string().max(64).meta({ description: 'The event id of the ping (its webhook-id header)', example: 'evt_01JQ7ZR2B4C6D8E0F2G4H6J8K0' }),
     type: z.literal('webhook.ping'),
     queued: z.literal(true),
   })
   .meta({ id: 'WebhookPing' });
 export const webhookAttemptSchema = z
   .object({
-    eventId: z.string().max(64),
-    type: z.string().max(64).meta({ description: 'The event type (a change type, or webhook.ping)' }),
-    attempt: z.number().int().meta({ description: '1 for the first attempt of the event' }),
-    at: timestampField('When the attempt started'),
-    statusCode: z.number().int().optional().meta({ description: "The receiver's HTTP status (absent when no answer came)" }),
-    error: z.string().max(1024).optional().meta({ description: 'Why no answer came: timeout, refused address, connection error' }),
-    durationMs: z.number().int(),
-    nextRetryAt: timestampField('When the event is tried again (absent: delivered, or retries exhausted)').optional(),
+    eventId: z.string().max(64).meta({ example: EXAMPLE_IDS.event }),
+    type: z.string().max(64).meta({ description: 'The event type (a change type, or webhook.ping)', example: 'time-entry.created' }),
+    attempt: z.number().int().meta({ description: '1 for the first attempt of the event', example: 2 }),
+    at: timestampField('When the attempt started').meta({ example: '2026-03-02T10:30:11.000Z' }),
+    statusCode: z.number().int().optional().meta({ description: "The receiver's HTTP status (absent when no answer came)", example: 503 }),
+    error: z.string().max(1024).optional().meta({ description: 'Why no answer came: timeout, refused address, connection error', example: 'timeout after 10000 ms' }),
+    durationMs: z.number().int().meta({ example: 182 }),
+    nextRetryAt: timestampField('When the event is tried again (absent: delivered, or retries exhausted)').optional().meta({ example: '2026-03-02T10:35:11.000Z' }),
   })
   .meta({ id: 'WebhookAttempt' });
 function timestampField(description: string) {

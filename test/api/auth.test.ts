@@ -8,7 +8,7 @@ import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 
 useTestTable();
 const api = apiClient();
-const UNAUTHORIZED = { error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key' } };
+const UNAUTHORIZED = { error: { code: 'UNAUTHORIZED', message: 'Missing or invalid credentials: an API key in X-API-Key, or on the console a sign-in token' } };
 /** The gateway's own answers carry the request id (as deployed): the body's equals the X-Request-Id header. */
 const withRequestId = (body: { error: object }, res: { headers: Record<string, string> }) => ({ error: { ...body.error, requestId: res.headers['X-Request-Id'] } });
 

@@ -59,7 +59,7 @@ describe('the table', () => {
     const json = { 'Content-Type': 'application/json' };
     const retry = { ...json, 'Retry-After': '1' };
     expect(rows).toEqual({
-      UNAUTHORIZED: [401, 'UNAUTHORIZED', 'Missing or invalid API key', json],
+      UNAUTHORIZED: [401, 'UNAUTHORIZED', 'Missing or invalid credentials: an API key in X-API-Key, or on the console a sign-in token', json],
       ACCESS_DENIED: [403, 'FORBIDDEN', 'Access denied', json],
       MISSING_AUTHENTICATION_TOKEN: [404, 'NOT_FOUND', 'Route not found', json],
       AUTHORIZER_FAILURE: [500, 'INTERNAL_ERROR', 'Authorization failed unexpectedly', json],

@@ -172,6 +172,8 @@ test('forged or foreign credentials: 401 (alg none, another key, tampered claims
   for (const [what, token] of Object.entries(forged)) {
     const r = await api.call('GET', '/console/api/me', { token });
     expect([what, r.status, r.body.error.code]).toEqual([what, 401, 'UNAUTHORIZED']);
+    // the gateway's one 401 (shared with /v1 on AWS) speaks of the console's credential too
+    expect([what, r.body.error.message]).toEqual([what, expect.stringContaining('sign-in token')]);
   }
   const { key } = await createApiKey({ workspaceId: WS, name: 'integration', scopes: ['clients:read'] });
   secrets.push(key);

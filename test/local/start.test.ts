@@ -134,7 +134,13 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
     await new Promise((r) => setTimeout(r, 2500));
     const after = await fetch(`${base}/v1/clients`, { headers: { 'X-API-Key': key } });
     expect(after.status).toBe(401);
-    expect(await after.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key', requestId: after.headers.get('x-request-id') } });
+    expect(await after.json()).toEqual({
+      error: {
+        code: 'UNAUTHORIZED',
+        message: 'Missing or invalid credentials: an API key in X-API-Key, or on the console a sign-in token',
+        requestId: after.headers.get('x-request-id'),
+      },
+    });
 
     first.child.kill('SIGINT');
     expect(await stopped(first.child)).toBe(0);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
-import { idString, nameString, notesString, tagIdsSchema } from '../fields';
+import { EXAMPLE_IDS, idOf } from '../examples';
+import { nameString, notesString, tagIdsSchema } from '../fields';
 import { clients } from './clients';
 import { projects } from './projects';
 import { projectClientTask } from './rules';
@@ -20,14 +21,14 @@ export const favorites = defineEntity({
   type: 'FAVORITE',
   description: "A user's saved time-entry templates; addressed by id and userId",
   fields: {
-    userId: { schema: idString, required: true, immutable: true },
-    name: { schema: nameString, required: true },
-    projectId: { schema: idString },
-    clientId: { schema: idString },
-    taskId: { schema: idString },
-    tagIds: { schema: tagIdsSchema },
-    billable: { schema: z.boolean() },
-    notes: { schema: notesString },
+    userId: { schema: idOf.user, required: true, immutable: true },
+    name: { schema: nameString.meta({ example: 'Homepage design for Acme' }), required: true },
+    projectId: { schema: idOf.project },
+    clientId: { schema: idOf.client },
+    taskId: { schema: idOf.task },
+    tagIds: { schema: tagIdsSchema.meta({ example: [EXAMPLE_IDS.tag] }) },
+    billable: { schema: z.boolean().meta({ example: true }) },
+    notes: { schema: notesString.meta({ example: 'Design work on the relaunch' }) },
   },
   key: { pk: {}, sk: { prefix: 'FAVORITE', composite: ['userId', 'id'] } },
   references: [

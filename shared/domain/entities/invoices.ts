@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
-import { currencyCode, dateString, dateTimeString, idString, inputSchema, money, notesString, singleLine } from '../fields';
+import { idOf } from '../examples';
+import { currencyCode, dateString, dateTimeString, inputSchema, money, notesString, singleLine } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -19,10 +20,10 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
 
 export const lineItemSchema = z.strictObject({
-  description: singleLine(z.string().trim().min(1).max(1000)),
-  quantity: z.number().positive().max(1_000_000),
-  unitPrice: money,
-  amount: money,
+  description: singleLine(z.string().trim().min(1).max(1000)).meta({ example: 'Website relaunch: Homepage design' }),
+  quantity: z.number().positive().max(1_000_000).meta({ example: 16 }),
+  unitPrice: money.meta({ example: 120 }),
+  amount: money.meta({ example: 1920 }),
 });
 export type LineItem = z.output<typeof lineItemSchema>;
 
@@ -35,23 +36,23 @@ export const invoices = defineEntity({
   type: 'INVOICE',
   description: 'Invoices created in the application: read and delete (draft or void) only',
   fields: {
-    number: { schema: singleLine(z.string().trim().min(1).max(64)), required: true },
-    clientId: { schema: idString, required: true },
+    number: { schema: singleLine(z.string().trim().min(1).max(64)).meta({ example: 'INV-000042' }), required: true },
+    clientId: { schema: idOf.client, required: true },
     status: { schema: z.enum(INVOICE_STATUSES), required: true },
     // keySafe: a calendar date (YYYY-MM-DD), the sort key of the issue-date index.
-    issueDate: { schema: dateString, required: true, keySafe: true },
-    dueDate: { schema: dateString, required: true },
-    currency: { schema: currencyCode, required: true },
+    issueDate: { schema: dateString.meta({ example: '2026-03-31' }), required: true, keySafe: true },
+    dueDate: { schema: dateString.meta({ example: '2026-04-30' }), required: true },
+    currency: { schema: currencyCode.meta({ example: 'USD' }), required: true },
     lineItems: { schema: z.array(lineItemSchema).min(1).max(200), required: true },
-    subtotal: { schema: money, required: true },
-    tax: { schema: money, required: true },
-    total: { schema: money, required: true },
-    notes: { schema: notesString },
+    subtotal: { schema: money.meta({ example: 1920 }), required: true },
+    tax: { schema: money.meta({ example: 364.8 }), required: true },
+    total: { schema: money.meta({ example: 2284.8 }), required: true },
+    notes: { schema: notesString.meta({ example: 'Thank you for your business. Payment within 30 days.' }) },
     // Set by the application (shared/services/invoicing.ts): the tax rate the tax was computed with, a
     // percentage; when the invoice was sent and paid.
-    taxRate: { schema: z.number().min(0).max(100) },
-    sentAt: { schema: dateTimeString },
-    paidAt: { schema: dateTimeString },
+    taxRate: { schema: z.number().min(0).max(100).meta({ example: 19 }) },
+    sentAt: { schema: dateTimeString.meta({ example: '2026-03-31T16:00:00.000Z' }) },
+    paidAt: { schema: dateTimeString.meta({ example: '2026-04-15T10:12:00.000Z' }) },
   },
   key: { pk: {}, sk: { prefix: 'INVOICE', composite: ['id'] } },
   indexes: { GSI1: { access: 'issue date', pk: { prefix: 'INVOICES' }, sk: { composite: ['issueDate', 'id'] } } },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
-import { colorString, currencyCode, idString, nameString, notesString } from '../fields';
+import { idOf } from '../examples';
+import { colorString, currencyCode, nameString, notesString } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -14,14 +15,14 @@ export const projects = defineEntity({
   type: 'PROJECT',
   description: 'Projects, optionally of a client',
   fields: {
-    name: { schema: nameString, required: true },
-    clientId: { schema: idString },
-    color: { schema: colorString },
-    billable: { schema: z.boolean(), default: true },
-    hourlyRate: { schema: z.number().min(0).max(1_000_000) },
-    currency: { schema: currencyCode },
-    archived: { schema: z.boolean(), default: false },
-    notes: { schema: notesString },
+    name: { schema: nameString.meta({ example: 'Website relaunch' }), required: true },
+    clientId: { schema: idOf.client },
+    color: { schema: colorString.meta({ example: '#1A73E8' }) },
+    billable: { schema: z.boolean().meta({ example: true }), default: true },
+    hourlyRate: { schema: z.number().min(0).max(1_000_000).meta({ example: 120 }) },
+    currency: { schema: currencyCode.meta({ example: 'USD' }) },
+    archived: { schema: z.boolean().meta({ example: false }), default: false },
+    notes: { schema: notesString.meta({ example: 'Phase 1: design and build of the new marketing site' }) },
   },
   key: { pk: {}, sk: { prefix: 'PROJECT', composite: ['id'] } },
   references: [{ field: 'clientId', target: () => clients }],

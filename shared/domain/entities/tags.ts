@@ -9,8 +9,8 @@ export const tags = defineEntity({
   type: 'TAG',
   description: 'Labels for time entries and favorites',
   fields: {
-    name: { schema: nameString, required: true },
-    archived: { schema: z.boolean(), default: false },
+    name: { schema: nameString.meta({ example: 'Design' }), required: true },
+    archived: { schema: z.boolean().meta({ example: false }), default: false },
   },
   key: { pk: {}, sk: { prefix: 'TAG', composite: ['id'] } },
   unique: { name: 'TAGNAME', field: 'name', message: (name) => `A tag named "${name}" already exists in this workspace` },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
-import { idString, nameString } from '../fields';
+import { idOf } from '../examples';
+import { nameString } from '../fields';
 import { projects } from './projects';
 
 /** Task of a project: PK `WS#<ws>`, SK `TASK#<id>`; name unique within its project, any case. */
@@ -12,11 +13,11 @@ export const tasks = defineEntity({
   fields: {
     // Immutable: time entries and favorites naming the task carry its projectId ("taskId must belong to
     // the project"); moving the task would silently break that for them. Create a task in the other project.
-    projectId: { schema: idString, required: true, immutable: true },
-    name: { schema: nameString, required: true },
+    projectId: { schema: idOf.project, required: true, immutable: true },
+    name: { schema: nameString.meta({ example: 'Homepage design' }), required: true },
     status: { schema: z.enum(['active', 'done']), default: 'active' },
-    estimateMinutes: { schema: z.number().int().min(0).max(10_000_000) },
-    billable: { schema: z.boolean() },
+    estimateMinutes: { schema: z.number().int().min(0).max(10_000_000).meta({ example: 960 }) },
+    billable: { schema: z.boolean().meta({ example: true }) },
   },
   key: { pk: {}, sk: { prefix: 'TASK', composite: ['id'] } },
   unique: { name: 'TASKNAME', field: 'name', within: ['projectId'], message: (name) => `A task named "${name}" already exists in this project` },

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
 import { invalidField } from '../errors';
+import { EXAMPLE_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../examples';
 import { dateTimeString, idString, LIMITS, notesString, singleLine, tagIdsSchema } from '../fields';
 import { clients } from './clients';
 import { invoices } from './invoices';
@@ -27,23 +28,24 @@ export const timeEntries = defineEntity({
   type: 'TIMEENTRY',
   description: 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
   fields: {
-    userId: { schema: idString, required: true },
-    name: { schema: singleLine(z.string().trim().max(LIMITS.name)) },
-    projectId: { schema: idString },
-    clientId: { schema: idString },
-    taskId: { schema: idString },
+    userId: { schema: idOf.user, required: true },
+    name: { schema: singleLine(z.string().trim().max(LIMITS.name)).meta({ example: 'Homepage hero section' }) },
+    projectId: { schema: idOf.project },
+    clientId: { schema: idOf.client },
+    taskId: { schema: idOf.task },
     // keySafe: stored normalized to UTC with milliseconds (derived below), so it sorts as time.
-    startTime: { schema: dateTimeString, required: true, keySafe: true },
-    endTime: { schema: dateTimeString },
-    notes: { schema: notesString },
+    startTime: { schema: dateTimeString.meta({ example: EXAMPLE_START }), required: true, keySafe: true },
+    endTime: { schema: dateTimeString.meta({ example: '2026-03-02T10:30:00.000Z' }) },
+    notes: { schema: notesString.meta({ example: 'Three variants of the hero section, reviewed with the client' }) },
     // No fixed default: a create that does not send it takes its project's billable (rule below).
-    billable: { schema: z.boolean() },
-    tagIds: { schema: tagIdsSchema },
+    billable: { schema: z.boolean().meta({ example: true }) },
+    tagIds: { schema: tagIdsSchema.meta({ example: [EXAMPLE_IDS.tag] }) },
   },
   computed: {
-    sortKey: z.string().max(512).meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry' }),
-    durationMinutes: z.number().optional().meta({ description: 'Computed by the server from startTime and endTime; absent while the timer runs' }),
+    sortKey: z.string().max(512).meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry', example: EXAMPLE_SORT_KEY }),
+    durationMinutes: z.number().optional().meta({ description: 'Computed by the server from startTime and endTime; absent while the timer runs', example: 90 }),
     invoiceId: idString.optional().meta({
+      example: EXAMPLE_IDS.invoice,
       description:
         'Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it',
     }),

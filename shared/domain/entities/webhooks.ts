@@ -24,7 +24,10 @@ export const webhooks = defineEntity({
   changes: false,
   fields: {
     url: {
-      schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({ description: 'Where events are POSTed (https; http and loopback only on a local run)' }),
+      schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({
+        description: 'Where events are POSTed (https; http and loopback only on a local run)',
+        example: 'https://hooks.acme.example/timetrack',
+      }),
       required: true,
     },
     events: {
@@ -35,11 +38,14 @@ export const webhooks = defineEntity({
         .meta({ description: 'Change types to receive: `time-entry.created`, `<resource>.*` or `*`', example: ['time-entry.*', 'project.deleted'] }),
       required: true,
     },
-    description: { schema: singleLine(z.string().trim().max(1000)) },
-    enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)' }), default: true },
+    description: { schema: singleLine(z.string().trim().max(1000)).meta({ example: 'Time entries to the billing system' }) },
+    enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)', example: true }), default: true },
   },
   computed: {
-    disabledReason: z.string().max(1024).optional().meta({ description: 'Why the server disabled the endpoint (absent while enabled)' }),
+    disabledReason: z.string().max(1024).optional().meta({
+      description: 'Why the server disabled the endpoint (absent while enabled)',
+      example: 'Disabled on 2026-03-04T02:15:00.000Z: 5 events in a row exhausted their retries without a 2xx answer',
+    }),
   },
   derived: {
     reads: ['enabled'],

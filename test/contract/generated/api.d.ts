@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)
-         * @description Required scope: `webhooks:write`.
+         * @description Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -643,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
+         * @description Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -684,41 +684,105 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "id": "key_01JQ3K4A6B8C0D2E4F6G8H0J2K",
+         *       "name": "Billing sync",
+         *       "workspaceId": "acme",
+         *       "scopes": [
+         *         "time-entries:read",
+         *         "projects:read",
+         *         "clients:read"
+         *       ],
+         *       "limits": {
+         *         "perMinute": 60,
+         *         "perHour": 1000
+         *       },
+         *       "expiresAt": "2027-01-01T00:00:00.000Z",
+         *       "quota": {
+         *         "minute": {
+         *           "limit": 60,
+         *           "remaining": 57,
+         *           "resetSeconds": 23
+         *         },
+         *         "hour": {
+         *           "limit": 1000,
+         *           "remaining": 994,
+         *           "resetSeconds": 1823
+         *         }
+         *       }
+         *     }
+         */
         ApiKeyInfo: {
-            /** @description The key's public id (key_...); never the key itself */
+            /**
+             * @description The key's public id (key_...); never the key itself
+             * @example key_01JQ3K4A6B8C0D2E4F6G8H0J2K
+             */
             id: string;
+            /** @example Billing sync */
             name: string;
+            /** @example acme */
             workspaceId: string;
-            /** @description The scopes the key holds */
+            /**
+             * @description The scopes the key holds
+             * @example [
+             *       "time-entries:read",
+             *       "projects:read",
+             *       "clients:read"
+             *     ]
+             */
             scopes: string[];
             limits: {
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 60
+                 */
                 perMinute: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 1000
+                 */
                 perHour: number;
             };
             /**
              * Format: date-time
              * @description When the key stops working; null when it does not expire
-             * @example 2026-03-02T09:00:00Z
+             * @example 2027-01-01T00:00:00.000Z
              */
             expiresAt: string | null;
-            /** @description The quota left in both windows, this request counted (as in the RateLimit header) */
+            /**
+             * @description The quota left in both windows, this request counted (as in the RateLimit header)
+             * @example {
+             *       "minute": {
+             *         "limit": 60,
+             *         "remaining": 57,
+             *         "resetSeconds": 23
+             *       },
+             *       "hour": {
+             *         "limit": 1000,
+             *         "remaining": 994,
+             *         "resetSeconds": 1823
+             *       }
+             *     }
+             */
             quota: {
                 minute: {
                     /**
                      * Format: int64
                      * @description Requests allowed in the window
+                     * @example 60
                      */
                     limit: number;
                     /**
                      * Format: int64
                      * @description Requests left in the current window after this one
+                     * @example 57
                      */
                     remaining: number;
                     /**
                      * Format: int32
                      * @description Seconds until the current window ends and its count starts over
+                     * @example 23
                      */
                     resetSeconds: number;
                 };
@@ -726,44 +790,115 @@ export interface components {
                     /**
                      * Format: int64
                      * @description Requests allowed in the window
+                     * @example 60
                      */
                     limit: number;
                     /**
                      * Format: int64
                      * @description Requests left in the current window after this one
+                     * @example 57
                      */
                     remaining: number;
                     /**
                      * Format: int32
                      * @description Seconds until the current window ends and its count starts over
+                     * @example 23
                      */
                     resetSeconds: number;
                 };
             };
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "evt_01JQ7ZQ1A3B5C7D9E1F3G5H7J9",
+         *           "type": "client.updated",
+         *           "resource": "client",
+         *           "resourceId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *           "occurredAt": "2026-03-03T08:12:41.000Z",
+         *           "position": 1042,
+         *           "data": {
+         *             "id": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *             "name": "Acme Corp",
+         *             "email": "billing@acme.example",
+         *             "address": "1 Market Street\nSan Francisco, CA 94105",
+         *             "currency": "USD",
+         *             "notes": "Net 30; invoices go to the billing address",
+         *             "archived": false,
+         *             "createdAt": "2026-03-02T10:30:05.000Z",
+         *             "updatedAt": "2026-03-03T08:12:41.000Z",
+         *             "etag": "\"3\""
+         *           },
+         *           "previousSortKey": "2026-03-02T08:45:00.000Z#01JQ7ZP5R8S2T4V6W8X0Y2Z4AB"
+         *         }
+         *       ],
+         *       "nextCursor": "eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaIzAxSlE3WlA1UjhTMlQ0VjZXOFgwWTJaNEFCIn0.k7Qm2vXr9Zc",
+         *       "hasMore": false
+         *     }
+         */
         ChangePage: {
             items: components["schemas"]["ChangeEvent"][];
-            /** @description Always present, on the last page too: pass it as cursor to continue exactly after the events of this page */
+            /**
+             * @description Always present, on the last page too: pass it as cursor to continue exactly after the events of this page
+             * @example eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaIzAxSlE3WlA1UjhTMlQ0VjZXOFgwWTJaNEFCIn0.k7Qm2vXr9Zc
+             */
             nextCursor: string;
-            /** @description More events can be read now; when false, poll again later with nextCursor */
+            /**
+             * @description More events can be read now; when false, poll again later with nextCursor
+             * @example false
+             */
             hasMore: boolean;
         };
+        /**
+         * @example {
+         *       "id": "evt_01JQ7ZQ1A3B5C7D9E1F3G5H7J9",
+         *       "type": "client.updated",
+         *       "resource": "client",
+         *       "resourceId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "occurredAt": "2026-03-03T08:12:41.000Z",
+         *       "position": 1042,
+         *       "data": {
+         *         "id": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *         "name": "Acme Corp",
+         *         "email": "billing@acme.example",
+         *         "address": "1 Market Street\nSan Francisco, CA 94105",
+         *         "currency": "USD",
+         *         "notes": "Net 30; invoices go to the billing address",
+         *         "archived": false,
+         *         "createdAt": "2026-03-02T10:30:05.000Z",
+         *         "updatedAt": "2026-03-03T08:12:41.000Z",
+         *         "etag": "\"3\""
+         *       },
+         *       "previousSortKey": "2026-03-02T08:45:00.000Z#01JQ7ZP5R8S2T4V6W8X0Y2Z4AB"
+         *     }
+         */
         ChangeEvent: {
-            /** @description The event id (evt_...), unique; webhooks deliver it as webhook-id */
+            /**
+             * @description The event id (evt_...), unique; webhooks deliver it as webhook-id
+             * @example evt_01JQ7ZQ1A3B5C7D9E1F3G5H7J9
+             */
             id: string;
             /**
              * @description <resource>.created, .updated or .deleted
+             * @example client.updated
              * @enum {string}
              */
             type: "client.created" | "client.updated" | "client.deleted" | "project.created" | "project.updated" | "project.deleted" | "task.created" | "task.updated" | "task.deleted" | "tag.created" | "tag.updated" | "tag.deleted" | "time-entry.created" | "time-entry.updated" | "time-entry.deleted" | "favorite.created" | "favorite.updated" | "favorite.deleted" | "invoice.created" | "invoice.updated" | "invoice.deleted";
-            /** @enum {string} */
+            /**
+             * @example client
+             * @enum {string}
+             */
             resource: "client" | "project" | "task" | "tag" | "time-entry" | "favorite" | "invoice";
-            /** @description The id of the record that changed */
+            /**
+             * @description The id of the record that changed
+             * @example 01JQ3K8M2X7D4C1V9B6N5T0RWA
+             */
             resourceId: string;
             /**
              * Format: date-time
              * @description When the change was made (UTC)
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             occurredAt: string;
             /**
@@ -774,26 +909,55 @@ export interface components {
             position: number;
             /** @description The record after the change (for a deleted event, its last state), as its GET returns it */
             data: components["schemas"]["Client"] | components["schemas"]["Project"] | components["schemas"]["Task"] | components["schemas"]["Tag"] | components["schemas"]["TimeEntry"] | components["schemas"]["Favorite"] | components["schemas"]["Invoice"];
-            /** @description A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one) */
+            /**
+             * @description A time entry whose startTime changed: its sortKey before the change (data.sortKey is the new one)
+             * @example 2026-03-02T08:45:00.000Z#01JQ7ZP5R8S2T4V6W8X0Y2Z4AB
+             */
             previousSortKey?: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "name": "Acme Corp",
+         *       "email": "billing@acme.example",
+         *       "address": "1 Market Street\nSan Francisco, CA 94105",
+         *       "currency": "USD",
+         *       "notes": "Net 30; invoices go to the billing address",
+         *       "archived": false,
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Client: {
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             id: string;
+            /** @example Acme Corp */
             name: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example billing@acme.example
+             */
             email?: string;
+            /**
+             * @example 1 Market Street
+             *     San Francisco, CA 94105
+             */
             address?: string;
+            /** @example USD */
             currency?: string;
+            /** @example Net 30; invoices go to the billing address */
             notes?: string;
+            /** @example false */
             archived: boolean;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -802,24 +966,49 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3K9A4F6H8J2K5M7N9P1QRS",
+         *       "name": "Website relaunch",
+         *       "clientId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "color": "#1A73E8",
+         *       "billable": true,
+         *       "hourlyRate": 120,
+         *       "currency": "USD",
+         *       "archived": false,
+         *       "notes": "Phase 1: design and build of the new marketing site",
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Project: {
+            /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
             id: string;
+            /** @example Website relaunch */
             name: string;
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId?: string;
+            /** @example #1A73E8 */
             color?: string;
+            /** @example true */
             billable: boolean;
+            /** @example 120 */
             hourlyRate?: number;
+            /** @example USD */
             currency?: string;
+            /** @example false */
             archived: boolean;
+            /** @example Phase 1: design and build of the new marketing site */
             notes?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -828,23 +1017,43 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3KB2C4D6E8F0G2H4J6K8MN",
+         *       "projectId": "01JQ3K9A4F6H8J2K5M7N9P1QRS",
+         *       "name": "Homepage design",
+         *       "status": "active",
+         *       "estimateMinutes": 960,
+         *       "billable": true,
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Task: {
+            /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
             id: string;
+            /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
             projectId: string;
+            /** @example Homepage design */
             name: string;
             /** @enum {string} */
             status: "active" | "done";
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 960
+             */
             estimateMinutes?: number;
+            /** @example true */
             billable?: boolean;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -853,18 +1062,31 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3KC7T9V1W3X5Y7Z9A1B3CD",
+         *       "name": "Design",
+         *       "archived": false,
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Tag: {
+            /** @example 01JQ3KC7T9V1W3X5Y7Z9A1B3CD */
             id: string;
+            /** @example Design */
             name: string;
+            /** @example false */
             archived: boolean;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -873,40 +1095,85 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ7ZP5R8S2T4V6W8X0Y2Z4AB",
+         *       "userId": "alice",
+         *       "name": "Homepage hero section",
+         *       "projectId": "01JQ3K9A4F6H8J2K5M7N9P1QRS",
+         *       "clientId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "taskId": "01JQ3KB2C4D6E8F0G2H4J6K8MN",
+         *       "startTime": "2026-03-02T09:00:00.000Z",
+         *       "endTime": "2026-03-02T10:30:00.000Z",
+         *       "notes": "Three variants of the hero section, reviewed with the client",
+         *       "billable": true,
+         *       "tagIds": [
+         *         "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+         *       ],
+         *       "sortKey": "2026-03-02T09:00:00.000Z#01JQ7ZP5R8S2T4V6W8X0Y2Z4AB",
+         *       "durationMinutes": 90,
+         *       "invoiceId": "01JQ8A2B4C6D8E0F2G4H6J8K0M",
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         TimeEntry: {
+            /** @example 01JQ7ZP5R8S2T4V6W8X0Y2Z4AB */
             id: string;
+            /** @example alice */
             userId: string;
+            /** @example Homepage hero section */
             name?: string;
+            /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
             projectId?: string;
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId?: string;
+            /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
             taskId?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T09:00:00.000Z
              */
             startTime: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:00.000Z
              */
             endTime?: string;
+            /** @example Three variants of the hero section, reviewed with the client */
             notes?: string;
+            /** @example true */
             billable?: boolean;
+            /**
+             * @example [
+             *       "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+             *     ]
+             */
             tagIds?: string[];
-            /** @description Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry */
+            /**
+             * @description Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry
+             * @example 2026-03-02T09:00:00.000Z#01JQ7ZP5R8S2T4V6W8X0Y2Z4AB
+             */
             sortKey: string;
-            /** @description Computed by the server from startTime and endTime; absent while the timer runs */
+            /**
+             * @description Computed by the server from startTime and endTime; absent while the timer runs
+             * @example 90
+             */
             durationMinutes?: number;
-            /** @description Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it */
+            /**
+             * @description Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it
+             * @example 01JQ8A2B4C6D8E0F2G4H6J8K0M
+             */
             invoiceId?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -915,24 +1182,55 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3KD9E1F3G5H7J9K1M3N5PQ",
+         *       "userId": "alice",
+         *       "name": "Homepage design for Acme",
+         *       "projectId": "01JQ3K9A4F6H8J2K5M7N9P1QRS",
+         *       "clientId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "taskId": "01JQ3KB2C4D6E8F0G2H4J6K8MN",
+         *       "tagIds": [
+         *         "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+         *       ],
+         *       "billable": true,
+         *       "notes": "Design work on the relaunch",
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Favorite: {
+            /** @example 01JQ3KD9E1F3G5H7J9K1M3N5PQ */
             id: string;
+            /** @example alice */
             userId: string;
+            /** @example Homepage design for Acme */
             name: string;
+            /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
             projectId?: string;
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId?: string;
+            /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
             taskId?: string;
+            /**
+             * @example [
+             *       "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+             *     ]
+             */
             tagIds?: string[];
+            /** @example true */
             billable?: boolean;
+            /** @example Design work on the relaunch */
             notes?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -941,52 +1239,94 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ8A2B4C6D8E0F2G4H6J8K0M",
+         *       "number": "INV-000042",
+         *       "clientId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "status": "draft",
+         *       "issueDate": "2026-03-31",
+         *       "dueDate": "2026-04-30",
+         *       "currency": "USD",
+         *       "lineItems": [
+         *         {
+         *           "description": "Website relaunch: Homepage design",
+         *           "quantity": 16,
+         *           "unitPrice": 120,
+         *           "amount": 1920
+         *         }
+         *       ],
+         *       "subtotal": 1920,
+         *       "tax": 364.8,
+         *       "total": 2284.8,
+         *       "notes": "Thank you for your business. Payment within 30 days.",
+         *       "taxRate": 19,
+         *       "sentAt": "2026-03-31T16:00:00.000Z",
+         *       "paidAt": "2026-04-15T10:12:00.000Z",
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Invoice: {
+            /** @example 01JQ8A2B4C6D8E0F2G4H6J8K0M */
             id: string;
+            /** @example INV-000042 */
             number: string;
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId: string;
             /** @enum {string} */
             status: "draft" | "sent" | "paid" | "void";
             /**
              * Format: date
-             * @example 2026-03-02
+             * @example 2026-03-31
              */
             issueDate: string;
             /**
              * Format: date
-             * @example 2026-03-02
+             * @example 2026-04-30
              */
             dueDate: string;
+            /** @example USD */
             currency: string;
             lineItems: {
+                /** @example Website relaunch: Homepage design */
                 description: string;
+                /** @example 16 */
                 quantity: number;
+                /** @example 120 */
                 unitPrice: number;
+                /** @example 1920 */
                 amount: number;
             }[];
+            /** @example 1920 */
             subtotal: number;
+            /** @example 364.8 */
             tax: number;
+            /** @example 2284.8 */
             total: number;
+            /** @example Thank you for your business. Payment within 30 days. */
             notes?: string;
+            /** @example 19 */
             taxRate?: number;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-31T16:00:00.000Z
              */
             sentAt?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-04-15T10:12:00.000Z
              */
             paidAt?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -995,21 +1335,97 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "startDate": "2026-03-01",
+         *       "endDate": "2026-03-31",
+         *       "groupBy": [
+         *         "project",
+         *         "user"
+         *       ],
+         *       "timeZone": "Europe/Berlin",
+         *       "totals": {
+         *         "entries": 42,
+         *         "durationMinutes": 3150,
+         *         "billableMinutes": 2700,
+         *         "amounts": [
+         *           {
+         *             "currency": "USD",
+         *             "amount": 5400
+         *           }
+         *         ]
+         *       },
+         *       "groups": [
+         *         {
+         *           "key": "01JQ3K9A4F6H8J2K5M7N9P1QRS",
+         *           "name": "Website relaunch",
+         *           "entries": 42,
+         *           "durationMinutes": 3150,
+         *           "billableMinutes": 2700,
+         *           "amounts": [
+         *             {
+         *               "currency": "USD",
+         *               "amount": 5400
+         *             }
+         *           ],
+         *           "groups": [
+         *             {
+         *               "key": "alice",
+         *               "name": "alice",
+         *               "entries": 42,
+         *               "durationMinutes": 3150,
+         *               "billableMinutes": 2700,
+         *               "amounts": [
+         *                 {
+         *                   "currency": "USD",
+         *                   "amount": 5400
+         *                 }
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "runningEntries": 1
+         *     }
+         */
         SummaryReport: {
+            /**
+             * @description The period as asked
+             * @example 2026-03-01
+             */
             startDate: string;
+            /** @example 2026-03-31 */
             endDate: string;
+            /**
+             * @example [
+             *       "project",
+             *       "user"
+             *     ]
+             */
             groupBy: ("user" | "project" | "client" | "task" | "tag" | "day" | "week" | "month")[];
+            /** @example Europe/Berlin */
             timeZone?: string;
             totals: {
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 42
+                 */
                 entries: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 3150
+                 */
                 durationMinutes: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 2700
+                 */
                 billableMinutes: number;
                 /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
                 amounts: {
+                    /** @example USD */
                     currency: string;
+                    /** @example 5400 */
                     amount: number;
                 }[];
             };
@@ -1017,45 +1433,132 @@ export interface components {
             /**
              * Format: int64
              * @description Running entries that started in the period (not counted above)
+             * @example 1
              */
             runningEntries: number;
         };
+        /**
+         * @example {
+         *       "key": "01JQ3K9A4F6H8J2K5M7N9P1QRS",
+         *       "name": "Website relaunch",
+         *       "entries": 42,
+         *       "durationMinutes": 3150,
+         *       "billableMinutes": 2700,
+         *       "amounts": [
+         *         {
+         *           "currency": "USD",
+         *           "amount": 5400
+         *         }
+         *       ],
+         *       "groups": [
+         *         {
+         *           "key": "alice",
+         *           "name": "alice",
+         *           "entries": 42,
+         *           "durationMinutes": 3150,
+         *           "billableMinutes": 2700,
+         *           "amounts": [
+         *             {
+         *               "currency": "USD",
+         *               "amount": 5400
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
         ReportGroup: {
-            /** @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one */
+            /**
+             * @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one
+             * @example 01JQ3K9A4F6H8J2K5M7N9P1QRS
+             */
             key: string | null;
-            /** @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is */
+            /**
+             * @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is
+             * @example Website relaunch
+             */
             name: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 42
+             */
             entries: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 3150
+             */
             durationMinutes: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 2700
+             */
             billableMinutes: number;
             /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
             amounts: {
+                /** @example USD */
                 currency: string;
+                /** @example 5400 */
                 amount: number;
             }[];
             groups?: components["schemas"]["ReportSubGroup"][];
         };
+        /**
+         * @example {
+         *       "key": "alice",
+         *       "name": "alice",
+         *       "entries": 42,
+         *       "durationMinutes": 3150,
+         *       "billableMinutes": 2700,
+         *       "amounts": [
+         *         {
+         *           "currency": "USD",
+         *           "amount": 5400
+         *         }
+         *       ]
+         *     }
+         */
         ReportSubGroup: {
-            /** @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one */
+            /**
+             * @description The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one
+             * @example alice
+             */
             key: string | null;
-            /** @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is */
+            /**
+             * @description The record's name, the day's date, the week (2026-W10) or the month; null when the key is
+             * @example alice
+             */
             name: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 42
+             */
             entries: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 3150
+             */
             durationMinutes: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 2700
+             */
             billableMinutes: number;
             /** @description Billable minutes times the project's hourlyRate, per currency (rounded to cents) */
             amounts: {
+                /** @example USD */
                 currency: string;
+                /** @example 5400 */
                 amount: number;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "01JQ3KE3F5G7H9J1K3M5N7P9QR",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         WebhookSecret: {
+            /** @example 01JQ3KE3F5G7H9J1K3M5N7P9QR */
             id: string;
             /**
              * @description The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.
@@ -1063,59 +1566,114 @@ export interface components {
              */
             secret: string;
         };
+        /**
+         * @example {
+         *       "id": "evt_01JQ7ZR2B4C6D8E0F2G4H6J8K0",
+         *       "type": "webhook.ping",
+         *       "queued": true
+         *     }
+         */
         WebhookPing: {
-            /** @description The event id of the ping (its webhook-id header) */
+            /**
+             * @description The event id of the ping (its webhook-id header)
+             * @example evt_01JQ7ZR2B4C6D8E0F2G4H6J8K0
+             */
             id: string;
             /** @enum {string} */
             type: "webhook.ping";
             /** @enum {boolean} */
             queued: true;
         };
+        /**
+         * @example {
+         *       "eventId": "evt_01JQ7ZQ1A3B5C7D9E1F3G5H7J9",
+         *       "type": "time-entry.created",
+         *       "attempt": 2,
+         *       "at": "2026-03-02T10:30:11.000Z",
+         *       "statusCode": 503,
+         *       "error": "timeout after 10000 ms",
+         *       "durationMs": 182,
+         *       "nextRetryAt": "2026-03-02T10:35:11.000Z"
+         *     }
+         */
         WebhookAttempt: {
+            /** @example evt_01JQ7ZQ1A3B5C7D9E1F3G5H7J9 */
             eventId: string;
-            /** @description The event type (a change type, or webhook.ping) */
+            /**
+             * @description The event type (a change type, or webhook.ping)
+             * @example time-entry.created
+             */
             type: string;
             /**
              * Format: int64
              * @description 1 for the first attempt of the event
+             * @example 2
              */
             attempt: number;
             /**
              * Format: date-time
              * @description When the attempt started
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:11.000Z
              */
             at: string;
             /**
              * Format: int64
              * @description The receiver's HTTP status (absent when no answer came)
+             * @example 503
              */
             statusCode?: number;
-            /** @description Why no answer came: timeout, refused address, connection error */
+            /**
+             * @description Why no answer came: timeout, refused address, connection error
+             * @example timeout after 10000 ms
+             */
             error?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 182
+             */
             durationMs: number;
             /**
              * Format: date-time
              * @description When the event is tried again (absent: delivered, or retries exhausted)
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:35:11.000Z
              */
             nextRetryAt?: string;
         };
         /**
          * @example {
          *       "deleted": true,
-         *       "id": "01JB2Z3Y4X5W6V7T8S9R0Q1P2N"
+         *       "id": "01JQ3K8M2X7D4C1V9B6N5T0RWA"
          *     }
          */
         Deleted: {
             /** @enum {boolean} */
             deleted: true;
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             id: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3KE3F5G7H9J1K3M5N7P9QR",
+         *       "url": "https://hooks.acme.example/timetrack",
+         *       "events": [
+         *         "time-entry.*",
+         *         "project.deleted"
+         *       ],
+         *       "description": "Time entries to the billing system",
+         *       "enabled": true,
+         *       "disabledReason": "Disabled on 2026-03-04T02:15:00.000Z: 5 events in a row exhausted their retries without a 2xx answer",
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\""
+         *     }
+         */
         Webhook: {
+            /** @example 01JQ3KE3F5G7H9J1K3M5N7P9QR */
             id: string;
-            /** @description Where events are POSTed (https; http and loopback only on a local run) */
+            /**
+             * @description Where events are POSTed (https; http and loopback only on a local run)
+             * @example https://hooks.acme.example/timetrack
+             */
             url: string;
             /**
              * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
@@ -1125,19 +1683,26 @@ export interface components {
              *     ]
              */
             events: string[];
+            /** @example Time entries to the billing system */
             description?: string;
-            /** @description false: no events are sent; set true again to resume (events from then on) */
+            /**
+             * @description false: no events are sent; set true again to resume (events from then on)
+             * @example true
+             */
             enabled: boolean;
-            /** @description Why the server disabled the endpoint (absent while enabled) */
+            /**
+             * @description Why the server disabled the endpoint (absent while enabled)
+             * @example Disabled on 2026-03-04T02:15:00.000Z: 5 events in a row exhausted their retries without a 2xx answer
+             */
             disabledReason?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -1146,9 +1711,30 @@ export interface components {
              */
             etag: string;
         };
+        /**
+         * @example {
+         *       "id": "01JQ3KE3F5G7H9J1K3M5N7P9QR",
+         *       "url": "https://hooks.acme.example/timetrack",
+         *       "events": [
+         *         "time-entry.*",
+         *         "project.deleted"
+         *       ],
+         *       "description": "Time entries to the billing system",
+         *       "enabled": true,
+         *       "disabledReason": "Disabled on 2026-03-04T02:15:00.000Z: 5 events in a row exhausted their retries without a 2xx answer",
+         *       "createdAt": "2026-03-02T10:30:05.000Z",
+         *       "updatedAt": "2026-03-03T08:12:41.000Z",
+         *       "etag": "\"3\"",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         WebhookCreated: {
+            /** @example 01JQ3KE3F5G7H9J1K3M5N7P9QR */
             id: string;
-            /** @description Where events are POSTed (https; http and loopback only on a local run) */
+            /**
+             * @description Where events are POSTed (https; http and loopback only on a local run)
+             * @example https://hooks.acme.example/timetrack
+             */
             url: string;
             /**
              * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
@@ -1158,19 +1744,26 @@ export interface components {
              *     ]
              */
             events: string[];
+            /** @example Time entries to the billing system */
             description?: string;
-            /** @description false: no events are sent; set true again to resume (events from then on) */
+            /**
+             * @description false: no events are sent; set true again to resume (events from then on)
+             * @example true
+             */
             enabled: boolean;
-            /** @description Why the server disabled the endpoint (absent while enabled) */
+            /**
+             * @description Why the server disabled the endpoint (absent while enabled)
+             * @example Disabled on 2026-03-04T02:15:00.000Z: 5 events in a row exhausted their retries without a 2xx answer
+             */
             disabledReason?: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-02T10:30:05.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
-             * @example 2026-03-02T09:00:00Z
+             * @example 2026-03-03T08:12:41.000Z
              */
             updatedAt: string;
             /**
@@ -1184,24 +1777,66 @@ export interface components {
              */
             secret: string;
         };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "VALIDATION_ERROR",
+         *         "message": "Invalid query parameter: startDate must be a date (YYYY-MM-DD), e.g. 2026-01-31",
+         *         "details": [
+         *           {
+         *             "field": "startDate",
+         *             "message": "must be a date (YYYY-MM-DD), e.g. 2026-01-31"
+         *           }
+         *         ],
+         *         "requestId": "c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f"
+         *       }
+         *     }
+         */
         ErrorResponse: {
             error: {
-                /** @enum {string} */
+                /**
+                 * @example VALIDATION_ERROR
+                 * @enum {string}
+                 */
                 code: "UNAUTHORIZED" | "FORBIDDEN" | "VALIDATION_ERROR" | "NOT_FOUND" | "CONFLICT" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "THROTTLED" | "NOT_IMPLEMENTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                /** @example Invalid query parameter: startDate must be a date (YYYY-MM-DD), e.g. 2026-01-31 */
                 message: string;
                 /** @description The fields a 400 refused ({ field, message }); for a 403, one entry with a machine-readable reason: RATE_LIMITED (retry after retryAfter seconds) or MISSING_SCOPE (do not retry) */
                 details?: (components["schemas"]["FieldErrorDetail"] | components["schemas"]["RateLimitedDetail"] | components["schemas"]["MissingScopeDetail"])[];
-                /** @description The request id of the logs (also the X-Request-Id or x-amzn-RequestId header) */
+                /**
+                 * @description The request id of the logs (also the X-Request-Id or x-amzn-RequestId header)
+                 * @example c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f
+                 */
                 requestId?: string;
             };
         };
+        /**
+         * @example {
+         *       "field": "startDate",
+         *       "message": "must be a date (YYYY-MM-DD), e.g. 2026-01-31"
+         *     }
+         */
         FieldErrorDetail: {
-            /** @description The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`) */
+            /**
+             * @description The parameter, header or body field, by dotted path (e.g. `sortKey`, `body.tagIds.3`)
+             * @example startDate
+             */
             field: string;
-            /** @description What is wrong with it, in plain words (e.g. `is required`) */
+            /**
+             * @description What is wrong with it, in plain words (e.g. `is required`)
+             * @example must be a date (YYYY-MM-DD), e.g. 2026-01-31
+             */
             message: string;
         };
-        /** @description 403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds */
+        /**
+         * @description 403 FORBIDDEN because a rate limit was reached: retry after retryAfter seconds
+         * @example {
+         *       "reason": "RATE_LIMITED",
+         *       "window": "minute",
+         *       "limit": 60,
+         *       "retryAfter": 37
+         *     }
+         */
         RateLimitedDetail: {
             /** @enum {string} */
             reason: "RATE_LIMITED";
@@ -1213,19 +1848,30 @@ export interface components {
             /**
              * Format: int64
              * @description The key's limit for that window
+             * @example 60
              */
             limit: number;
             /**
              * Format: int32
              * @description Seconds until that window resets (also the Retry-After header): retrying then can succeed
+             * @example 37
              */
             retryAfter: number;
         };
-        /** @description 403 FORBIDDEN because the key lacks the scope of the route: retrying will not help */
+        /**
+         * @description 403 FORBIDDEN because the key lacks the scope of the route: retrying will not help
+         * @example {
+         *       "reason": "MISSING_SCOPE",
+         *       "scope": "clients:write"
+         *     }
+         */
         MissingScopeDetail: {
             /** @enum {string} */
             reason: "MISSING_SCOPE";
-            /** @description The scope the route requires and the key lacks (e.g. `clients:read`) */
+            /**
+             * @description The scope the route requires and the key lacks (e.g. `clients:read`)
+             * @example clients:write
+             */
             scope: string;
         };
     };
@@ -1626,18 +2272,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 3.0.3 */
                         openapi: string;
-                        /** @description Title, version and description of the API */
+                        /**
+                         * @description Title, version and description of the API
+                         * @example {
+                         *       "title": "Workspace Time-Tracking API",
+                         *       "version": "1.0.0"
+                         *     }
+                         */
                         info: Record<string, never>;
                         servers?: Record<string, never>[];
-                        /** @description The operations, by path template */
+                        /**
+                         * @description The operations, by path template
+                         * @example {
+                         *       "/v1/clients": {
+                         *         "get": {
+                         *           "operationId": "listClients"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         paths: Record<string, never>;
-                        /** @description Schemas, responses and security schemes */
+                        /**
+                         * @description Schemas, responses and security schemes
+                         * @example {
+                         *       "securitySchemes": {
+                         *         "ApiKeyAuth": {
+                         *           "type": "apiKey",
+                         *           "in": "header",
+                         *           "name": "X-API-Key"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         components?: Record<string, never>;
                         security?: Record<string, never>[];
                         tags?: Record<string, never>[];
                         "x-tagGroups"?: Record<string, never>[];
-                        /** @description External documentation */
+                        /**
+                         * @description External documentation
+                         * @example {
+                         *       "url": "https://api.example.com/v1/docs"
+                         *     }
+                         */
                         externalDocs?: Record<string, never>;
                     };
                 };
@@ -1668,10 +2346,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example <!DOCTYPE html>
+                     *     <html lang="en">
+                     *     <head>
+                     *     <title>Workspace Time-Tracking API reference</title>
+                     *     ...
+                     */
                     "text/html": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             504: components["responses"]["GatewayIntegrationTimeout"];
@@ -1700,6 +2384,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example /*! For license information please see redoc.standalone.js.LICENSE.txt *\/
+                     *     !function(e,t){...}(this,...);
+                     */
                     "text/javascript": string;
                 };
             };
@@ -1813,7 +2501,7 @@ export interface operations {
                     /**
                      * Format: date-time
                      * @description When the timer stopped (default: now); not before its startTime
-                     * @example 2026-03-02T09:00:00Z
+                     * @example 2026-03-02T10:30:00.000Z
                      */
                     endTime?: string;
                 };
@@ -1876,7 +2564,7 @@ export interface operations {
                     /**
                      * Format: date-time
                      * @description When the timer started (default: now)
-                     * @example 2026-03-02T09:00:00Z
+                     * @example 2026-03-02T09:00:00.000Z
                      */
                     startTime?: string;
                 };
@@ -2022,7 +2710,7 @@ export interface operations {
                 content: {
                     /**
                      * @example id,sortKey,userId,name,projectId,clientId,taskId,startTime,endTime,durationMinutes,billable,tagIds,notes,createdAt,updatedAt,etag
-                     *     01JB2Z3Y4X5W6V7T8S9R0Q1P2N,2026-03-02T09:00:00.000Z#01JB2Z3Y4X5W6V7T8S9R0Q1P2N,alice,Homepage hero section,01JB2Z0PR0JECT000000000001,01JB2Z0C11ENT000000000001,,2026-03-02T09:00:00.000Z,2026-03-02T10:30:00.000Z,90,true,01JB2Z0TAG0000000000000001,Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""
+                     *     01JQ7ZP5R8S2T4V6W8X0Y2Z4AB,2026-03-02T09:00:00.000Z#01JQ7ZP5R8S2T4V6W8X0Y2Z4AB,alice,Homepage hero section,01JQ3K9A4F6H8J2K5M7N9P1QRS,01JQ3K8M2X7D4C1V9B6N5T0RWA,01JQ3KB2C4D6E8F0G2H4J6K8MN,2026-03-02T09:00:00.000Z,2026-03-02T10:30:00.000Z,90,true,01JQ3KC7T9V1W3X5Y7Z9A1B3CD,Sprint work,2026-03-02T10:30:05.000Z,2026-03-02T10:30:05.000Z,"""1"""
                      */
                     "text/csv": string;
                 };
@@ -2079,9 +2767,9 @@ export interface operations {
                 content: {
                     /**
                      * @example level,project,projectName,entries,durationMinutes,billableMinutes,amount_USD
-                     *     total,,,42,3150,2700,6750
-                     *     group,01JB2Z0PR0JECT000000000001,Website relaunch,30,2250,2250,5625
-                     *     group,,,12,900,450,1125
+                     *     total,,,42,3150,2700,5400
+                     *     group,01JQ3K9A4F6H8J2K5M7N9P1QRS,Website relaunch,30,2250,2250,4500
+                     *     group,,,12,900,450,900
                      */
                     "text/csv": string;
                 };
@@ -2099,10 +2787,7 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2117,8 +2802,6 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
                     RateLimit?: string;
-                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
@@ -2133,8 +2816,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2220,8 +2901,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["WebhookAttempt"][];
-                        /** @description Opaque cursor for the next page; present when hasMore is true */
+                        /**
+                         * @description Opaque cursor for the next page; present when hasMore is true
+                         * @example eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaIzAxSlE3WlA1UjhTMlQ0VjZXOFgwWTJaNEFCIn0.k7Qm2vXr9Zc
+                         */
                         nextCursor?: string;
+                        /** @example true */
                         hasMore: boolean;
                     };
                 };
@@ -2288,12 +2973,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Acme Corp */
                     name: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example billing@acme.example
+                     */
                     email?: string;
+                    /**
+                     * @example 1 Market Street
+                     *     San Francisco, CA 94105
+                     */
                     address?: string;
+                    /** @example USD */
                     currency?: string;
+                    /** @example Net 30; invoices go to the billing address */
                     notes?: string;
+                    /** @example false */
                     archived?: boolean;
                 };
             };
@@ -2413,12 +3109,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Acme Corp */
                     name?: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @example billing@acme.example
+                     */
                     email?: string | null;
+                    /**
+                     * @example 1 Market Street
+                     *     San Francisco, CA 94105
+                     */
                     address?: string | null;
+                    /** @example USD */
                     currency?: string | null;
+                    /** @example Net 30; invoices go to the billing address */
                     notes?: string | null;
+                    /** @example false */
                     archived?: boolean;
                 };
             };
@@ -2560,13 +3267,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Website relaunch */
                     name: string;
+                    /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
                     clientId?: string;
+                    /** @example #1A73E8 */
                     color?: string;
+                    /** @example true */
                     billable?: boolean;
+                    /** @example 120 */
                     hourlyRate?: number;
+                    /** @example USD */
                     currency?: string;
+                    /** @example false */
                     archived?: boolean;
+                    /** @example Phase 1: design and build of the new marketing site */
                     notes?: string;
                 };
             };
@@ -2686,13 +3401,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Website relaunch */
                     name?: string;
+                    /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
                     clientId?: string | null;
+                    /** @example #1A73E8 */
                     color?: string | null;
+                    /** @example true */
                     billable?: boolean;
+                    /** @example 120 */
                     hourlyRate?: number | null;
+                    /** @example USD */
                     currency?: string | null;
+                    /** @example false */
                     archived?: boolean;
+                    /** @example Phase 1: design and build of the new marketing site */
                     notes?: string | null;
                 };
             };
@@ -2836,12 +3559,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
                     projectId: string;
+                    /** @example Homepage design */
                     name: string;
                     /** @enum {string} */
                     status?: "active" | "done";
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @example 960
+                     */
                     estimateMinutes?: number;
+                    /** @example true */
                     billable?: boolean;
                 };
             };
@@ -2961,12 +3690,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
                     projectId?: string;
+                    /** @example Homepage design */
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "done";
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @example 960
+                     */
                     estimateMinutes?: number | null;
+                    /** @example true */
                     billable?: boolean | null;
                 };
             };
@@ -3108,7 +3843,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Design */
                     name: string;
+                    /** @example false */
                     archived?: boolean;
                 };
             };
@@ -3228,7 +3965,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Design */
                     name?: string;
+                    /** @example false */
                     archived?: boolean;
                 };
             };
@@ -3366,8 +4105,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["TimeEntry"][];
-                        /** @description Opaque cursor for the next page; present when hasMore is true */
+                        /**
+                         * @description Opaque cursor for the next page; present when hasMore is true
+                         * @example eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaIzAxSlE3WlA1UjhTMlQ0VjZXOFgwWTJaNEFCIn0.k7Qm2vXr9Zc
+                         */
                         nextCursor?: string;
+                        /** @example true */
                         hasMore: boolean;
                     };
                 };
@@ -3395,23 +4138,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example alice */
                     userId: string;
+                    /** @example Homepage hero section */
                     name?: string;
+                    /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
                     projectId?: string;
+                    /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
                     clientId?: string;
+                    /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
                     taskId?: string;
                     /**
                      * Format: date-time
-                     * @example 2026-03-02T09:00:00Z
+                     * @example 2026-03-02T09:00:00.000Z
                      */
                     startTime: string;
                     /**
                      * Format: date-time
-                     * @example 2026-03-02T09:00:00Z
+                     * @example 2026-03-02T10:30:00.000Z
                      */
                     endTime?: string;
+                    /** @example Three variants of the hero section, reviewed with the client */
                     notes?: string;
+                    /** @example true */
                     billable?: boolean;
+                    /**
+                     * @example [
+                     *       "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+                     *     ]
+                     */
                     tagIds?: string[];
                 };
             };
@@ -3537,23 +4292,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example alice */
                     userId?: string;
+                    /** @example Homepage hero section */
                     name?: string | null;
+                    /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
                     projectId?: string | null;
+                    /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
                     clientId?: string | null;
+                    /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
                     taskId?: string | null;
                     /**
                      * Format: date-time
-                     * @example 2026-03-02T09:00:00Z
+                     * @example 2026-03-02T09:00:00.000Z
                      */
                     startTime?: string;
                     /**
                      * Format: date-time
-                     * @example 2026-03-02T09:00:00Z
+                     * @example 2026-03-02T10:30:00.000Z
                      */
                     endTime?: string | null;
+                    /** @example Three variants of the hero section, reviewed with the client */
                     notes?: string | null;
+                    /** @example true */
                     billable?: boolean | null;
+                    /**
+                     * @example [
+                     *       "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+                     *     ]
+                     */
                     tagIds?: string[] | null;
                 };
             };
@@ -3700,13 +4467,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example alice */
                     userId: string;
+                    /** @example Homepage design for Acme */
                     name: string;
+                    /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
                     projectId?: string;
+                    /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
                     clientId?: string;
+                    /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
                     taskId?: string;
+                    /**
+                     * @example [
+                     *       "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+                     *     ]
+                     */
                     tagIds?: string[];
+                    /** @example true */
                     billable?: boolean;
+                    /** @example Design work on the relaunch */
                     notes?: string;
                 };
             };
@@ -3832,13 +4611,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example alice */
                     userId?: string;
+                    /** @example Homepage design for Acme */
                     name?: string;
+                    /** @example 01JQ3K9A4F6H8J2K5M7N9P1QRS */
                     projectId?: string | null;
+                    /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
                     clientId?: string | null;
+                    /** @example 01JQ3KB2C4D6E8F0G2H4J6K8MN */
                     taskId?: string | null;
+                    /**
+                     * @example [
+                     *       "01JQ3KC7T9V1W3X5Y7Z9A1B3CD"
+                     *     ]
+                     */
                     tagIds?: string[] | null;
+                    /** @example true */
                     billable?: boolean | null;
+                    /** @example Design work on the relaunch */
                     notes?: string | null;
                 };
             };
@@ -3968,8 +4759,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["Invoice"][];
-                        /** @description Opaque cursor for the next page; present when hasMore is true */
+                        /**
+                         * @description Opaque cursor for the next page; present when hasMore is true
+                         * @example eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaIzAxSlE3WlA1UjhTMlQ0VjZXOFgwWTJaNEFCIn0.k7Qm2vXr9Zc
+                         */
                         nextCursor?: string;
+                        /** @example true */
                         hasMore: boolean;
                     };
                 };
@@ -4175,17 +4970,17 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where events are POSTed (https; http and loopback only on a local run) */
+                    /**
+                     * @description Where events are POSTed (https; http and loopback only on a local run)
+                     * @example https://hooks.acme.example/timetrack
+                     */
                     url: string;
                     /**
                      * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
@@ -4195,8 +4990,12 @@ export interface operations {
                      *     ]
                      */
                     events: string[];
+                    /** @example Time entries to the billing system */
                     description?: string;
-                    /** @description false: no events are sent; set true again to resume (events from then on) */
+                    /**
+                     * @description false: no events are sent; set true again to resume (events from then on)
+                     * @example true
+                     */
                     enabled?: boolean;
                 };
             };
@@ -4213,8 +5012,6 @@ export interface operations {
                     ETag?: string;
                     /** @description The URL of the created record (its GET, with the query parameters that address it) */
                     Location?: string;
-                    /** @description true when this is the kept answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
@@ -4230,7 +5027,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4316,7 +5112,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where events are POSTed (https; http and loopback only on a local run) */
+                    /**
+                     * @description Where events are POSTed (https; http and loopback only on a local run)
+                     * @example https://hooks.acme.example/timetrack
+                     */
                     url?: string;
                     /**
                      * @description Change types to receive: `time-entry.created`, `<resource>.*` or `*`
@@ -4326,8 +5125,12 @@ export interface operations {
                      *     ]
                      */
                     events?: string[];
+                    /** @example Time entries to the billing system */
                     description?: string | null;
-                    /** @description false: no events are sent; set true again to resume (events from then on) */
+                    /**
+                     * @description false: no events are sent; set true again to resume (events from then on)
+                     * @example true
+                     */
                     enabled?: boolean;
                 };
             };

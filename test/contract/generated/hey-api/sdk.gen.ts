@@ -127,7 +127,7 @@ export const getSummaryReportCsv = <ThrowOnError extends boolean = false>(option
 /**
  * Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)
  *
- * Required scope: `webhooks:write`.
+ * Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
  */
 export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>): RequestResult<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError> => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],
@@ -604,7 +604,7 @@ export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Opt
 /**
  * Create a webhook
  *
- * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
+ * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
  */
 export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>): RequestResult<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError> => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
     security: [{ name: 'X-API-Key', type: 'apiKey' }],

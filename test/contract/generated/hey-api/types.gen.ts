@@ -243,6 +243,9 @@ export type Invoice = {
 };
 
 export type SummaryReport = {
+    /**
+     * The period as asked
+     */
     startDate: string;
     endDate: string;
     groupBy: Array<'user' | 'project' | 'client' | 'task' | 'tag' | 'day' | 'week' | 'month'>;
@@ -561,10 +564,6 @@ export type GetApiReferenceData = {
 };
 
 export type GetApiReferenceErrors = {
-    /**
-     * The request is invalid (path, query or body); nothing was changed
-     */
-    400: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
@@ -1196,12 +1195,6 @@ export type GetSummaryReportCsvResponse = GetSummaryReportCsvResponses[keyof Get
 
 export type RotateWebhookSecretData = {
     body?: never;
-    headers?: {
-        /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
-         */
-        'Idempotency-Key'?: string;
-    };
     path: {
         id: string;
     };
@@ -1226,14 +1219,6 @@ export type RotateWebhookSecretErrors = {
      * The resource does not exist in the key's workspace
      */
     404: ErrorResponse;
-    /**
-     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
-     */
-    409: ErrorResponse;
-    /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
-     */
-    422: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */
@@ -4130,12 +4115,6 @@ export type CreateWebhookData = {
          */
         enabled?: boolean;
     };
-    headers?: {
-        /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
-         */
-        'Idempotency-Key'?: string;
-    };
     path?: never;
     query?: never;
     url: '/v1/webhooks';
@@ -4162,10 +4141,6 @@ export type CreateWebhookErrors = {
      * The request body is larger than the API accepts
      */
     413: ErrorResponse;
-    /**
-     * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
-     */
-    422: ErrorResponse;
     /**
      * The API as a whole is receiving too many requests; retry with backoff
      */

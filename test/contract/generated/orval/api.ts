@@ -677,7 +677,10 @@ export interface ReportGroup {
 }
 
 export interface SummaryReport {
-  /** @maxLength 64 */
+  /**
+     * The period as asked
+     * @maxLength 64
+     */
   startDate: string;
   /** @maxLength 64 */
   endDate: string;
@@ -2158,11 +2161,6 @@ export type getApiReferenceResponse200 = {
   status: 200
 }
 
-export type getApiReferenceResponse400 = {
-  data: BadRequestResponse
-  status: 400
-}
-
 export type getApiReferenceResponse429 = {
   data: ThrottledResponse
   status: 429
@@ -2180,13 +2178,13 @@ export type getApiReferenceResponse504 = {
 
 export type getApiReferenceResponseDefault = {
   data: OtherErrorResponse
-  status: Exclude<HTTPStatusCodes, 200 | 400 | 429 | 500 | 504>
+  status: Exclude<HTTPStatusCodes, 200 | 429 | 500 | 504>
 }
 
 export type getApiReferenceResponseSuccess = (getApiReferenceResponse200) & {
   headers: Headers;
 };
-export type getApiReferenceResponseError = (getApiReferenceResponse400 | getApiReferenceResponse429 | getApiReferenceResponse500 | getApiReferenceResponse504 | getApiReferenceResponseDefault) & {
+export type getApiReferenceResponseError = (getApiReferenceResponse429 | getApiReferenceResponse500 | getApiReferenceResponse504 | getApiReferenceResponseDefault) & {
   headers: Headers;
 };
 
@@ -3050,16 +3048,6 @@ export type rotateWebhookSecretResponse404 = {
   status: 404
 }
 
-export type rotateWebhookSecretResponse409 = {
-  data: ConflictResponse
-  status: 409
-}
-
-export type rotateWebhookSecretResponse422 = {
-  data: IdempotencyKeyReusedResponse
-  status: 422
-}
-
 export type rotateWebhookSecretResponse429 = {
   data: ThrottledResponse
   status: 429
@@ -3082,13 +3070,13 @@ export type rotateWebhookSecretResponse504 = {
 
 export type rotateWebhookSecretResponseDefault = {
   data: OtherErrorResponse
-  status: Exclude<HTTPStatusCodes, 200 | 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503 | 504>
+  status: Exclude<HTTPStatusCodes, 200 | 400 | 401 | 403 | 404 | 429 | 500 | 503 | 504>
 }
 
 export type rotateWebhookSecretResponseSuccess = (rotateWebhookSecretResponse200) & {
   headers: Headers;
 };
-export type rotateWebhookSecretResponseError = (rotateWebhookSecretResponse400 | rotateWebhookSecretResponse401 | rotateWebhookSecretResponse403 | rotateWebhookSecretResponse404 | rotateWebhookSecretResponse409 | rotateWebhookSecretResponse422 | rotateWebhookSecretResponse429 | rotateWebhookSecretResponse500 | rotateWebhookSecretResponse503 | rotateWebhookSecretResponse504 | rotateWebhookSecretResponseDefault) & {
+export type rotateWebhookSecretResponseError = (rotateWebhookSecretResponse400 | rotateWebhookSecretResponse401 | rotateWebhookSecretResponse403 | rotateWebhookSecretResponse404 | rotateWebhookSecretResponse429 | rotateWebhookSecretResponse500 | rotateWebhookSecretResponse503 | rotateWebhookSecretResponse504 | rotateWebhookSecretResponseDefault) & {
   headers: Headers;
 };
 
@@ -3103,7 +3091,7 @@ export const getRotateWebhookSecretUrl = (id: string,) => {
 }
 
 /**
- * Required scope: `webhooks:write`.
+ * Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
  * @summary Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)
  */
 export const rotateWebhookSecret = async (id: string, options?: RequestInit): Promise<rotateWebhookSecretResponse> => {
@@ -7145,11 +7133,6 @@ export type createWebhookResponse413 = {
   status: 413
 }
 
-export type createWebhookResponse422 = {
-  data: IdempotencyKeyReusedResponse
-  status: 422
-}
-
 export type createWebhookResponse429 = {
   data: ThrottledResponse
   status: 429
@@ -7172,13 +7155,13 @@ export type createWebhookResponse504 = {
 
 export type createWebhookResponseDefault = {
   data: OtherErrorResponse
-  status: Exclude<HTTPStatusCodes, 201 | 400 | 401 | 403 | 409 | 413 | 422 | 429 | 500 | 503 | 504>
+  status: Exclude<HTTPStatusCodes, 201 | 400 | 401 | 403 | 409 | 413 | 429 | 500 | 503 | 504>
 }
 
 export type createWebhookResponseSuccess = (createWebhookResponse201) & {
   headers: Headers;
 };
-export type createWebhookResponseError = (createWebhookResponse400 | createWebhookResponse401 | createWebhookResponse403 | createWebhookResponse409 | createWebhookResponse413 | createWebhookResponse422 | createWebhookResponse429 | createWebhookResponse500 | createWebhookResponse503 | createWebhookResponse504 | createWebhookResponseDefault) & {
+export type createWebhookResponseError = (createWebhookResponse400 | createWebhookResponse401 | createWebhookResponse403 | createWebhookResponse409 | createWebhookResponse413 | createWebhookResponse429 | createWebhookResponse500 | createWebhookResponse503 | createWebhookResponse504 | createWebhookResponseDefault) & {
   headers: Headers;
 };
 
@@ -7193,7 +7176,7 @@ export const getCreateWebhookUrl = () => {
 }
 
 /**
- * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`.
+ * Bounded, so the whole list always fits one answer: a workspace may hold at most 20 webhooks (the default; the operator's `MAX_WEBHOOKS` may set another), weighing at most 2.5 MB together as JSON (`MAX_LIST_BYTES`); a create or growing update past either is 409 CONFLICT naming the limit. Required scope: `webhooks:write`. Idempotency-Key is not accepted here: the answer carries a secret, which the server never keeps; list the webhooks to see whether a lost request took effect.
  * @summary Create a webhook
  */
 export const createWebhook = async (createWebhookBody: CreateWebhookBody, options?: RequestInit): Promise<createWebhookResponse> => {
