@@ -878,12 +878,14 @@ const NOTES = `## What the figures mean, and what was changed
   stack passes to NodejsFunction); the bench only toggles whether \`@aws-sdk/*\` stays external. The second
   table of section 1 gives each bundle by package (esbuild metafile).
 - Targets (issue 27): the authorizer <= 100 KB, an entity's function <= 150 KB, every function <= 200 KB.
-- The authorizer: 142.5 KB -> ~43 KB. It carried zod (88.5 KB) and every entity declaration only because
-  \`shared/api/auth.ts\` imports \`isScope\` from \`shared/domain/auth.ts\`, whose \`SCOPES\` is computed from the
-  entity registry at load: esbuild had to keep those top-level calls. \`shared/domain/package.json\`
-  (\`{ "sideEffects": false }\`) tells esbuild that loading a domain module does nothing but define it (true:
-  declarations, no I/O, no registration), so a module none of whose exports is used is left out. No other
-  bundle changed size by it (checked: the same declarations are used by every other function).
+- The authorizer (145.9 KB at 491e262; 42.9 KB at 47b6e69, when \`shared/domain/package.json\`
+  \`{ "sideEffects": false }\` first let esbuild drop the entity registry): zod is 89 KB of it again because
+  the registry is used, not merely imported: functions/authorizer -> shared/data/apikey-store.ts ->
+  shared/data/table.ts (\`ENTITIES\`: the table's indexes are derived from the entity declarations) ->
+  shared/domain/registry.ts -> every entity -> shared/domain/fields.ts -> zod; and shared/api/auth.ts ->
+  shared/domain/auth.ts (\`SCOPES\` from \`RESOURCES\`) -> the registry. The authorizer validates nothing
+  with zod. Cutting those two imports (table name and key builders without the registry, scopes as a
+  constant list) is production code, left to issue 25 (which reduces the bundles); this benchmark names it.
 - What holds the other functions above their targets (by package, section 1's second table), and why it stays:
   - **zod, 90-95 KB in every function but the authorizer.** The classic API (\`import * as z from 'zod'\`)
     attaches every method to every schema in its constructor, so one schema pulls in nearly all of it; no
