@@ -759,6 +759,7 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
       }
     }
   } finally {
+    counter.uninstall(db());
     counter.destroy();
     admin.destroy();
     unmute();
