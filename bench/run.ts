@@ -152,7 +152,18 @@ const busy = (load0: number[], m: { cpu: string }) => {
   return Math.max(load0[0] ?? 0, loadavg()[0] ?? 0) > cores;
 };
 
-function machine(started: Date, load0: number[]) {
+/** The commit the run started on (read before any section: a commit made during a long run is not it). */
+function commitNow(): string {
+  try {
+    const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+    const dirty = execSync('git status --porcelain --untracked-files=no', { encoding: 'utf8' }).trim();
+    return dirty ? `${head} with uncommitted changes` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function machine(started: Date, load0: number[], commit: string) {
   const java = (() => {
     try {
       return execSync('java -version 2>&1', { encoding: 'utf8' }).split('\n')[0]!.trim();
@@ -165,13 +176,6 @@ function machine(started: Date, load0: number[]) {
       return execSync('nproc', { encoding: 'utf8' }).trim();
     } catch {
       return String(cpus().length);
-    }
-  })();
-  const commit = (() => {
-    try {
-      return execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
-    } catch {
-      return 'unknown';
     }
   })();
   return {
@@ -791,9 +795,10 @@ async function main() {
   if (values['compare-runs']) overrides.push(`SDK-comparison rounds ${(cfg.compareRuns = Number(values['compare-runs']))} (default ${FULL.compareRuns})`);
   const started = new Date();
   const load0 = loadavg();
+  const commit = commitNow();
   const run = await runBench(cfg, values.only ? { only: values.only } : {});
   const { sections, targets, failures, seconds } = run;
-  const m = machine(started, load0);
+  const m = machine(started, load0, commit);
   const tHeader = ['section', 'target', 'figure', 'wanted', 'result'];
   const tRows = targets.map((t) => [t.section, t.name, t.figure, t.target, metText(t.met)]);
   const met = targets.filter((t) => t.met).length;
