@@ -103,8 +103,14 @@ export async function measureInvoices(counter: DynamoCounter, opts: { sizes?: nu
   return { runs };
 }
 
+/** DynamoDB on-demand list prices (us-east-1, docs/capacity.md): dollars per write and per read request unit. */
+export const PRICE_PER_WRU = 0.625 / 1e6;
+export const PRICE_PER_RRU = 0.125 / 1e6;
+/** DynamoDB cost of one run in dollars (its WCU and RCU at on-demand prices). */
+export const dollarsOf = (r: { wcu: number; rcu: number }) => r.wcu * PRICE_PER_WRU + r.rcu * PRICE_PER_RRU;
+
 export function formatInvoices(b: InvoiceBench, targets: Target[]): { text: string; markdown: string } {
-  const header = ['entries', 'lock batches', 'DynamoDB calls', 'by command', 'RCU', 'WCU', 'ms', 'calls / entry', 'RCU / entry', 'WCU / entry', 'ms / entry'];
+  const header = ['entries', 'lock batches', 'DynamoDB calls', 'by command', 'RCU', 'WCU', 'ms', 'calls / entry', 'RCU / entry', 'WCU / entry', 'ms / entry', '$ / 1,000 entries'];
   const rows = b.runs.map((r) => [
     String(r.entries),
     String(r.lockBatches),
@@ -119,6 +125,7 @@ export function formatInvoices(b: InvoiceBench, targets: Target[]): { text: stri
     fmt(r.rcu / r.entries, 3),
     fmt(r.wcu / r.entries, 2),
     fmt(r.ms / r.entries, 2),
+    fmt((dollarsOf(r) / r.entries) * 1000, 5),
   ]);
   const small = b.runs[0];
   const large = b.runs[b.runs.length - 1];
@@ -127,18 +134,20 @@ export function formatInvoices(b: InvoiceBench, targets: Target[]): { text: stri
       ['DynamoDB calls per entry', (r: InvoiceRun) => r.calls / r.entries],
       ['WCU per entry', (r: InvoiceRun) => r.wcu / r.entries],
       ['RCU per entry', (r: InvoiceRun) => r.rcu / r.entries],
+      ['DynamoDB cost ($) per entry', (r: InvoiceRun) => dollarsOf(r) / r.entries],
     ] as const) {
       const ratio = f(large) / f(small);
+      const digits = name.startsWith('DynamoDB cost') ? 8 : 3;
       targets.push({
         section: '10 invoices',
         name: `${name}, ${large.entries} vs ${small.entries} entries`,
-        figure: `${fmt(f(large), 3)} vs ${fmt(f(small), 3)} (x${fmt(ratio, 2)})`,
+        figure: `${fmt(f(large), digits)} vs ${fmt(f(small), digits)} (x${fmt(ratio, 2)})`,
         target: '<= 1.1x (does not grow)',
         met: ratio <= 1.1,
       });
     }
   }
   const note =
-    'One invoice per row (lines by project), on a fresh workspace: its entries read through the client index (Query, pages of 1 MB), locked 49 per transaction (each entry + its time-entry.updated event + the job count: 99 actions), one commit transaction. WCU computed from item sizes (transactional: 2 per KB per item and index copy); ms from a second, uncounted run on an identical workspace.';
+    "One invoice per row (lines by project), on a fresh workspace: its entries read through the client index (Query, pages of 1 MB), locked 49 per transaction (each entry + its time-entry.updated event + the job count: 99 actions), one commit transaction. WCU computed from item sizes (transactional: 2 per KB per item and index copy); ms from a second, uncounted run on an identical workspace. $ = DynamoDB on-demand list price of the WCU and RCU ($0.625 per million WRU, $0.125 per million RRU: docs/capacity.md), per 1,000 entries invoiced. Target: no per-entry figure of the larger invoice above 1.1x the smaller one's (the work is per entry: pages of the client index, lock transactions of 49 entries).";
   return { text: `${table(header, rows)}\n${note}`, markdown: `${markdownTable(header, rows)}\n\n${note}` };
 }

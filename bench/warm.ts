@@ -116,8 +116,9 @@ export async function measureWarm(
     { route: 'GET /v1/clients/{id}', event: () => apiEvent({ method: 'GET', resource: '/v1/clients/{id}', pathParameters: { id: client.id } }, ws.auth), bare: bare.get },
     { route: 'GET /v1/clients', event: () => apiEvent({ method: 'GET', resource: '/v1/clients' }, ws.auth), bare: bare.list },
   ];
-  const ctx = lambdaContext('clients');
   const time = async (h: Handler, event: APIGatewayProxyEvent) => {
+    // a context per invocation, as Lambda gives: its deadline (the function's timeout) starts now
+    const ctx = lambdaContext('clients');
     const t = performance.now();
     const res = await h(event, ctx);
     const ms = performance.now() - t;

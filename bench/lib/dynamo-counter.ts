@@ -73,6 +73,11 @@ export class DynamoCounter {
     return this;
   }
 
+  /** Takes the counter off the document client again (a second run in the same process installs it anew). */
+  uninstall(doc: DynamoDBDocumentClient): void {
+    (doc.middlewareStack as unknown as { remove: (name: string) => boolean }).remove('benchDynamoCounter');
+  }
+
   reset(): Call[] {
     return this.calls.splice(0);
   }

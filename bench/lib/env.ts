@@ -13,6 +13,8 @@ export function benchEnv(endpoint: string): Record<string, string> {
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: 'local',
     CURSOR_SECRET: 'bench-cursor-secret',
+    // the webhook signing key ring (shared/data/secrets.ts: WEBHOOK_SECRET_KEYS locally, a secret on AWS)
+    WEBHOOK_SECRET_KEYS: JSON.stringify({ current: 'bench1', bench1: 'bench-webhook-key-not-for-production' }),
     STAGE: 'bench',
     POWERTOOLS_SERVICE_NAME: 'time-tracking-bench',
     POWERTOOLS_METRICS_NAMESPACE: 'TimeTracking',
