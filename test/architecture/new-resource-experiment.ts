@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -65,6 +65,23 @@ export function documentedEdits(doc = readFileSync(join(ROOT, 'docs/architecture
   };
 }
 
+/**
+ * Fills `dir` with this repository's files: `HEAD` (a clean checkout of the last commit: `git archive`) or
+ * `worktree` (the files git tracks or would track, as they are now); node_modules is this checkout's, linked.
+ */
+export function checkout(dir: string, source: 'HEAD' | 'worktree'): void {
+  if (!existsSync(join(ROOT, 'node_modules'))) throw new Error('node_modules missing: run npm ci first');
+  if (source === 'HEAD') execFileSync('bash', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: ROOT, stdio: 'inherit' });
+  else {
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0');
+    for (const file of files.filter((f) => f && existsSync(join(ROOT, f)))) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(dir, file));
+    }
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+}
+
 /** Applies the edits to a checkout at `dir`. */
 export function applyEdits(dir: string, edits: DocumentedEdits): void {
   for (const [path, code] of edits.files) {
@@ -77,14 +94,16 @@ export function applyEdits(dir: string, edits: DocumentedEdits): void {
   const at = lines.findIndex((l) => l.startsWith('export const ENTITIES = '));
   if (at < 0) throw new Error('shared/domain/registry.ts: no ENTITIES line');
   lines[at] = edits.registryLine;
-  const lastImport = lines.map((l, i) => (l.startsWith("import { ") && l.includes("from './entities/") ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
+  const lastImport = lines.map((l, i) => (l.startsWith('import { ') && l.includes("from './entities/") ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
   lines.splice(lastImport + 1, 0, `import { ${edits.entity.name} } from '${edits.entity.module}';`);
   writeFileSync(registryPath, lines.join('\n'));
 }
 
 function run(dir: string, cmd: string, args: string[]): boolean {
   console.log(`\n== ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: dir, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  // the checkout's own binaries first on the PATH (as npm scripts have them: Node 22 included)
+  const PATH = `${join(dir, 'node_modules/.bin')}:${process.env.PATH ?? ''}`;
+  const r = spawnSync(cmd, args, { cwd: dir, stdio: 'inherit', env: { ...process.env, PATH, FORCE_COLOR: '0' } });
   return r.status === 0;
 }
 
@@ -95,16 +114,10 @@ function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'new-resource-'));
   let ok = false;
   try {
-    // A clean checkout of HEAD (tracked files only), sharing this checkout's node_modules.
-    execFileSync('bash', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: ROOT, stdio: 'inherit' });
-    if (!existsSync(join(ROOT, 'node_modules'))) throw new Error('node_modules missing: run npm ci first');
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    checkout(dir, 'HEAD');
     applyEdits(dir, edits);
     console.log(`applied: ${[...edits.files.keys(), 'shared/domain/registry.ts'].join(', ')} in ${dir}`);
-    ok =
-      run(dir, 'npx', ['tsx', 'test/contract/codegen.ts']) &&
-      run(dir, 'npm', ['run', 'typecheck']) &&
-      run(dir, 'npx', ['jest', '--runInBand', ...(full ? [] : RELEVANT)]);
+    ok = run(dir, 'tsx', ['test/contract/codegen.ts']) && run(dir, 'npm', ['run', 'typecheck']) && run(dir, 'jest', ['--runInBand', ...(full ? [] : RELEVANT)]);
   } finally {
     if (keep) console.log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
