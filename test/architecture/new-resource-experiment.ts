@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * The experiment behind docs/architecture.md, section 5 ("Worked example: adding a plain resource"): on a
@@ -72,12 +72,16 @@ export function documentedEdits(doc = readFileSync(join(ROOT, 'docs/architecture
 export function checkout(dir: string, source: 'HEAD' | 'worktree'): void {
   if (!existsSync(join(ROOT, 'node_modules'))) throw new Error('node_modules missing: run npm ci first');
   if (source === 'HEAD') execFileSync('bash', ['-c', `git archive HEAD | tar -x -C '${dir}'`], { cwd: ROOT, stdio: 'inherit' });
-  else {
+  else if (existsSync(join(ROOT, '.git'))) {
     const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0');
     for (const file of files.filter((f) => f && existsSync(join(ROOT, f)))) {
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       copyFileSync(join(ROOT, file), join(dir, file));
     }
+  } else {
+    // not a git checkout (e.g. the experiment's own copy): every file but what git would ignore here
+    const skipped = new Set(['node_modules', '.data', 'cdk.out', '.git']);
+    cpSync(ROOT, dir, { recursive: true, filter: (src) => !skipped.has(basename(src)) });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
 }
