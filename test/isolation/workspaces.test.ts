@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { seedInvoices } from '../../shared/seed/seed-invoices';
-import type * as z from 'zod';
 import { RESOURCES, routeList, type RouteDef, type RouteId, type ResourceName } from '../../shared/api/routes';
+import { plainBody, plainResources } from '../support/plain-resources';
 import { apiClient, makeKey, tableSnapshot, useTestTable, type CallResult } from '../support/harness';
 
 /**
@@ -91,7 +91,7 @@ async function createWorkspace(label: string): Promise<Workspace> {
       ...entries.flatMap((e) => [e.id, e.sortKey]),
       ...invoices.map((i) => String(i.id)),
       webhook.id,
-      ...RESOURCES.filter((r) => !PLAIN_EXCLUDED.has(r)).flatMap((r) => [rec[r].id, rec[r].name ?? rec[r].id]),
+      ...plainResources().flatMap((r) => [rec[r].id, rec[r].name ?? rec[r].id]),
     ],
   };
 }
@@ -120,29 +120,6 @@ function ownBody(resource: ResourceName, w: Workspace): Record<string, unknown> 
     webhooks: { url: 'http://127.0.0.1:9/new', events: ['client.*'] },
   };
   return bodies[resource] ?? plainBody(resource);
-}
-
-/** The resources with a fixture of their own in createWorkspace and ownBody; any other is plain. */
-const PLAIN_EXCLUDED = new Set<string>(['clients', 'projects', 'tasks', 'tags', 'favorites', 'time-entries', 'invoices', 'webhooks']);
-
-/**
- * A valid create body of a plain resource (no references), from its create route's schema: each required
- * field gets the first of a few candidate values its schema accepts (a fresh name first).
- */
-function plainBody(resource: ResourceName): Record<string, unknown> {
-  const create = routeList.find((r) => r.resource === resource && r.method === 'POST' && !r.path.includes('{id}'));
-  const shape = (create?.body as { shape?: Record<string, z.ZodType> } | undefined)?.shape;
-  if (!shape) throw new Error(`no isolation fixture for resource ${resource}: add one`);
-  const hex = randomBytes(3).toString('hex');
-  const candidates: unknown[] = [`new-${hex}`, `new-${hex}@example.com`, 1, true, '2026-06-01T09:00:00Z', '2026-06-01'];
-  const body: Record<string, unknown> = {};
-  for (const [field, schema] of Object.entries(shape)) {
-    if (schema.safeParse(undefined).success) continue;
-    const value = candidates.find((c) => schema.safeParse(c).success);
-    if (value === undefined) throw new Error(`no isolation fixture for resource ${resource} (field ${field}): add one`);
-    body[field] = value;
-  }
-  return body;
 }
 
 /** The victim's id for a reference field of a body or a filter of a list. */

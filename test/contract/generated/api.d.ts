@@ -1932,8 +1932,11 @@ export interface operations {
                 userId?: string;
                 projectId?: string;
                 clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
                 taskId?: string;
+                /** @description Entries carrying this tag */
                 tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
                 billable?: "true" | "false";
                 /** @description Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups */
                 invoiced?: "true" | "false";
@@ -2049,8 +2052,11 @@ export interface operations {
                 userId?: string;
                 projectId?: string;
                 clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
                 taskId?: string;
+                /** @description Entries carrying this tag */
                 tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
                 billable?: "true" | "false";
                 /** @description Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups */
                 invoiced?: "true" | "false";
