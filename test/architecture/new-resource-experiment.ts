@@ -99,7 +99,9 @@ export function applyEdits(dir: string, edits: DocumentedEdits): void {
   if (at < 0) throw new Error('shared/domain/registry.ts: no ENTITIES line');
   lines[at] = edits.registryLine;
   const lastImport = lines.map((l, i) => (l.startsWith('import { ') && l.includes("from './entities/") ? i : -1)).reduce((a, b) => Math.max(a, b), -1);
-  lines.splice(lastImport + 1, 0, `import { ${edits.entity.name} } from '${edits.entity.module}';`);
+  const importLine = `import { ${edits.entity.name} } from '${edits.entity.module}';`;
+  // a checkout that has the entry already (the experiment's own copy, when this runs inside it) is left as it is
+  if (!lines.includes(importLine)) lines.splice(lastImport + 1, 0, importLine);
   writeFileSync(registryPath, lines.join('\n'));
 }
 
