@@ -7,6 +7,7 @@ import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { auditOp, diff } from './audit';
 import { writeAll, type WriteOp } from './write';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * API key records, shared by the admin CLI and the console: a key made either way shows in both. The item
@@ -19,7 +20,7 @@ import { writeAll, type WriteOp } from './write';
  * the bound, which then releases the slots of expired keys (marking each `released`, one transaction per
  * key, so a key is never released twice) and tries once more.
  */
-const TYPE = 'APIKEY';
+const TYPE = ITEM_TYPES.apiKey;
 export const MAX_ACTIVE_KEYS = () => Number(process.env.MAX_ACTIVE_KEYS ?? 500);
 
 function toRecord(item: StoredItem): ApiKeyRecord {
