@@ -1,4 +1,8 @@
+import type * as z from 'zod';
+import { timeEntries } from '../domain/entities/time-entries';
+import type { ReportTotals, SummaryReport } from '../domain/reports';
 import type { RouteId } from './routes';
+import { responseSchema } from './schemas';
 
 /**
  * CSV answers (`Accept: text/csv`) of the routes declared `csv` in the route table: RFC 4180 (fields
@@ -23,8 +27,21 @@ function field(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** The columns of a time entry in CSV, in order. */
-export const TIME_ENTRY_COLUMNS = [
+/**
+ * The columns of a CSV derived from the response schema of its rows: the fields `first` names, in that
+ * order, then every other field of the schema in the schema's order, less those `omitted` names. So a field
+ * added to the response reaches the CSV unless it is omitted here by name; a name in `first` or `omitted`
+ * that the schema lacks is an error (no column can name a field that no longer exists).
+ */
+export function csvColumns(schema: z.ZodObject, first: readonly string[], omitted: readonly string[]): string[] {
+  const fields = Object.keys(schema.shape);
+  const unknown = [...first, ...omitted].filter((f) => !fields.includes(f));
+  if (unknown.length) throw new Error(`CSV columns name fields the response lacks: ${unknown.join(', ')}`);
+  return [...first, ...fields.filter((f) => !first.includes(f) && !omitted.includes(f))];
+}
+
+/** The time-entry CSV's leading columns, in their order (the order the CSV has had since it was made). */
+const TIME_ENTRY_FIRST_COLUMNS = [
   'id',
   'sortKey',
   'userId',
@@ -41,33 +58,20 @@ export const TIME_ENTRY_COLUMNS = [
   'createdAt',
   'updatedAt',
   'etag',
-] as const;
-
-interface Totals {
-  entries: number;
-  durationMinutes: number;
-  billableMinutes: number;
-  amounts: Array<{ currency: string; amount: number }>;
-}
-interface Group extends Totals {
-  key: string | null;
-  name: string | null;
-  groups?: Group[];
-}
-interface Report {
-  groupBy: string[];
-  totals: Totals;
-  groups: Group[];
-}
+];
+/** Fields of a time entry the CSV leaves out: `invoiceId` (read-only, added to the record with invoicing; the CSV was kept as it was). */
+export const TIME_ENTRY_CSV_OMITTED: readonly string[] = ['invoiceId'];
+/** The columns of a time entry in CSV, in order: from the time entry's response schema. */
+export const TIME_ENTRY_COLUMNS: readonly string[] = csvColumns(responseSchema(timeEntries), TIME_ENTRY_FIRST_COLUMNS, TIME_ENTRY_CSV_OMITTED);
 
 /**
  * A summary report as CSV: columns `level` (total, group, subgroup), per grouping its key and name
  * (`project`, `projectName`, ...), the totals, and one `amount_<currency>` column per currency of the report.
  */
-function reportCsv(report: Report): string {
+function reportCsv(report: SummaryReport): string {
   const currencies = [...new Set(report.totals.amounts.map((a) => a.currency))].sort();
   const header = ['level', ...report.groupBy.flatMap((g) => [g, `${g}Name`]), 'entries', 'durationMinutes', 'billableMinutes', ...currencies.map((c) => `amount_${c}`)];
-  const values = (t: Totals) => [t.entries, t.durationMinutes, t.billableMinutes, ...currencies.map((c) => t.amounts.find((a) => a.currency === c)?.amount ?? 0)];
+  const values = (t: ReportTotals) => [t.entries, t.durationMinutes, t.billableMinutes, ...currencies.map((c) => t.amounts.find((a) => a.currency === c)?.amount ?? 0)];
   const blank = (n: number) => Array.from({ length: n * 2 }, () => '');
   const rows: unknown[][] = [header, ['total', ...blank(report.groupBy.length), ...values(report.totals)]];
   for (const g of report.groups) {

@@ -1,18 +1,22 @@
-import { summaryReport, type Grouping, type ReportFilters, type SummaryReport } from '../data/reports';
+import type { SummaryReport, TimeEntryFilters } from '../domain/reports';
+import { summaryReport } from '../services/reports';
 import { resourceHandler } from './handler';
 import type { InputOf, Routes } from './routes';
 
-/** GET /v1/reports/summary: the validated query as a report request (shared/data/reports.ts computes it). */
+/** GET /v1/reports/summary: the validated query as a report request (shared/services/reports.ts computes it). */
 export async function getSummaryReport(workspaceId: string, q: InputOf<Routes['getSummaryReport']>['query']): Promise<SummaryReport> {
   const { startDate, endDate, groupBy, timeZone, ...filters } = q;
   return summaryReport(workspaceId, {
     startDate,
     endDate,
-    groupBy: (groupBy ?? []) as Grouping[],
+    groupBy: groupBy ?? [],
     ...(timeZone ? { timeZone } : {}),
-    filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as ReportFilters,
+    filters: definedOnly(filters),
   });
 }
+
+/** The filters the request sent (an absent one is no key at all). */
+const definedOnly = (filters: TimeEntryFilters): TimeEntryFilters => Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
 
 /** The reports function's handler (functions/reports/index.ts). */
 export const reportsHandler = () =>

@@ -2,10 +2,23 @@ import * as z from 'zod';
 import { CHANGE_ENTITIES, CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
 import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_RECORD_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../domain/examples';
-import { BASE_FIELDS, dateOrDateTime, dateString, dateTimeString, idString, inputSchema, isAlwaysPresent, LIMITS, timestamp, type FieldSpecs } from '../domain/fields';
+import {
+  BASE_FIELDS,
+  booleanParam,
+  dateOrDateTime,
+  dateString,
+  dateTimeString,
+  idString,
+  inputSchema,
+  isAlwaysPresent,
+  LIMITS,
+  timestamp,
+  type FieldSpecs,
+} from '../domain/fields';
 import { ENTITIES } from '../domain/registry';
 import { SCOPES } from '../domain/auth';
 import { INVOICE_STATUSES } from '../domain/entities/invoices';
+import { timeEntryFilters } from '../domain/reports';
 import { ERROR_STATUS, MAX_DETAIL_CHARS, MAX_ERROR_DETAILS, MAX_ERROR_MESSAGE_CHARS, type ErrorCode } from './errors';
 
 /**
@@ -195,20 +208,16 @@ export const cursorParam = z.string().min(1).max(MAX_CURSOR_CHARS).optional().me
 /** The `{id}` of a resource's routes: the id with the example of that resource's records. */
 export const idParamsFor = (resource: string) => z.strictObject({ id: idString.meta({ example: EXAMPLE_RECORD_IDS[resource] ?? EXAMPLE_IDS.client }) });
 
-/** A boolean in the query string: exactly `true` or `false`. */
-export const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' });
+export { booleanParam };
 
-/** Filters of the time-entry list (paging parameters are added to every paged list by the route table). */
+/**
+ * The time-entry list's query: its range, the time-entry filters (one schema, shared with the summary
+ * report: shared/domain/reports.ts) and `running` (paging parameters are added by the route table).
+ */
 export const timeEntryListQuery = z.strictObject({
   startDate: dateOrDateTime.optional().meta({ description: 'Entries starting at or after this date (inclusive)' }),
   endDate: dateOrDateTime.optional().meta({ description: 'Entries starting at or before this date (inclusive; a date alone covers the whole day)' }),
-  userId: idOf.user.optional(),
-  projectId: idOf.project.optional(),
-  clientId: idOf.client.optional(),
-  taskId: idOf.task.optional().meta({ description: "Entries of this task (read through the task's project)" }),
-  tagId: idOf.tag.optional().meta({ description: 'Entries carrying this tag' }),
-  billable: booleanParam.optional().meta({ description: 'Only billable (true) or only non-billable (false) entries' }),
-  invoiced: booleanParam.optional().meta({ description: 'Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)' }),
+  ...timeEntryFilters.shape,
   running: z.literal('true').optional().meta({ description: 'true: only running entries (no endTime; at most one per user)' }),
 });
 /** A time entry's sortKey: `<startTime, UTC, ms>#<id>` (shared/domain/entities/time-entries.ts). */
@@ -289,85 +298,8 @@ export const changesPage = z
   })
   .meta({ id: 'ChangePage' });
 
-/** GET /v1/reports/summary (shared/api/reports.ts). */
-export const REPORT_GROUPINGS = ['user', 'project', 'client', 'task', 'tag', 'day', 'week', 'month'] as const;
-export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
-export const reportQuery = z.strictObject({
-  startDate: dateOrDateTime.meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
-  endDate: dateOrDateTime.meta({
-    description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate',
-  }),
-  groupBy: z
-    .string()
-    .max(64)
-    .transform((v) => v.split(',').map((g) => g.trim()))
-    .refine((gs) => gs.length >= 1 && gs.length <= 2, 'one or two groupings, comma separated')
-    .refine((gs) => gs.every((g) => (REPORT_GROUPINGS as readonly string[]).includes(g)), `each grouping must be one of ${REPORT_GROUPINGS.join(', ')}`)
-    .refine((gs) => new Set(gs).size === gs.length, 'the two groupings must differ')
-    .optional()
-    .meta({ description: `One or two of ${REPORT_GROUPINGS.join(', ')}, comma separated (e.g. project,user); none: totals only`, example: 'project,user' }),
-  userId: idOf.user.optional(),
-  projectId: idOf.project.optional(),
-  clientId: idOf.client.optional(),
-  taskId: idOf.task.optional(),
-  tagId: idOf.tag.optional(),
-  billable: booleanParam.optional(),
-  invoiced: booleanParam.optional().meta({ description: 'Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups' }),
-  timeZone: z
-    .string()
-    .max(64)
-    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
-    .optional()
-    .meta({ description: 'IANA time zone of the dates and of the day, week and month groups (default UTC)', example: 'Europe/Berlin' }),
-});
-
-const reportAmount = z.object({ currency: z.string().max(3).meta({ example: 'USD' }), amount: z.number().meta({ example: 5400 }) });
-/** Bounds declared for clients (no report comes near them: groups are bounded by the workspace's records and the 1,096-day range). */
-const MAX_REPORT_GROUPS = 100_000;
-const MAX_CURRENCIES = 200;
-const reportTotals = {
-  entries: z.number().int().meta({ example: 42 }),
-  durationMinutes: z.number().int().meta({ example: 3150 }),
-  billableMinutes: z.number().int().meta({ example: 2700 }),
-  amounts: z.array(reportAmount).max(MAX_CURRENCIES).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
-};
-const groupFields = {
-  key: z.string().max(512).nullable().meta({
-    description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one',
-    example: EXAMPLE_IDS.project,
-  }),
-  name: z
-    .string()
-    .max(512)
-    .nullable()
-    .meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is", example: 'Website relaunch' }),
-};
-export const reportSubGroup = z
-  .object({ key: groupFields.key.meta({ example: EXAMPLE_IDS.user }), name: groupFields.name.meta({ example: EXAMPLE_IDS.user }), ...reportTotals })
-  .meta({ id: 'ReportSubGroup' });
-export const reportGroup = z.object({ ...groupFields, ...reportTotals, groups: z.array(reportSubGroup).max(MAX_REPORT_GROUPS).optional() }).meta({ id: 'ReportGroup' });
-export const summaryReport = z
-  .object({
-    startDate: z.string().max(64).meta({ description: 'The period as asked', example: '2026-03-01' }),
-    endDate: z.string().max(64).meta({ example: '2026-03-31' }),
-    groupBy: z
-      .array(z.enum(REPORT_GROUPINGS))
-      .max(2)
-      .meta({ example: ['project', 'user'] }),
-    timeZone: z.string().max(64).optional().meta({ example: 'Europe/Berlin' }),
-    totals: z.object(reportTotals),
-    groups: z.array(reportGroup).max(MAX_REPORT_GROUPS),
-    runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)', example: 1 }),
-  })
-  .meta({ id: 'SummaryReport' });
+/** GET /v1/reports/summary: the request and the answer are declared with the engine (shared/domain/reports.ts). */
+export { REPORT_GROUPINGS, reportGroup, reportQuery, reportSubGroup, summaryReportSchema as summaryReport, type ReportGrouping } from '../domain/reports';
 /** Webhooks (shared/domain/entities/webhooks.ts): the signing secret appears in two answers only. */
 export const webhookSecretField = z.string().max(128).meta({
   description: 'The signing secret (Standard Webhooks, `whsec_...`): shown in this answer only; store it now. Verify deliveries with it.',

@@ -5,13 +5,14 @@ import { normalizeEmail } from '../domain/roles';
 import { db, tableName } from './db';
 import { keys } from './keys';
 import { TYPE_ATTRIBUTE } from './table';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * Sign-in accounts of the local OpenID Provider (`npm start`, local/oidc.ts): never used in AWS, where
  * Cognito holds them. One item per e-mail, `ACCOUNT#<email>`, with a bcrypt hash of the password (cost 10)
  * and never the password. The admin CLI's `members add` creates one with a generated password, printed once.
  */
-const TYPE = 'ACCOUNT';
+const TYPE = ITEM_TYPES.account;
 const BCRYPT_COST = 10;
 
 /** 20 random characters of an unambiguous alphabet (about 113 bits). */

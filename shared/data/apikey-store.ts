@@ -8,6 +8,7 @@ import { keys } from './keys';
 import { auditOp, diff } from './audit';
 import { writeAll, type WriteOp } from './write';
 import * as settings from '../platform/settings';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * API key records, shared by the admin CLI and the console: a key made either way shows in both. The item
@@ -20,7 +21,7 @@ import * as settings from '../platform/settings';
  * the bound, which then releases the slots of expired keys (marking each `released`, one transaction per
  * key, so a key is never released twice) and tries once more.
  */
-const TYPE = 'APIKEY';
+const TYPE = ITEM_TYPES.apiKey;
 export const MAX_ACTIVE_KEYS = () => settings.maxActiveKeys();
 
 function toRecord(item: StoredItem): ApiKeyRecord {

@@ -5,6 +5,7 @@ import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
 import type { WriteOp } from './write';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * The console's audit log: one item per change to a workspace's keys or members, written in the same
@@ -13,7 +14,7 @@ import type { WriteOp } from './write';
  * never holds a secret (an API key or a password), only the key's id and public prefix.
  */
 export const AUDIT_RETENTION_DAYS = 400;
-const TYPE = 'AUDIT';
+const TYPE = ITEM_TYPES.audit;
 
 export type AuditAction = 'api-key.created' | 'api-key.updated' | 'api-key.rolled' | 'api-key.revoked' | 'member.added' | 'member.updated' | 'member.removed';
 

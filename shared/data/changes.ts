@@ -8,6 +8,7 @@ import { escapedSize } from './paging';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
 import { writeAll, type WriteOp } from './write';
 import * as settings from '../platform/settings';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * The change feed's storage: one numbered sequence of positions per workspace, each position holding the
@@ -27,9 +28,9 @@ import * as settings from '../platform/settings';
  * position order. docs/data-model.md ("Change feed") states the argument and the costs.
  */
 
-const EVENT_TYPE = 'CHANGE';
-const VOID_TYPE = 'CHANGEVOID';
-const SEQUENCE_TYPE = 'CHANGESEQ';
+const EVENT_TYPE = ITEM_TYPES.change;
+const VOID_TYPE = ITEM_TYPES.changeVoid;
+const SEQUENCE_TYPE = ITEM_TYPES.changeSequence;
 
 /** Milliseconds since the epoch. Tests replace it (setChangesClock) to move through retention. */
 let clock: () => number = () => Date.now();

@@ -12,6 +12,7 @@ import { lockOps, referenceOps } from './record-writes';
 import { repository } from './repository';
 import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import type { WriteOp } from './write';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * The storage side of invoices made from time (docs/data-model.md, "Invoices from time"). The service
@@ -32,8 +33,8 @@ import type { WriteOp } from './write';
  *   each with its event, plus the job's `ADD locked -n` (state `releasing`).
  */
 export const ENTRY_BATCH = 49;
-const JOB_TYPE = 'INVOICEJOB';
-const SEQUENCE_TYPE = 'INVOICESEQ';
+const JOB_TYPE = ITEM_TYPES.invoiceJob;
+const SEQUENCE_TYPE = ITEM_TYPES.invoiceSequence;
 const invoices = () => repository(invoiceEntity);
 const entries = () => repository(timeEntryEntity);
 

@@ -7,6 +7,7 @@ import { db, queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TYPE_ATTRIBUTE } from './table';
 import { writeAll, type WriteOp } from './write';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * Workspace members: a person (their e-mail) with a role in a workspace; one person may be a member of
@@ -17,7 +18,7 @@ import { writeAll, type WriteOp } from './write';
  * or demoting an owner requires `owners > 1`, so the last owner cannot go, even when two owners try to
  * leave at once. Every change carries its audit entry in that transaction.
  */
-const TYPE = 'MEMBER';
+const TYPE = ITEM_TYPES.member;
 
 export interface Member {
   workspaceId: string;

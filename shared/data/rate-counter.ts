@@ -3,6 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * The rate-counter store: per-key rate limits of N requests per clock minute and M per clock hour (fixed
@@ -43,7 +44,7 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 /** Kept 8 days after the hour ends: the console charts the last 7 days (168 hours) of a key's usage. */
 export const TTL_AFTER_HOUR_END_SECONDS = 8 * 86_400;
-const COUNTER_TYPE = 'RATECOUNTER';
+const COUNTER_TYPE = ITEM_TYPES.rateCounter;
 
 export interface Window {
   /** Start of the hour (ms). */

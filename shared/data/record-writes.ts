@@ -5,6 +5,7 @@ import { entityKey, keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { StaleRead, type WriteOp } from './write';
 import * as settings from '../platform/settings';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * The writes that travel with a record in its transaction (shared/data/repository.ts): its uniqueness
@@ -36,7 +37,7 @@ export function lockOps(
       item: {
         Put: {
           TableName: tableName(),
-          Item: { ...keys.uniqueLock(workspaceId, rule.name, newValue, rule.field), [TYPE]: 'UNIQUE', owner: ownerSK },
+          Item: { ...keys.uniqueLock(workspaceId, rule.name, newValue, rule.field), [TYPE]: ITEM_TYPES.uniqueLock, owner: ownerSK },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },

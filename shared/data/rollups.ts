@@ -2,6 +2,7 @@ import { queryAll, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
 import type { WriteOp } from './write';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * Report rollups (docs/data-model.md, "Reports"): running totals of finished time entries per UTC day
@@ -21,7 +22,7 @@ import type { WriteOp } from './write';
  * item from several records of one transaction (a started timer stopping another) are merged, so each
  * item appears at most once in it.
  */
-export const ROLLUP_TYPE = 'ROLLUP';
+export const ROLLUP_TYPE = ITEM_TYPES.rollup;
 export const DIMENSIONS = ['U', 'P', 'C', 'T', 'X'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 export type Granularity = 'D' | 'M';

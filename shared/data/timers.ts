@@ -7,6 +7,7 @@ import { keys } from './keys';
 import { rollupOps } from './rollups';
 import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { StaleRead, type WriteOp } from './write';
+import { ITEM_TYPES } from './item-types';
 
 /**
  * What travels with every time-entry write besides the record itself (shared/data/repository.ts calls
@@ -44,7 +45,7 @@ export interface CompanionContext {
 }
 export type Companion = (ctx: CompanionContext) => Promise<CompanionPlan>;
 
-const TIMER_TYPE = 'RUNNINGTIMER';
+const TIMER_TYPE = ITEM_TYPES.runningTimer;
 const running = (item: StoredItem | undefined): item is StoredItem => item !== undefined && isRunning(item);
 
 async function read(key: { PK: string; SK: string }): Promise<StoredItem | undefined> {

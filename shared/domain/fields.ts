@@ -58,6 +58,8 @@ export const dateString = z.iso
 export const dateOrDateTime = z.union([dateTimeString, dateString], {
   error: 'must be a date (YYYY-MM-DD) or a date-time (ISO 8601), e.g. 2026-01-31 or 2026-01-31T09:00:00Z',
 });
+/** A boolean in the query string: exactly `true` or `false`. */
+export const booleanParam = z.enum(['true', 'false'], { message: 'must be true or false' });
 export const timestamp = z.string().max(MAX_DATE_TIME_CHARS).meta({ format: 'date-time' });
 export const money = z.number().min(0).max(1_000_000_000);
 

@@ -14,6 +14,7 @@ import type { Task } from '../domain/entities/tasks';
 import { deriveTimeEntry, isRunning, type TimeEntry } from '../domain/entities/time-entries';
 import { ulid } from '../domain/ids';
 import { prng } from './random';
+import { ITEM_TYPES } from '../data/item-types';
 
 /**
  * `seed --time-entries N`: N realistic time entries in a workspace, quickly.
@@ -237,7 +238,10 @@ async function addRollupsAndTimers(workspaceId: string, items: readonly StoredIt
   await Promise.all(Array.from({ length: Math.min(concurrency, updates.length) }, worker));
   for (const item of items.filter((i) => isRunning(i))) {
     await db().send(
-      new PutCommand({ TableName: tableName(), Item: { ...keys.runningTimer(workspaceId, String(item.userId)), [TYPE_ATTRIBUTE]: 'RUNNINGTIMER', sortKey: item.SK, id: item.id } }),
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.runningTimer(workspaceId, String(item.userId)), [TYPE_ATTRIBUTE]: ITEM_TYPES.runningTimer, sortKey: item.SK, id: item.id },
+      }),
     );
   }
 }

@@ -1,66 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import { Template } from 'aws-cdk-lib/assertions';
+import { NO_BUNDLING } from '../cdk/support';
 import { useTestTable, newWorkspace } from '../support/harness';
+import { applyEdits, checkout, documentedEdits } from './new-resource-experiment';
 
 /**
- * docs/architecture.md, "Adding a plain resource": a resource is its entity declaration, its line in
- * the registry (from which the route table derives its five routes) and a one-line function file. This
- * test does exactly that for a throwaway `users` resource, without touching any other file: the registry
- * is extended with the declaration, the function file is the one line, and the API serves it end to end
- * through the local gateway against DynamoDB Local (routes, scopes, validation, storage, OpenAPI).
+ * docs/architecture.md, "Worked example: adding a plain resource": a resource is its entity declaration,
+ * its line in the registry and a one-line function file. This test makes the three edits, read from the
+ * document itself, in a copy of this checkout (its tracked and untracked files) and, with nothing mocked:
+ *  - type-checks the copy's production code with a probe that uses the new entry as its types see it
+ *    (`entityHandler('users')`, the route `createUser`, the scope `users:write`, `repository(users)`);
+ *  - synthesizes the copy's stack: a function `Fn-users` and its methods behind the authorizer;
+ *  - serves the resource end to end through the copy's local gateway against DynamoDB Local (routes,
+ *    scopes, validation, storage, OpenAPI).
+ * The whole experiment (clients regenerated, `npm run typecheck`, the suites): new-resource-experiment.ts.
  */
 useTestTable();
 
-type Gateway = import('../../local/gateway').Gateway;
-interface Sandbox {
-  gateway: Gateway;
-  createApiKey: typeof import('../../shared/data/apikey-store').createApiKey;
-  routeIds: string[];
-}
+const edits = documentedEdits();
+const dir = mkdtempSync(join(tmpdir(), 'new-resource-test-'));
+beforeAll(() => {
+  checkout(dir, 'worktree');
+  applyEdits(dir, edits);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function sandbox(): Sandbox {
-  let out!: Sandbox;
-  jest.isolateModules(() => {
-    jest.doMock('../../shared/domain/registry', () => {
-      const actual = jest.requireActual<typeof import('../../shared/domain/registry')>('../../shared/domain/registry');
-      const { defineEntity } = jest.requireActual<typeof import('../../shared/domain/entity')>('../../shared/domain/entity');
-      const { nameString } = jest.requireActual<typeof import('../../shared/domain/fields')>('../../shared/domain/fields');
-      const z = jest.requireActual<typeof import('zod')>('zod');
-      // 1. The entity declaration.
-      const users = defineEntity({
-        resource: 'users',
-        kind: 'User',
-        type: 'USER',
-        description: 'People who track time',
-        fields: { name: { schema: nameString, required: true }, email: { schema: z.email() }, active: { schema: z.boolean(), default: true } },
-        key: { pk: {}, sk: { prefix: 'USER', composite: ['id'] } },
-        list: { mode: 'whole', via: ['key'] },
-      });
-      // 2. Its line in the registry.
-      const ENTITIES = [...actual.ENTITIES, users];
-      return { ...actual, ENTITIES, RESOURCES: ENTITIES.map((e) => e.resource), usedBy: (target: never, registry = ENTITIES) => actual.usedBy(target, registry) };
-    });
-    // 3. The function file: one line binding the resource.
-    jest.doMock(
-      '../../functions/users/index',
-      () => ({ handler: jest.requireActual<typeof import('../../shared/api/crud')>('../../shared/api/crud').entityHandler('users' as never) }),
-      { virtual: true },
-    );
-    const { createGateway } = jest.requireActual<typeof import('../../local/gateway')>('../../local/gateway');
-    const { createApiKey } = jest.requireActual<typeof import('../../shared/data/apikey-store')>('../../shared/data/apikey-store');
-    const { ROUTE_IDS } = jest.requireActual<typeof import('../../shared/api/routes')>('../../shared/api/routes');
-    // The gateway loads a function when its first request arrives, after this sandbox has closed: so the
-    // functions this test calls are loaded here, inside it, as the gateway would load them.
-    const handlers = Object.fromEntries(['users', 'openapi', 'authorizer'].map((name) => [name, (require(`../../functions/${name}/index`) as { handler: unknown }).handler]));
-    out = { gateway: createGateway({ authCacheTtlSeconds: 300, loadHandler: (name) => handlers[name] }), createApiKey, routeIds: ROUTE_IDS as string[] };
-  });
-  return out;
-}
+/** The copy's modules, loaded from the copy (so with the real registry entry): typed as this test uses them. */
+const fromCopy = <T>(path: string): T => require(join(dir, path)) as T;
 
-test('a throwaway plain resource declared in one place is served end to end', async () => {
-  const { gateway, createApiKey, routeIds } = sandbox();
-  expect(routeIds.filter((id) => /User/.test(id)).sort()).toEqual(['createUser', 'deleteUser', 'getUser', 'listUsers', 'updateUser']);
+test('the copy type-checks with the new entry: handler, route ids, scopes and repository typed for users', () => {
+  writeFileSync(
+    join(dir, 'probe.ts'),
+    [
+      "import { entityHandler } from './shared/api/crud';",
+      "import { routes, type RouteId } from './shared/api/routes';",
+      "import type { Scope } from './shared/domain/auth';",
+      "import { repository } from './shared/data/repository';",
+      "import { users } from './shared/domain/entities/users';",
+      "export const handler = entityHandler('users');",
+      "export const ids: RouteId[] = ['listUsers', 'createUser', 'getUser', 'updateUser', 'deleteUser'];",
+      "export const scopes: Scope[] = ['users:read', 'users:write'];",
+      'export const create = routes.createUser;',
+      'export const repo = repository(users);',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'tsconfig.probe.json'), JSON.stringify({ extends: './tsconfig.json', include: ['probe.ts', 'bin', 'lib', 'functions', 'shared', 'local', 'admin'] }));
+  const tsc = spawnSync(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.probe.json'], { cwd: dir, encoding: 'utf8' });
+  expect(tsc.stdout + tsc.stderr).toBe('');
+  expect(tsc.status).toBe(0);
+}, 180_000);
+
+test('the copy synthesizes: a function for users and its five methods behind the authorizer', () => {
+  const { TimeTrackingStack } = fromCopy<typeof import('../../lib/time-tracking-stack')>('lib/time-tracking-stack');
+  const { stageConfig } = fromCopy<typeof import('../../lib/config')>('lib/config');
+  const app = new App({ context: NO_BUNDLING, builtinCloudFormationValidation: false });
+  const stack = new TimeTrackingStack(app, 'TimeTracking-dev', { config: stageConfig('dev') });
+  const users = (stack.functions as Record<string, { fn: IConstruct } | undefined>).users;
+  expect(users).toBeDefined();
+  const fnId = stack.resolve((users!.fn.node.defaultChild as CfnElement).logicalId) as string;
+  const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties?: Record<string, any> }> };
+  expect(json.Resources[fnId]?.Type).toBe('AWS::Lambda::Function');
+  const methods = Object.values(json.Resources).filter(
+    (r) => r.Type === 'AWS::ApiGateway::Method' && r.Properties!.AuthorizationType === 'CUSTOM' && JSON.stringify(r.Properties!.Integration ?? {}).includes(fnId),
+  );
+  expect(methods.map((m) => m.Properties!.HttpMethod).sort()).toEqual(['DELETE', 'GET', 'GET', 'POST', 'PUT']);
+});
+
+test('the copy serves the plain resource end to end through its local gateway', async () => {
+  type Gateway = { handle(req: { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> };
+  const { createGateway } = fromCopy<{ createGateway(opts: { authCacheTtlSeconds: number }): Gateway }>('local/gateway');
+  const { createApiKey } = fromCopy<{ createApiKey(input: { workspaceId: string; name: string; scopes: string[] }): Promise<{ key: string }> }>('shared/data/apikey-store');
+  const { ROUTE_IDS } = fromCopy<{ ROUTE_IDS: string[] }>('shared/api/routes');
+  const gateway = createGateway({ authCacheTtlSeconds: 300 });
+
+  expect(ROUTE_IDS.filter((id) => /User/.test(id)).sort()).toEqual(['createUser', 'deleteUser', 'getUser', 'listUsers', 'updateUser']);
   const ws = newWorkspace('users');
-  const { key } = await createApiKey({ workspaceId: ws, name: 'users', scopes: ['users:read', 'users:write'] as never[] });
-  const { key: readOnly } = await createApiKey({ workspaceId: ws, name: 'ro', scopes: ['users:read'] as never[] });
+  const { key } = await createApiKey({ workspaceId: ws, name: 'users', scopes: ['users:read', 'users:write'] });
+  const { key: readOnly } = await createApiKey({ workspaceId: ws, name: 'ro', scopes: ['users:read'] });
   const call = async (method: string, path: string, body?: unknown, k = key) => {
     const res = await gateway.handle({
       method,

@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { keys } from '../../shared/data/keys';
 import { FUNCTION_NAMES, type FunctionName, RESOURCES } from '../../shared/api/routes';
 import { CURSOR_FUNCTIONS } from '../../lib/time-tracking-stack';
-import { type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
+import { API_FUNCTIONS_BEYOND_ENTITIES, type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
 
 const dynamoActions = (s: Synth, roleId: string) =>
   statementsOfRole(s, roleId)
@@ -16,9 +16,10 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer, the webhook dispatcher and sender, the console and its authorizer: 17, all nodejs22.x on arm64', () => {
+  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer, the webhook dispatcher and sender, the console and its authorizer: resources + 9, all nodejs22.x on arm64', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 9);
-    expect(RESOURCES.length).toBe(8);
+    // the registry's resources, each with its function, and the API's four functions that serve no entity
+    expect([...FUNCTION_NAMES].sort()).toEqual([...RESOURCES, ...API_FUNCTIONS_BEYOND_ENTITIES].sort());
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
     for (const name of [...FUNCTION_NAMES, 'authorizer'] as const) expect(fnJson(name).json.Type).toBe('AWS::Lambda::Function');
   });

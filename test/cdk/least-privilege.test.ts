@@ -1,4 +1,4 @@
-import { FUNCTION_NAMES } from '../../shared/api/routes';
+import { FUNCTION_NAMES, RESOURCES } from '../../shared/api/routes';
 import { keys } from '../../shared/data/keys';
 import type { ServiceFunction } from '../../lib/service-function';
 import { type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
@@ -16,8 +16,12 @@ const RATE = keys.rateCounter('*', '').PK;
 const RW = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'];
 const RESOURCE_GRANT = [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE] }];
 
-/** The reviewed list: function -> its table grants. */
+/**
+ * The reviewed list: function -> its table grants. Every resource of the registry has the reviewed resource
+ * grant unless listed below with another (so a plain resource added by its declaration gets exactly it).
+ */
 const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; leadingKeys: string[] }>> = {
+  ...Object.fromEntries(RESOURCES.map((r) => [r, RESOURCE_GRANT])),
   clients: RESOURCE_GRANT,
   projects: RESOURCE_GRANT,
   tasks: RESOURCE_GRANT,

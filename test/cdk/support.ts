@@ -57,3 +57,9 @@ export function statementsOfRole(s: Synth, roleLogicalId: string): Array<Record<
 }
 
 export const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+
+/**
+ * The functions behind the API that serve no entity of the registry; every entity of the registry has a
+ * function of its own besides (the pins of test/cdk are derived from the two, so a new resource moves them).
+ */
+export const API_FUNCTIONS_BEYOND_ENTITIES = ['openapi', 'me', 'changes', 'reports'] as const;

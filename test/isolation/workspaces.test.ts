@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { seedInvoices } from '../../shared/seed/seed-invoices';
-import { routeList, type RouteDef, type RouteId, type ResourceName } from '../../shared/api/routes';
+import { RESOURCES, routeList, type RouteDef, type RouteId, type ResourceName } from '../../shared/api/routes';
+import { plainBody, plainResources } from '../support/plain-resources';
 import { apiClient, makeKey, tableSnapshot, useTestTable, type CallResult } from '../support/harness';
 
 /**
@@ -25,7 +26,7 @@ interface Workspace {
   userId: string;
   /** Every id, sortKey, name and cursor of this workspace: none may appear in a response to the other. */
   secrets: string[];
-  rec: Record<Exclude<ResourceName, 'invoices'>, { id: string; name?: string; sortKey?: string }> & { invoices: { id: string } };
+  rec: Record<ResourceName, { id: string; name?: string; sortKey?: string }>;
   cursors: { 'time-entries': string; invoices: string; changes: string };
 }
 
@@ -64,20 +65,24 @@ async function createWorkspace(label: string): Promise<Workspace> {
     return res.body.nextCursor as string;
   };
   const entry = entries[0];
+  const fixtures: Partial<Workspace['rec']> = {
+    clients: client,
+    projects: project,
+    tasks: task,
+    tags: tag,
+    favorites: favorite,
+    'time-entries': entry,
+    invoices: { id: String(invoices[0]!.id) },
+    webhooks: webhook,
+  };
+  // a resource with no fixture above (a plain one, added by its declaration alone): one record from its create schema
+  for (const resource of RESOURCES) fixtures[resource] ??= await created(`/v1/${resource}`, plainBody(resource));
+  const rec = fixtures as Workspace['rec'];
   return {
     ws,
     key,
     userId,
-    rec: {
-      clients: client,
-      projects: project,
-      tasks: task,
-      tags: tag,
-      favorites: favorite,
-      'time-entries': entry,
-      invoices: { id: String(invoices[0]!.id) },
-      webhooks: webhook,
-    },
+    rec,
     cursors: { 'time-entries': await page('/v1/time-entries'), invoices: await page('/v1/invoices'), changes: await page('/v1/changes') },
     secrets: [
       ws,
@@ -86,6 +91,7 @@ async function createWorkspace(label: string): Promise<Workspace> {
       ...entries.flatMap((e) => [e.id, e.sortKey]),
       ...invoices.map((i) => String(i.id)),
       webhook.id,
+      ...plainResources().flatMap((r) => [rec[r].id, rec[r].name ?? rec[r].id]),
     ],
   };
 }
@@ -113,9 +119,7 @@ function ownBody(resource: ResourceName, w: Workspace): Record<string, unknown> 
     favorites: { userId: w.userId, name: 'New favorite' },
     webhooks: { url: 'http://127.0.0.1:9/new', events: ['client.*'] },
   };
-  const body = bodies[resource];
-  if (!body) throw new Error(`no isolation fixture for resource ${resource}: add one`);
-  return body;
+  return bodies[resource] ?? plainBody(resource);
 }
 
 /** The victim's id for a reference field of a body or a filter of a list. */

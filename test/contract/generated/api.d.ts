@@ -2620,8 +2620,11 @@ export interface operations {
                 userId?: string;
                 projectId?: string;
                 clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
                 taskId?: string;
+                /** @description Entries carrying this tag */
                 tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
                 billable?: "true" | "false";
                 /** @description Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups */
                 invoiced?: "true" | "false";
@@ -2737,8 +2740,11 @@ export interface operations {
                 userId?: string;
                 projectId?: string;
                 clientId?: string;
+                /** @description Entries of this task (read through the task's project) */
                 taskId?: string;
+                /** @description Entries carrying this tag */
                 tagId?: string;
+                /** @description Only billable (true) or only non-billable (false) entries */
                 billable?: "true" | "false";
                 /** @description Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups */
                 invoiced?: "true" | "false";

@@ -959,8 +959,17 @@ export type GetSummaryReportData = {
         userId?: string;
         projectId?: string;
         clientId?: string;
+        /**
+         * Entries of this task (read through the task's project)
+         */
         taskId?: string;
+        /**
+         * Entries carrying this tag
+         */
         tagId?: string;
+        /**
+         * Only billable (true) or only non-billable (false) entries
+         */
         billable?: 'true' | 'false';
         /**
          * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups
@@ -1132,8 +1141,17 @@ export type GetSummaryReportCsvData = {
         userId?: string;
         projectId?: string;
         clientId?: string;
+        /**
+         * Entries of this task (read through the task's project)
+         */
         taskId?: string;
+        /**
+         * Entries carrying this tag
+         */
         tagId?: string;
+        /**
+         * Only billable (true) or only non-billable (false) entries
+         */
         billable?: 'true' | 'false';
         /**
          * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups

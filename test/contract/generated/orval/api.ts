@@ -1203,15 +1203,20 @@ projectId?: string;
  */
 clientId?: string;
 /**
+ * Entries of this task (read through the task's project)
  * @minLength 1
  * @maxLength 128
  */
 taskId?: string;
 /**
+ * Entries carrying this tag
  * @minLength 1
  * @maxLength 128
  */
 tagId?: string;
+/**
+ * Only billable (true) or only non-billable (false) entries
+ */
 billable?: GetSummaryReportBillable;
 /**
  * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups
@@ -1355,15 +1360,20 @@ projectId?: string;
  */
 clientId?: string;
 /**
+ * Entries of this task (read through the task's project)
  * @minLength 1
  * @maxLength 128
  */
 taskId?: string;
 /**
+ * Entries carrying this tag
  * @minLength 1
  * @maxLength 128
  */
 tagId?: string;
+/**
+ * Only billable (true) or only non-billable (false) entries
+ */
 billable?: GetSummaryReportCsvBillable;
 /**
  * Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups

@@ -5,12 +5,13 @@ import { tags } from '../domain/entities/tags';
 import { tasks } from '../domain/entities/tasks';
 import { timeEntries } from '../domain/entities/time-entries';
 import { invalidField } from '../domain/errors';
-import { db, tableName, type StoredItem } from './db';
-import { keys } from './keys';
-import { planQuery, type Where } from './query-plan';
-import { repository } from './repository';
-import { dec, readRollups, type Dimension, type Granularity, type RollupRow } from './rollups';
-import { TYPE_ATTRIBUTE as TYPE } from './table';
+import type { Amount, ReportGroup, ReportGrouping, ReportRequest, ReportTotals, SummaryReport, TimeEntryFilter, TimeEntryFilters } from '../domain/reports';
+import { db, tableName, type StoredItem } from '../data/db';
+import { keys } from '../data/keys';
+import { planQuery, type Where } from '../data/query-plan';
+import { repository } from '../data/repository';
+import { dec, readRollups, type Dimension, type Granularity, type RollupRow } from '../data/rollups';
+import { TYPE_ATTRIBUTE as TYPE } from '../data/table';
 
 /**
  * The summary report (GET /v1/reports/summary; docs/data-model.md, "Reports"). A period is split into
@@ -32,48 +33,8 @@ import { TYPE_ATTRIBUTE as TYPE } from './table';
  * Running entries are counted from the running-timer items (no filter, or a user) or the running-entries
  * index (other filters).
  */
-export type Grouping = 'user' | 'project' | 'client' | 'task' | 'tag' | 'day' | 'week' | 'month';
-export interface ReportFilters {
-  userId?: string;
-  projectId?: string;
-  clientId?: string;
-  taskId?: string;
-  tagId?: string;
-  billable?: 'true' | 'false';
-  /** Only invoiced (true) or not invoiced (false) entries: read from the entries (rollups do not split by it). */
-  invoiced?: 'true' | 'false';
-}
-export interface ReportRequest {
-  startDate: string;
-  endDate: string;
-  groupBy: Grouping[];
-  timeZone?: string;
-  filters: ReportFilters;
-}
-export interface Amount {
-  currency: string;
-  amount: number;
-}
-export interface ReportTotals {
-  entries: number;
-  durationMinutes: number;
-  billableMinutes: number;
-  amounts: Amount[];
-}
-export interface ReportGroup extends ReportTotals {
-  key: string | null;
-  name: string | null;
-  groups?: ReportGroup[];
-}
-export interface SummaryReport {
-  startDate: string;
-  endDate: string;
-  groupBy: Grouping[];
-  timeZone?: string;
-  totals: ReportTotals;
-  groups: ReportGroup[];
-  runningEntries: number;
-}
+export type { Amount, ReportGroup, ReportRequest, ReportTotals, SummaryReport, TimeEntryFilters as ReportFilters } from '../domain/reports';
+export type Grouping = ReportGrouping;
 /** What a report read (the benchmark and tests look at it). */
 export interface ReportStats {
   calls: number;
@@ -107,7 +68,7 @@ const DAY_MS = 86_400_000;
 export const MAX_PERIOD_DAYS = 1096;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_GROUPS: readonly Grouping[] = ['day', 'week', 'month'];
-const DIM_OF: Partial<Record<Grouping | keyof ReportFilters, Dimension>> = {
+const DIM_OF: Partial<Record<Grouping | TimeEntryFilter, Dimension>> = {
   user: 'U',
   project: 'P',
   client: 'C',
@@ -195,15 +156,23 @@ export function reportPeriod(startDate: string, endDate: string, tz = 'UTC'): { 
 }
 
 // ------------------------------------------------------------------ reading
-const entryWhere = (f: ReportFilters): Where => ({
-  userId: f.userId,
-  projectId: f.projectId,
-  clientId: f.clientId,
-  taskId: f.taskId,
-  tagId: f.tagId,
-  billable: f.billable,
-  invoiced: f.invoiced,
-});
+/**
+ * How each time-entry filter is read: every filter of the shared schema (shared/domain/reports.ts) must be
+ * placed here (a new one is a type error until it is), so none can be silently ignored by the report.
+ * `rollup`: the rollups know its dimension (facts are checked by `passes`); `entries`: only the entries
+ * know it, so a report with it reads the whole period from the entries.
+ */
+const FILTER_READ: Record<TimeEntryFilter, 'rollup' | 'entries'> = {
+  userId: 'rollup',
+  projectId: 'rollup',
+  clientId: 'rollup',
+  taskId: 'rollup',
+  billable: 'rollup',
+  tagId: 'entries',
+  invoiced: 'entries',
+};
+/** The filters as the time-entry list's Where (the list's own Query plan, filters included). */
+const entryWhere = (f: TimeEntryFilters): Where => Object.fromEntries((Object.keys(FILTER_READ) as TimeEntryFilter[]).map((k) => [k, f[k]]));
 
 async function queryAll(input: QueryCommandInput, stats: ReportStats): Promise<StoredItem[]> {
   const out: StoredItem[] = [];
@@ -273,7 +242,7 @@ function rollupFact(dim: Dimension, g: Granularity, row: RollupRow): Fact {
 }
 
 /** Does a rollup fact pass the filters (the dimensions it knows; the dimension read covers every filter). */
-function passes(f: Fact, filters: ReportFilters, taskProject: string | undefined): boolean {
+function passes(f: Fact, filters: TimeEntryFilters, taskProject: string | undefined): boolean {
   if (filters.userId !== undefined && f.user !== undefined && f.user !== filters.userId) return false;
   if (filters.projectId !== undefined && f.project !== undefined && f.project !== filters.projectId) return false;
   if (filters.taskId !== undefined && f.task !== undefined && f.task !== filters.taskId) return false;
@@ -295,7 +264,7 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
   let running = 0;
   if (narrowed) {
     // tags and the invoiced state are not in the rollups: such reports read the entries (a filter on the narrowed Query)
-    const usesTag = req.groupBy.includes('tag') || req.filters.tagId !== undefined || req.filters.invoiced !== undefined;
+    const usesTag = req.groupBy.includes('tag') || (Object.keys(FILTER_READ) as TimeEntryFilter[]).some((k) => FILTER_READ[k] === 'entries' && req.filters[k] !== undefined);
     const timeGroup = req.groupBy.some((g) => TIME_GROUPS.includes(g));
     const byDay = req.groupBy.includes('day') || req.groupBy.includes('week');
     const addEntries = async (a: number, b: number) => {
@@ -309,7 +278,7 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
       await addEntries(from, to);
     } else {
       const dims = new Set(
-        [...req.groupBy, ...(Object.keys(req.filters) as Array<keyof ReportFilters>).filter((k) => req.filters[k] !== undefined)]
+        [...req.groupBy, ...(Object.keys(req.filters) as TimeEntryFilter[]).filter((k) => req.filters[k] !== undefined)]
           .map((k) => DIM_OF[k])
           .filter((d): d is Dimension => d !== undefined),
       );
