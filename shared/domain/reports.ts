@@ -70,14 +70,10 @@ const reportTotalsShape = {
   amounts: z.array(reportAmount).max(MAX_CURRENCIES).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
 };
 const groupFields = {
-  key: z
-    .string()
-    .max(512)
-    .nullable()
-    .meta({
-      description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one',
-      example: EXAMPLE_IDS.project,
-    }),
+  key: z.string().max(512).nullable().meta({
+    description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one',
+    example: EXAMPLE_IDS.project,
+  }),
   name: z
     .string()
     .max(512)

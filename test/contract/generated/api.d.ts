@@ -1990,7 +1990,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "UNAUTHORIZED",
-                 *         "message": "Missing or invalid API key",
+                 *         "message": "Missing or invalid credentials: an API key in X-API-Key, or on the console a sign-in token",
                  *         "requestId": "c0a8f1e2-5b7d-4c3a-9e6f-1a2b3c4d5e6f"
                  *       }
                  *     }
