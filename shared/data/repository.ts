@@ -41,6 +41,9 @@ export type Locator = { id: string } & Readonly<Record<string, string | undefine
 /** Field values of a create or update: a declared field's value, or null to clear it (update). */
 export type FieldValues<E extends AnyEntity> = { [K in keyof E['fields']]?: unknown };
 
+/** How many pages a refused delete reads to name a held record that uses it (Repository.heldUser). */
+const HELD_USER_PAGES = 5;
+
 export interface PageQuery {
   where?: Where;
   range?: { lo: string; hi: string };
@@ -104,7 +107,7 @@ const lookupFor =
 
 export class Repository<E extends AnyEntity> {
   /** The entities whose references count on this one's records, with their 409 labels. */
-  readonly usedBy: ReadonlyArray<{ type: string; label: string }>;
+  readonly usedBy: ReturnType<typeof usedBy>;
   /** The entity's name in change types (`time-entry`). */
   readonly changeResource: string;
 
@@ -222,6 +225,38 @@ export class Repository<E extends AnyEntity> {
     throw conflict(held.message(current, holder && repository(held.target()).present(holder)));
   }
 
+  /**
+   * On a refused delete: one record that uses this one and is held (an invoiced time entry), in its
+   * holder's words ("... is on invoice INV-000003 (sent) ..."), so the 409 names what keeps it. Only on
+   * the refusal path, and only for users counted on it: a Query narrowed by the reference and the held filter,
+   * at most a few pages.
+   */
+  private async heldUser(workspaceId: string, before: StoredItem): Promise<string | undefined> {
+    const id = String(before.id);
+    for (const user of this.usedBy.filter((u) => Number(before[counterAttr(u.type)] ?? 0) > 0)) {
+      const held = user.entity.heldBy;
+      const filters = user.entity.list.filters ?? {};
+      const heldParam = held && Object.entries(filters).find(([, f]) => f.field === held.field)?.[0];
+      if (!held || !heldParam) continue;
+      const users = repository(user.entity);
+      for (const field of user.fields) {
+        const param = Object.entries(filters).find(([, f]) => f.field === field)?.[0] ?? field;
+        let cursor: string | undefined;
+        for (let pages = 0; pages < HELD_USER_PAGES; pages++) {
+          const page = await users.page(workspaceId, { where: { [param]: id, [heldParam]: 'true' }, limit: 1, ...(cursor ? { cursor } : {}) });
+          const rec = page.items[0] as Readonly<Record<string, unknown>> | undefined;
+          if (rec) {
+            const holder = typeof rec[held.field] === 'string' ? await repository(held.target()).getItem(workspaceId, { id: String(rec[held.field]) }) : undefined;
+            return held.message(rec, holder && repository(held.target()).present(holder));
+          }
+          if (!page.nextCursor) break;
+          cursor = page.nextCursor;
+        }
+      }
+    }
+    return undefined;
+  }
+
   /** The writes and events that travel with a write of this entity's records (shared/data/companions.ts). */
   private async companion(workspaceId: string, before: StoredItem | undefined, after: StoredItem | undefined): Promise<CompanionPlan> {
     const companion = companionOf(this.entity);
@@ -313,7 +348,8 @@ export class Repository<E extends AnyEntity> {
       this.entity.assertDeletable?.(current);
       const users = this.usedBy.filter((u) => Number(before[counterAttr(u.type)] ?? 0) > 0).map((u) => `${Number(before[counterAttr(u.type)])} ${u.label}`);
       if (users.length > 0) {
-        throw conflict(`${this.entity.kind} is still used by ${users.join(', ')}; archive it or remove those references first`);
+        const held = await this.heldUser(workspaceId, before);
+        throw conflict(`${this.entity.kind} is still used by ${users.join(', ')}; archive it or remove those references first${held ? `. ${held}` : ''}`);
       }
       const version = Number(before[VERSION] ?? 0);
       const ops: WriteOp[] = [

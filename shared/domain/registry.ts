@@ -24,6 +24,13 @@ export const RESOURCES = ENTITIES.map((e) => e.resource) as ResourceName[];
  * The entities whose references keep a usage counter on `target`, each with how a 409 names its records
  * ("time entry(ies)"): inverted from every entity's references, so it cannot fall out of step with them.
  */
-export function usedBy(target: AnyEntity, registry: readonly AnyEntity[] = ENTITIES): Array<{ type: string; label: string }> {
-  return registry.filter((e) => (e.references ?? []).some((r) => r.target() === target)).map((e) => ({ type: e.type, label: pluralLabel(e) }));
+export function usedBy(target: AnyEntity, registry: readonly AnyEntity[] = ENTITIES): Array<{ type: string; label: string; entity: AnyEntity; fields: string[] }> {
+  return registry
+    .filter((e) => (e.references ?? []).some((r) => r.target() === target))
+    .map((e) => ({
+      type: e.type,
+      label: pluralLabel(e),
+      entity: e,
+      fields: (e.references ?? []).filter((r) => r.target() === target).map((r) => r.field),
+    }));
 }

@@ -47,6 +47,7 @@ test('an invoiced entry shows invoiceId; PUT, DELETE and stop are 409 naming the
   for (const path of [`/v1/projects/${f.projectIds[0]}`, `/v1/tasks/${f.taskIds[0]}`, `/v1/clients/${f.clientId}`, `/v1/tags/${f.tagId}`]) {
     const res = await api.del(path, { key: f.key });
     expect([path, res.status]).toEqual([path, 409]);
+    expect([path, res.body.error.message]).toEqual([path, expect.stringContaining(`is on invoice ${inv.number} (sent)`)]);
   }
 
   const { position } = await readChanges(f.ws, { after: 0, limit: 10_000 });
