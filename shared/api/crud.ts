@@ -1,5 +1,6 @@
 import { invalidField } from '../domain/errors';
 import { repository, type IfMatch, type Locator } from '../data/repository';
+import { FROM_FAVORITE } from '../domain/entities/favorites';
 import { timeEntries } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
 import { headerValue } from './gateway-edge';
@@ -115,9 +116,6 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
       };
   }
 }
-
-/** What a time entry started from a favorite takes from it. */
-const FROM_FAVORITE = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tagIds', 'billable', 'notes'] as const;
 
 /**
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to

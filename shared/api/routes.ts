@@ -262,7 +262,7 @@ const pascal = s.pascal;
  * What differs from the plain five routes, per resource; a plain resource needs no line here. Its
  * routes follow from its entity in the registry (shared/domain/registry.ts, ENTITIES).
  */
-const ROUTE_OPTIONS: { [R in ResourceName]?: CrudOptions } = {
+const ROUTE_OPTIONS = {
   tasks: { listQuery: s.taskListQuery },
   'time-entries': {
     listQuery: s.timeEntryListQuery,
@@ -287,7 +287,9 @@ const ROUTE_OPTIONS: { [R in ResourceName]?: CrudOptions } = {
       update: { summary: 'Not offered: invoices are changed in the application', message: 'Invoices are changed in the application; this API cannot update them' },
     },
   },
-};
+} satisfies { [R in ResourceName]?: CrudOptions };
+/** The same, looked up by any resource (a plain one has none). */
+const optionsOf: { readonly [R in ResourceName]?: CrudOptions } = ROUTE_OPTIONS;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The routes of every entity of the registry, typed by id (`listClients`, ..., `deleteInvoice`). */
@@ -382,7 +384,8 @@ const timerRoutes = {
     summary: 'Stop a running time entry (409 when it is not running)',
     description: "Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional.",
     params: s.idParamsFor(timeEntries.resource),
-    query: s.sortKeyQuery,
+    // Addressed as the entity's other id routes are.
+    query: ROUTE_OPTIONS['time-entries'].idQuery,
     body: s.stopBody,
     bodyOptional: true,
     response: s.responseSchema(timeEntries),
@@ -404,7 +407,7 @@ const timerRoutes = {
     description:
       "Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional.",
     params: s.idParamsFor(favorites.resource),
-    query: s.userIdQuery,
+    query: ROUTE_OPTIONS.favorites.idQuery,
     body: s.startBody,
     bodyOptional: true,
     response: s.responseSchema(timeEntries),
@@ -521,7 +524,7 @@ export const routes: typeof publicRoutes &
   typeof webhookRoutes &
   EntityRoutes = Object.assign(
   { ...publicRoutes, ...keyRoutes, ...feedRoutes, ...timerRoutes, ...reportRoutes, ...csvRoutes, ...webhookRoutes },
-  ...ENTITIES.map((e) => crudRoutes(e, ROUTE_OPTIONS[e.resource])),
+  ...ENTITIES.map((e) => crudRoutes(e, optionsOf[e.resource])),
 );
 
 export type RouteId = keyof typeof routes;

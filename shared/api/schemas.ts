@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CHANGE_ENTITIES, CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
+import { webhookAttemptSchema } from '../domain/webhooks';
 import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_RECORD_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../domain/examples';
 import {
   BASE_FIELDS,
@@ -314,18 +315,5 @@ export const webhookPingSchema = z
     queued: z.literal(true),
   })
   .meta({ id: 'WebhookPing' });
-export const webhookAttemptSchema = z
-  .object({
-    eventId: z.string().max(64).meta({ example: EXAMPLE_IDS.event }),
-    type: z.string().max(64).meta({ description: 'The event type (a change type, or webhook.ping)', example: 'time-entry.created' }),
-    attempt: z.number().int().meta({ description: '1 for the first attempt of the event', example: 2 }),
-    at: timestampField('When the attempt started').meta({ example: '2026-03-02T10:30:11.000Z' }),
-    statusCode: z.number().int().optional().meta({ description: "The receiver's HTTP status (absent when no answer came)", example: 503 }),
-    error: z.string().max(1024).optional().meta({ description: 'Why no answer came: timeout, refused address, connection error', example: 'timeout after 10000 ms' }),
-    durationMs: z.number().int().meta({ example: 182 }),
-    nextRetryAt: timestampField('When the event is tried again (absent: delivered, or retries exhausted)').optional().meta({ example: '2026-03-02T10:35:11.000Z' }),
-  })
-  .meta({ id: 'WebhookAttempt' });
-function timestampField(description: string) {
-  return z.string().max(64).meta({ format: 'date-time', description });
-}
+/** One delivery attempt: declared in shared/domain/webhooks.ts, where the store's type is inferred from it. */
+export { webhookAttemptSchema };

@@ -18,6 +18,7 @@ export const ITEM_TYPES = {
   audit: 'AUDIT',
   account: 'ACCOUNT',
   webhookDirectory: 'WEBHOOKDIR',
+  webhookDispatch: 'WEBHOOKDISPATCH',
   delivery: 'DELIVERY',
   attempt: 'ATTEMPT',
   localQueue: 'LOCALQUEUE',

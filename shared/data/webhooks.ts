@@ -2,9 +2,11 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChangeEvent } from '../domain/changes';
+import type { WebhookAttempt } from '../domain/webhooks';
 import { webhooks } from '../domain/entities/webhooks';
 import { ulid } from '../domain/ids';
 import { db, queryAll, tableName, type StoredItem } from './db';
+import { ITEM_TYPES } from './item-types';
 import { entityKey, keys } from './keys';
 import { queryPage } from './paging';
 import { getWebhookKeyRing, KEY_ID } from './secrets';
@@ -213,7 +215,7 @@ export async function resetExhausted(workspaceId: string, id: string): Promise<v
 // ---- the directory of workspaces with webhooks (what the local delivery loop wakes) ----
 
 export async function addToDirectory(workspaceId: string): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.webhookDirectory(workspaceId), [TYPE]: 'WEBHOOKDIR' } }));
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.webhookDirectory(workspaceId), [TYPE]: ITEM_TYPES.webhookDirectory } }));
 }
 export async function directory(): Promise<string[]> {
   const items = await queryAll({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.webhookDirectoryPartition } });
@@ -236,7 +238,7 @@ export async function advanceDispatch(workspaceId: string, position: number): Pr
         UpdateExpression: 'SET #p = :p, #t = :t',
         ConditionExpression: 'attribute_not_exists(#p) OR #p < :p',
         ExpressionAttributeNames: { '#p': 'position', '#t': TYPE },
-        ExpressionAttributeValues: { ':p': position, ':t': 'WEBHOOKDISPATCH' },
+        ExpressionAttributeValues: { ':p': position, ':t': ITEM_TYPES.webhookDispatch },
       }),
     );
   } catch (err) {
@@ -273,7 +275,7 @@ export async function ensureDelivery(workspaceId: string, webhookId: string, eve
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.delivery(workspaceId, webhookId, event.id), [TYPE]: 'DELIVERY', ...fresh, ttl: ttlIn(LOG_LIFETIME_S) },
+        Item: { ...keys.delivery(workspaceId, webhookId, event.id), [TYPE]: ITEM_TYPES.delivery, ...fresh, ttl: ttlIn(LOG_LIFETIME_S) },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -297,17 +299,8 @@ export async function getDelivery(workspaceId: string, webhookId: string, eventI
   };
 }
 
-/** One attempt as the deliveries route lists it. */
-export interface Attempt {
-  eventId: string;
-  type: string;
-  attempt: number;
-  at: string;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-  nextRetryAt?: string;
-}
+/** One attempt as the deliveries route lists it (its schema: shared/domain/webhooks.ts). */
+export type Attempt = WebhookAttempt;
 
 /**
  * Records an attempt (keyed by its start time: the log lists attempts newest first) and the delivery's new state in a pair of writes: the state
@@ -318,7 +311,7 @@ export async function recordAttempt(d: Delivery, attempt: Attempt, next: Pick<De
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...keys.attempt(d.workspaceId, d.webhookId, ulid(Date.parse(attempt.at))), [TYPE]: 'ATTEMPT', ...attempt, ttl: ttlIn(LOG_LIFETIME_S) },
+      Item: { ...keys.attempt(d.workspaceId, d.webhookId, ulid(Date.parse(attempt.at))), [TYPE]: ITEM_TYPES.attempt, ...attempt, ttl: ttlIn(LOG_LIFETIME_S) },
     }),
   );
   return setDeliveryState(d, { ...next, attempts: attempt.attempt });

@@ -1,4 +1,5 @@
 import { timeEntries } from '../data/repositories';
+import { FROM_FAVORITE } from '../domain/entities/favorites';
 import type { TimeEntry } from '../domain/entities/time-entries';
 import { addDays } from '../domain/invoicing';
 import { invoiceEveryClient, sendInvoice } from '../services/invoicing';
@@ -69,7 +70,7 @@ export async function seedDemoEntries(workspaceId: string, opts: DemoSeedOptions
 
 /** The fields a client would send to create the entry. */
 function inputOf(e: TimeEntry): Record<string, unknown> {
-  const keys = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tagIds', 'billable', 'notes', 'startTime', 'endTime'] as const;
+  const keys = [...FROM_FAVORITE, 'startTime', 'endTime'] as const;
   return Object.fromEntries(keys.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]));
 }
 

@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { clients } from '../domain/entities/clients';
 import { projects } from '../domain/entities/projects';
 import { tags } from '../domain/entities/tags';
@@ -6,9 +6,9 @@ import { tasks } from '../domain/entities/tasks';
 import { timeEntries } from '../domain/entities/time-entries';
 import { invalidField } from '../domain/errors';
 import type { Amount, ReportGroup, ReportGrouping, ReportRequest, ReportTotals, SummaryReport, TimeEntryFilter, TimeEntryFilters } from '../domain/reports';
-import { db, tableName, type StoredItem } from '../data/db';
+import { queryAll, tableName, type StoredItem } from '../data/db';
 import { keys } from '../data/keys';
-import { planQuery, type Where } from '../data/query-plan';
+import { planQuery, queryInputOf, type Where } from '../data/query-plan';
 import { repository } from '../data/repository';
 import { dec, readRollups, type Dimension, type Granularity, type RollupRow } from '../data/rollups';
 import { TYPE_ATTRIBUTE as TYPE } from '../data/table';
@@ -174,33 +174,20 @@ const FILTER_READ: Record<TimeEntryFilter, 'rollup' | 'entries'> = {
 /** The filters as the time-entry list's Where (the list's own Query plan, filters included). */
 const entryWhere = (f: TimeEntryFilters): Where => Object.fromEntries((Object.keys(FILTER_READ) as TimeEntryFilter[]).map((k) => [k, f[k]]));
 
-async function queryAll(input: QueryCommandInput, stats: ReportStats): Promise<StoredItem[]> {
-  const out: StoredItem[] = [];
-  let start: StoredItem | undefined;
-  do {
-    const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}), ReturnConsumedCapacity: 'TOTAL' }));
-    stats.calls++;
-    stats.rcu += res.ConsumedCapacity?.CapacityUnits ?? 0;
-    for (const item of res.Items ?? []) if (item[TYPE] === timeEntries.type) out.push(item);
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+/** Every time entry a Query matches (queryAll, shared/data/db.ts), its calls and read units counted. */
+async function readAll(input: QueryCommandInput, stats: ReportStats): Promise<StoredItem[]> {
+  const items = await queryAll({ ...input, ReturnConsumedCapacity: 'TOTAL' }, (res) => countPage(res, stats));
+  return items.filter((item) => item[TYPE] === timeEntries.type);
+}
+function countPage(res: QueryCommandOutput, stats: ReportStats): void {
+  stats.calls++;
+  stats.rcu += res.ConsumedCapacity?.CapacityUnits ?? 0;
 }
 
 /** The entries starting in [from, to) matching the filters, through the list's access pattern. */
 async function readEntries(workspaceId: string, where: Where, from: number, to: number, stats: ReportStats): Promise<StoredItem[]> {
   const plan = planQuery(timeEntries, workspaceId, where, { lo: iso(from), hi: `${iso(to - 1)}#~` });
-  const items = await queryAll(
-    {
-      TableName: tableName(),
-      ...(plan.index ? { IndexName: plan.index } : {}),
-      KeyConditionExpression: plan.keyCondition.expression,
-      ExpressionAttributeNames: { ...plan.keyCondition.names, ...plan.filter?.names },
-      ExpressionAttributeValues: { ...plan.keyCondition.values, ...plan.filter?.values },
-      ...(plan.filter ? { FilterExpression: plan.filter.expression } : {}),
-    },
-    stats,
-  );
+  const items = await readAll(queryInputOf(plan), stats);
   stats.entries += items.length;
   stats.plan.push(`entries ${iso(from)}..${iso(to)} (${plan.access})`);
   return items;
@@ -356,32 +343,16 @@ async function countRunning(workspaceId: string, where: Where, from: number, to:
   const filters = Object.entries(where).filter(([, v]) => v !== undefined);
   if (filters.every(([k]) => k === 'userId')) {
     const timerKey = where.userId === undefined ? undefined : keys.runningTimer(workspaceId, where.userId);
-    const res = await db().send(
-      new QueryCommand({
+    // (at most one item per user: a workspace of thousands of users still reads a few hundred KB at most, in pages)
+    const items = await queryAll(
+      {
         TableName: tableName(),
         KeyConditionExpression: timerKey ? 'PK = :pk AND SK = :sk' : 'PK = :pk AND begins_with(SK, :sk)',
         ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':sk': timerKey ? timerKey.SK : 'RUNNING#' },
         ReturnConsumedCapacity: 'TOTAL',
-      }),
+      },
+      (res) => countPage(res, stats),
     );
-    stats.calls++;
-    stats.rcu += res.ConsumedCapacity?.CapacityUnits ?? 0;
-    // (at most one item per user: a workspace of thousands of users still reads a few hundred KB at most, in pages)
-    let items = res.Items ?? [];
-    let start = res.LastEvaluatedKey;
-    while (start) {
-      const more = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-          ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':sk': 'RUNNING#' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      stats.calls++;
-      items = [...items, ...(more.Items ?? [])];
-      start = more.LastEvaluatedKey;
-    }
     const lo = iso(from);
     const hi = iso(to);
     return items.filter((i) => {
@@ -390,17 +361,7 @@ async function countRunning(workspaceId: string, where: Where, from: number, to:
     }).length;
   }
   const plan = planQuery(timeEntries, workspaceId, { ...where, running: 'true' }, { lo: iso(from), hi: `${iso(to - 1)}#~` });
-  const items = await queryAll(
-    {
-      TableName: tableName(),
-      ...(plan.index ? { IndexName: plan.index } : {}),
-      KeyConditionExpression: plan.keyCondition.expression,
-      ExpressionAttributeNames: { ...plan.keyCondition.names, ...plan.filter?.names },
-      ExpressionAttributeValues: { ...plan.keyCondition.values, ...plan.filter?.values },
-      ...(plan.filter ? { FilterExpression: plan.filter.expression } : {}),
-    },
-    stats,
-  );
+  const items = await readAll(queryInputOf(plan), stats);
   return items.length;
 }
 

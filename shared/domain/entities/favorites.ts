@@ -41,3 +41,9 @@ export const favorites = defineEntity({
   list: { mode: 'whole', via: ['key'], bound: { maxRecords: 500, env: 'MAX_FAVORITES_PER_USER', per: 'userId' } },
 });
 export type Favorite = EntityRecord<typeof favorites>;
+
+/**
+ * What a time entry started from a favorite takes from it (POST /v1/favorites/{id}/start), and what the
+ * demo seed sends besides the times: the time-entry fields a favorite holds.
+ */
+export const FROM_FAVORITE = ['userId', 'name', 'projectId', 'clientId', 'taskId', 'tagIds', 'billable', 'notes'] as const satisfies readonly (keyof typeof favorites.fields)[];
