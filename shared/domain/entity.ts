@@ -75,16 +75,18 @@ export interface RuleContext {
 }
 
 /** A cross-field or cross-record rule. It may fill fields it resolves (e.g. a project's client). */
-export interface RuleDecl<K extends string = string> {
+export interface RuleDecl<K extends string = string, R = Record<string, unknown>> {
   /** Every field the rule reads or fills: an update that sends none of them skips it. */
   reads: readonly K[];
-  check: (rec: Record<string, unknown>, ctx: RuleContext) => void | Promise<void>;
+  /** The record (its entity's, typed from the declaration). Method syntax: see assertDeletable. */
+  check(rec: R, ctx: RuleContext): void | Promise<void>;
 }
 
 /** Server-computed values (normalized instants, durations), applied on create and after every merge. */
-export interface DerivedDecl<K extends string = string> {
+export interface DerivedDecl<K extends string = string, R = Record<string, unknown>> {
   reads: readonly K[];
-  apply: (rec: Record<string, unknown>) => Record<string, unknown>;
+  /** Method syntax: see assertDeletable. */
+  apply(rec: R): R;
 }
 
 export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends z.ZodRawShape = z.ZodRawShape, R extends string = string, K extends string = string> {
@@ -105,8 +107,8 @@ export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends 
   indexes?: Partial<Record<IndexSlot, IndexDecl<KeyField<F>>>>;
   unique?: UniqueDecl<FieldName<F>>;
   references?: readonly ReferenceDecl<FieldName<F>>[];
-  derived?: DerivedDecl<FieldName<F>>;
-  rules?: readonly RuleDecl<FieldName<F>>[];
+  derived?: DerivedDecl<FieldName<F>, EntityRecordOf<F, C>>;
+  rules?: readonly RuleDecl<FieldName<F>, EntityRecordOf<F, C>>[];
   /**
    * Throws a conflict when the record's own state forbids deleting it (e.g. a paid invoice). Method
    * syntax on purpose: it keeps a declaration assignable to AnyEntity (parameters compare bivariantly).
