@@ -103,7 +103,7 @@ const ttlOf = (at: number) => Math.floor((at + CHANGE_ITEM_LIFETIME_MS) / 1000);
 
 /** The change a record write makes (the event without its id, time and position). */
 export interface Change {
-  type: string;
+  type: ChangeEvent['type'];
   resourceId: string;
   data: Record<string, unknown>;
   previousSortKey?: string;

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { changeResource } from '../domain/changes';
+import { changeResource, type ChangeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS } from '../domain/fields';
@@ -109,7 +109,7 @@ export class Repository<E extends AnyEntity> {
   /** The entities whose references count on this one's records, with their 409 labels. */
   readonly usedBy: ReturnType<typeof usedBy>;
   /** The entity's name in change types (`time-entry`). */
-  readonly changeResource: string;
+  readonly changeResource: ChangeResource;
 
   constructor(readonly entity: E) {
     this.usedBy = usedBy(entity);

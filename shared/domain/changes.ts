@@ -1,6 +1,7 @@
 import type { AnyEntity } from './entity';
 import { invalidField } from './errors';
-import { ENTITIES } from './registry';
+import { ENTITIES, type Entity } from './registry';
+import type { PING_TYPE } from './webhooks';
 
 /**
  * The change feed's vocabulary (docs/data-model.md, "Change feed"): every create, update and delete of a
@@ -10,20 +11,32 @@ import { ENTITIES } from './registry';
 export const CHANGE_ACTIONS = ['created', 'updated', 'deleted'] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
-/** The entity's name in change types: its kind in kebab case ('Time entry' -> 'time-entry'). */
-export const changeResource = (e: AnyEntity): string => e.kind.toLowerCase().replace(/ /g, '-');
+/** The entities whose writes make events, as a type: all but those declared `changes: false` (webhook endpoints). */
+export type ChangeEntity = Entity extends infer E ? (E extends { changes?: infer X } ? (false extends X ? never : E) : E) : never;
+type Dashed<S extends string> = S extends `${infer A} ${infer B}` ? `${A}-${Dashed<B>}` : S;
+/** The name in change types of the entities that make events: `client`, ..., `time-entry`, `invoice`. */
+export type ChangeResource = Dashed<Lowercase<ChangeEntity['kind']>>;
+/** A change type: `client.created`, ..., `invoice.deleted`. */
+export type ChangeType = `${ChangeResource}.${ChangeAction}`;
+
+/**
+ * The entity's name in change types: its kind in kebab case ('Time entry' -> 'time-entry'). Typed as the
+ * registry's names: the repository calls it with the entities of the registry only.
+ */
+export const changeResource = (e: AnyEntity): ChangeResource => e.kind.toLowerCase().replace(/ /g, '-') as ChangeResource;
 
 /** The entities whose writes make events: all but those declared `changes: false` (webhook endpoints). */
 export const CHANGE_ENTITIES: readonly AnyEntity[] = ENTITIES.filter((e: AnyEntity) => e.changes !== false);
 /** Every change type, in registry order: `client.created`, ..., `invoice.deleted`. */
-export const CHANGE_TYPES: readonly string[] = CHANGE_ENTITIES.flatMap((e) => CHANGE_ACTIONS.map((a) => `${changeResource(e)}.${a}`));
+export const CHANGE_TYPES: readonly ChangeType[] = CHANGE_ENTITIES.flatMap((e) => CHANGE_ACTIONS.map((a): ChangeType => `${changeResource(e)}.${a}`));
 /** The entity of a change resource name. */
 export const entityOfChange = (resource: string): AnyEntity | undefined => CHANGE_ENTITIES.find((e) => changeResource(e) === resource);
 
 /** One change event as the API shows it. `data` is the record after the change (for `deleted`, its last state). */
 export interface ChangeEvent {
   id: string;
-  type: string;
+  /** A change type, or the ping a webhook test sends. */
+  type: ChangeType | typeof PING_TYPE;
   resource: string;
   resourceId: string;
   occurredAt: string;
@@ -58,7 +71,7 @@ export function changeTypeMatcher(patterns: readonly string[], field = 'events')
     const wildcard = /^([a-z-]+)\.\*$/.exec(t);
     if (wildcard && entityOfChange(wildcard[1]!)) {
       for (const a of CHANGE_ACTIONS) wanted.add(`${wildcard[1]}.${a}`);
-    } else if (CHANGE_TYPES.includes(t)) {
+    } else if (CHANGE_TYPES.some((c) => c === t)) {
       wanted.add(t);
     } else {
       throw invalidField(field, `unknown change type "${t.slice(0, 64)}"; use ${CHANGE_TYPES[0]}, ${changeResource(CHANGE_ENTITIES[0]!)}.* or *`);

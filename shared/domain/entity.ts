@@ -202,9 +202,13 @@ export type EntityRecord<E extends AnyEntity> = EntityRecordOf<E['fields'], NonN
 export type IndexesOf<E extends AnyEntity> = E extends { indexes: infer I } ? keyof I & IndexSlot : never;
 
 /** Declares an entity: checks the declaration's internal consistency at load time. */
-export function defineEntity<const F extends FieldSpecs, const R extends string, const K extends string, const C extends z.ZodRawShape = Record<never, never>>(
-  decl: EntityDeclaration<F, C, R, K>,
-): EntityDeclaration<F, C, R, K> {
+export function defineEntity<
+  const F extends FieldSpecs,
+  const R extends string,
+  const K extends string,
+  const C extends z.ZodRawShape = Record<never, never>,
+  const Ch extends boolean | undefined = undefined,
+>(decl: EntityDeclaration<F, C, R, K> & { changes?: Ch }): EntityDeclaration<F, C, R, K> & { changes?: Ch } {
   const known = new Set<string>([...Object.keys(decl.fields), 'id']);
   const parts = [decl.key, ...Object.values(decl.indexes ?? {})].flatMap((k) => (k ? [k.pk, k.sk] : []));
   for (const f of parts.flatMap((p) => p.composite ?? [])) if (!known.has(f)) throw new Error(`${decl.type}: key composite ${f} is not a field`);
