@@ -98,6 +98,13 @@ export type RecordOf<F extends FieldSpecs> = z.output<z.ZodObject<RecordShape<F>
 
 export const isAlwaysPresent = (f: FieldSpec) => Boolean(f.required) || f.default !== undefined;
 
+/** The zod shape of an update body for fields F (every field optional; null clears one not always present). */
+export type UpdateShape<F extends FieldSpecs> = {
+  [K in keyof F]: z.ZodOptional<Always<F[K]> extends true ? F[K]['schema'] : z.ZodNullable<F[K]['schema']>>;
+};
+/** What an update may send for fields F: the input of the update body schema (shared/api/schemas.ts). */
+export type UpdateInput<F extends FieldSpecs> = z.input<z.ZodObject<UpdateShape<F>>>;
+
 /** The fields a new record is made of: required ones required, the rest optional; unknown fields refused. */
 export function inputSchema(fields: FieldSpecs) {
   const shape: Record<string, z.ZodType> = {};

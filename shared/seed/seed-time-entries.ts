@@ -4,7 +4,7 @@ import { entityKey, keys } from '../data/keys';
 import { rollupDeltas, rollupUpdate } from '../data/rollups';
 import { clients, projects, tags, tasks, timeEntries } from '../data/repositories';
 import { counterAttr } from '../data/record-writes';
-import type { FieldValues, Repository, StoredItem } from '../data/repository';
+import type { CreateValues, Repository, StoredItem } from '../data/repository';
 import { REVISION_ATTRIBUTE, TYPE_ATTRIBUTE, VERSION_ATTRIBUTE } from '../data/table';
 import type { AnyEntity, EntityRecord } from '../domain/entity';
 import type { Client } from '../domain/entities/clients';
@@ -73,7 +73,7 @@ async function ensureByName<E extends AnyEntity>(
   repo: Repository<E>,
   workspaceId: string,
   existing: Array<EntityRecord<E>>,
-  input: FieldValues<E>,
+  input: CreateValues<E>,
   same: (r: EntityRecord<E>) => boolean,
 ): Promise<EntityRecord<E>> {
   const found = existing.find(same);
