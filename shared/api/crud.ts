@@ -1,6 +1,6 @@
 import { invalidField } from '../domain/errors';
 import { repository, type IfMatch, type Locator } from '../data/repository';
-import { FROM_FAVORITE } from '../domain/entities/favorites';
+import { favorites, FROM_FAVORITE } from '../domain/entities/favorites';
 import { timeEntries } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
 import { headerValue } from './gateway-edge';
@@ -109,7 +109,7 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
     case 'start':
       // The route's entity is the favorite (404 names it); the record made is a time entry.
       return async (input) => {
-        const favorite = (await repo.get(input.workspaceId, locator(input))) as Readonly<Record<string, unknown>>;
+        const favorite = await repository(favorites).get(input.workspaceId, locator(input));
         const startTime = text((input.body as Record<string, unknown> | undefined)?.startTime) ?? new Date().toISOString();
         const fields = Object.fromEntries(FROM_FAVORITE.filter((f) => favorite[f] !== undefined).map((f) => [f, favorite[f]]));
         return recordReply(await repository(timeEntries).create(input.workspaceId, { ...fields, startTime }));
