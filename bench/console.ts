@@ -30,7 +30,7 @@ const OIDC_START_MS = 60_000;
 const SIGN_IN_MS = 30_000;
 
 export async function measureConsole(counter: DynamoCounter, ws: Workspace, o: { keys: number; progress?: (s: string) => void; signal?: AbortSignal }): Promise<ConsoleBench> {
-  const { startOidc, signIn } = await import('../test/console/support');
+  const { startOidc, signIn } = await import('../local/oidc-sign-in');
   const { ensureAccount } = await import('../shared/data/accounts');
   const { addMember } = await import('../shared/data/members');
   const { createApiKey } = await import('../shared/data/apikey-store');

@@ -38,17 +38,21 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
  * Hard upper bounds of the bundles (test/cdk/bundles.test.ts), per kind of function, each a little above
  * what the kind weighs today so a regression fails CI; the performance targets (every function 200 KB,
  * entity functions 150 KB, authorizers 100 KB) are reported by `npm run bench` section 1.
- * - authorizers: at the target (44.5 KB and 59.0 KB);
- * - entity functions: 268.7-275.4 KB; what keeps them above 150 KB is zod's full (classic) build (90 KB,
- *   the route table's and the declarations' schemas), Powertools idempotency with jmespath (42 KB) and
- *   every entity's routes and declaration (the route table is one module);
- * - webhooks: 302.2 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
- * - the others (openapi, me, changes, reports, console, the webhook workers): at most 233.8 KB.
+ * - authorizers: at the target (45.0 KB and 59.1 KB);
+ * - entity functions: 274.3-281.1 KB (+5.6 KB since issue 26's OpenAPI examples joined the declarations);
+ *   what keeps them above 150 KB is zod's full (classic) build (90 KB, the route table's and the
+ *   declarations' schemas), Powertools idempotency with jmespath (42 KB) and every entity's routes and
+ *   declaration (the route table is one module);
+ * - webhooks: 307.8 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
+ * - console: 794.1 KB, of it pdf-lib 300 KB, its standard fonts 129 KB and pako 45 KB (the invoice PDF,
+ *   issue 24): the PDF route belongs in a function of its own, which is the next step;
+ * - the others (openapi, me, changes, reports, the webhook workers): at most 238.0 KB.
  */
 export const BUNDLE_LIMITS = {
   authorizer: 100 * 1024,
-  entity: 280 * 1024,
+  entity: 285 * 1024,
   webhooks: 310 * 1024,
+  console: 800 * 1024,
   other: 240 * 1024,
 } as const;
 /** The largest of the limits: no function's bundle may be larger. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { CHANGE_ENTITIES, CHANGE_RETENTION_DAYS, CHANGE_TYPES, changeResource } from '../domain/changes';
 import type { AnyEntity } from '../domain/entity';
-import { webhookAttemptSchema } from '../domain/webhooks';
+import { webhookAttemptSchema } from '../domain/webhook-attempt';
 import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_RECORD_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../domain/examples';
 import {
   BASE_FIELDS,

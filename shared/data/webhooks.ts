@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChangeEvent } from '../domain/changes';
-import type { WebhookAttempt } from '../domain/webhooks';
+import type { WebhookAttempt } from '../domain/webhook-attempt';
 import { webhooks } from '../domain/entities/webhooks';
 import { ulid } from '../domain/ids';
 import { db, queryAll, tableName, type StoredItem } from './db';

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import * as z from 'zod';
 import * as settings from '../platform/settings';
-import { EXAMPLE_IDS } from './examples';
 
 /**
  * Webhook rules that do no I/O: the signing secret's format, which addresses a delivery may reach,
@@ -81,23 +79,3 @@ export function retrySchedule(value = settings.webhookRetrySchedule()): number[]
   if (out.some((n) => !Number.isFinite(n) || n < 0)) throw new Error(`WEBHOOK_RETRY_SCHEDULE must be a comma list of seconds, got "${value}"`);
   return out;
 }
-
-/** One delivery attempt as the deliveries route lists it: the one source of its shape (the store's type is inferred). */
-export const webhookAttemptSchema = z
-  .object({
-    eventId: z.string().max(64).meta({ example: EXAMPLE_IDS.event }),
-    type: z.string().max(64).meta({ description: 'The event type (a change type, or webhook.ping)', example: 'time-entry.created' }),
-    attempt: z.number().int().meta({ description: '1 for the first attempt of the event', example: 2 }),
-    at: z.string().max(64).meta({ format: 'date-time', description: 'When the attempt started' }).meta({ example: '2026-03-02T10:30:11.000Z' }),
-    statusCode: z.number().int().optional().meta({ description: "The receiver's HTTP status (absent when no answer came)", example: 503 }),
-    error: z.string().max(1024).optional().meta({ description: 'Why no answer came: timeout, refused address, connection error', example: 'timeout after 10000 ms' }),
-    durationMs: z.number().int().meta({ example: 182 }),
-    nextRetryAt: z
-      .string()
-      .max(64)
-      .meta({ format: 'date-time', description: 'When the event is tried again (absent: delivered, or retries exhausted)' })
-      .optional()
-      .meta({ example: '2026-03-02T10:35:11.000Z' }),
-  })
-  .meta({ id: 'WebhookAttempt' });
-export type WebhookAttempt = z.output<typeof webhookAttemptSchema>;

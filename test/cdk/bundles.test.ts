@@ -14,7 +14,15 @@ const NAMES = readdirSync(join(PROJECT_ROOT, 'functions')).sort();
 const AUTHORIZERS = ['authorizer', 'console-authorizer'];
 type Kind = keyof typeof BUNDLE_LIMITS;
 const kindOf = (name: string): Kind =>
-  AUTHORIZERS.includes(name) ? 'authorizer' : name === 'webhooks' ? 'webhooks' : (RESOURCES as readonly string[]).includes(name) ? 'entity' : 'other';
+  AUTHORIZERS.includes(name)
+    ? 'authorizer'
+    : name === 'webhooks'
+      ? 'webhooks'
+      : name === 'console'
+        ? 'console'
+        : (RESOURCES as readonly string[]).includes(name)
+          ? 'entity'
+          : 'other';
 
 /** Bytes in the bundle by package (node_modules/<pkg>) or project folder (shared/data, functions/x, ...). */
 function byPackage(meta: Metafile): Map<string, number> {
