@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { dynamoConfig, setDb } from '../../shared/data/db';
+import { db, dynamoConfig, setDb } from '../../shared/data/db';
 import { ensureTable } from '../../shared/data/setup';
 import { tableName } from '../../shared/data/db';
 import { freePort, startDynamoDbLocal, type LocalDynamo } from '../../local/dynamodb';
+import { installDurableCommits } from '../../local/durable-commits';
 import { apiClient, makeKey, newWorkspace, type CallResult } from '../support/harness';
 import { invariantViolations, workspaceItems } from './invariants';
 
@@ -16,6 +17,11 @@ import { invariantViolations, workspaceItems } from './invariants';
  * there: created records exist, the last acknowledged update of each record is kept (or a later one whose
  * answer was lost), acknowledged deletes stay deleted, and the consistency rules (usage counters, locks,
  * index keys) hold. Requests made while DynamoDB Local is down get a 503 with the error body.
+ *
+ * The data client carries npm start's commit barrier (local/durable-commits.ts), as npm start does: DynamoDB
+ * Local answers a TransactWriteItems before its SQLite COMMIT runs, so without it a kill in that window takes
+ * back an acknowledged transaction (docs/decisions.md, "Local run"). `instance` counts the spawned processes
+ * so a restarted DynamoDB Local never confirms a commit the killed one took.
  */
 jest.setTimeout(180_000);
 
@@ -27,6 +33,8 @@ const LOAD_AFTER_RESTART_MS = 3000;
 let dynamo: LocalDynamo;
 let port: number;
 let dataDir: string;
+let instance = 0;
+let removeBarrier: () => void = () => undefined;
 const savedEndpoint = process.env.DYNAMODB_ENDPOINT;
 
 beforeAll(async () => {
@@ -35,12 +43,14 @@ beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port, dataDir });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   setDb(undefined); // the next db() is a client of this instance
+  removeBarrier = installDurableCommits(db(), { endpoint: dynamo.endpoint, tableName: tableName(), instance: () => instance });
   const admin = new DynamoDBClient(dynamoConfig());
   await ensureTable(admin, tableName());
   admin.destroy();
 });
 
 afterAll(async () => {
+  removeBarrier();
   const admin = new DynamoDBClient({ ...dynamoConfig(), maxAttempts: 1 });
   await admin.send(new DeleteTableCommand({ TableName: tableName() })).catch(() => undefined);
   admin.destroy();
@@ -122,6 +132,7 @@ test('every write acknowledged before, during and after a kill -9 and restart of
     dynamo.process.once('exit', () => resolve());
     dynamo.process.kill('SIGKILL');
   });
+  instance++; // from here on, a transaction the killed process answered is not confirmed
   phase = 'down';
   await new Promise((r) => setTimeout(r, DOWN_MS));
   dynamo = await startDynamoDbLocal({ port, dataDir });
