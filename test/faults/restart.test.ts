@@ -26,9 +26,11 @@ import { invariantViolations, workspaceItems } from './invariants';
 jest.setTimeout(180_000);
 
 const WORKERS = 6;
-const LOAD_BEFORE_KILL_MS = 2500;
+/** Acknowledged creates to wait for before the kill and again after the restart (counts, not times: a loaded machine is slower, not different). */
+const CREATES_PER_PHASE = 20;
+/** The bound of each wait; past it the test fails naming what it waited for. */
+const PHASE_BOUND_MS = 60_000;
 const DOWN_MS = 500;
-const LOAD_AFTER_RESTART_MS = 3000;
 
 let dynamo: LocalDynamo;
 let port: number;
@@ -126,7 +128,17 @@ test('every write acknowledged before, during and after a kill -9 and restart of
   expect((await api.del(`/v1/time-entries/${warmEntry.body.id}`, { key, query: { sortKey: warmEntry.body.sortKey } })).status).toBe(200);
 
   const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
-  await new Promise((r) => setTimeout(r, LOAD_BEFORE_KILL_MS));
+  const createsReach = async (n: number, what: string) => {
+    const until = Date.now() + PHASE_BOUND_MS;
+    while (ledger.created.length < n) {
+      if (Date.now() > until) {
+        stop = true;
+        throw new Error(`waited ${PHASE_BOUND_MS} ms for ${n} acknowledged creates ${what}; saw ${ledger.created.length}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  await createsReach(CREATES_PER_PHASE, 'before the kill');
   const ackedBeforeKill = ledger.created.length;
   await new Promise<void>((resolve) => {
     dynamo.process.once('exit', () => resolve());
@@ -139,7 +151,7 @@ test('every write acknowledged before, during and after a kill -9 and restart of
   const ackedAtRestart = ledger.created.length;
   const restartedAfterMs = Date.now();
   phase = 'after';
-  await new Promise((r) => setTimeout(r, LOAD_AFTER_RESTART_MS));
+  await createsReach(ackedAtRestart + CREATES_PER_PHASE, 'after the restart');
   stop = true;
   await load;
 
@@ -148,7 +160,7 @@ test('every write acknowledged before, during and after a kill -9 and restart of
   );
 
   // The load really spanned the outage: writes acknowledged before the kill and after the restart, and refused while down.
-  expect(ackedBeforeKill).toBeGreaterThan(10);
+  expect(ackedBeforeKill).toBeGreaterThanOrEqual(CREATES_PER_PHASE);
   expect(ledger.created.length).toBeGreaterThan(ackedAtRestart);
   const failures = Object.entries(ledger.statuses).filter(([s]) => Number(s) >= 300);
   expect(failures.length).toBeGreaterThan(0);
