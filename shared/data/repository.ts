@@ -11,8 +11,7 @@ import { queryPage, type PageStats } from './paging';
 import { planQuery, queryInputOf, type Where } from './query-plan';
 import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange, type Change } from './changes';
-import { companionOf } from './companions';
-import type { CompanionPlan } from './timers';
+import { companionOf, type CompanionPlan } from './companions';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
 

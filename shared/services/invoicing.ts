@@ -102,12 +102,12 @@ export const updateInvoiceInput = z.strictObject({
 });
 export type UpdateInvoiceInput = z.input<typeof updateInvoiceInput>;
 
-/** The filters of the invoice list (those of GET /v1/invoices). */
+/** The filters of the invoice list (those of GET /v1/invoices), and its page; the console's list query is this schema. */
 export const listInvoicesInput = z.strictObject({
   status: z.enum(INVOICE_STATUSES).optional(),
   clientId: idString.optional(),
-  startDate: dateString.optional(),
-  endDate: dateString.optional(),
+  startDate: dateString.optional().meta({ description: 'Invoices issued on or after this date' }),
+  endDate: dateString.optional().meta({ description: 'Invoices issued on or before this date' }),
   limit: z.number().int().min(1).max(LIMITS.pageMax).optional(),
   cursor: z.string().max(4096).optional(),
 });
@@ -210,15 +210,12 @@ async function nextNumber(workspaceId: string): Promise<{ previous: number | und
   return { previous, next: base + 1 };
 }
 
-/** What createFromTime would make now, without writing anything. */
-export async function previewFromTime(args: { workspaceId: string; actor?: Actor } & CreateInvoiceInput): Promise<InvoicePreview> {
-  const { workspaceId, actor: _actor, ...raw } = args;
-  const p = await prepare(workspaceId, raw);
-  const lines = await linesOf(workspaceId, p, p.candidates);
+/** The fields of the invoice made from these lines: what the preview shows and the draft's commit stores. */
+function invoiceFields(p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate'>, lines: InvoiceLines, number: string) {
   const taxRate = p.input.taxRate ?? 0;
   return {
     clientId: p.input.clientId,
-    number: p.input.number ?? invoiceNumberOf((await nextNumber(workspaceId)).next),
+    number,
     issueDate: p.issueDate,
     dueDate: p.dueDate,
     currency: lines.currency,
@@ -226,6 +223,16 @@ export async function previewFromTime(args: { workspaceId: string; actor?: Actor
     ...invoiceTotals(lines.lineItems, taxRate),
     taxRate,
     ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
+  };
+}
+
+/** What createFromTime would make now, without writing anything. */
+export async function previewFromTime(args: { workspaceId: string; actor?: Actor } & CreateInvoiceInput): Promise<InvoicePreview> {
+  const { workspaceId, actor: _actor, ...raw } = args;
+  const p = await prepare(workspaceId, raw);
+  const lines = await linesOf(workspaceId, p, p.candidates);
+  return {
+    ...invoiceFields(p, lines, p.input.number ?? invoiceNumberOf((await nextNumber(workspaceId)).next)),
     entryCount: p.candidates.length,
     lineEntries: lines.lineEntries,
   };
@@ -245,22 +252,8 @@ async function commitDraft(
   entryCount: number,
   actor: Actor | undefined,
 ): Promise<Invoice> {
-  const taxRate = p.input.taxRate ?? 0;
-  const record: Record<string, unknown> = {
-    id: invoiceId,
-    number: p.input.number ?? '',
-    clientId: p.input.clientId,
-    status: 'draft',
-    issueDate: p.issueDate,
-    dueDate: p.dueDate,
-    currency: lines.currency,
-    lineItems: lines.lineItems,
-    ...invoiceTotals(lines.lineItems, taxRate),
-    taxRate,
-    ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
-    createdAt: now,
-    updatedAt: now,
-  };
+  // The number is the sequence's when none was given (set per attempt below).
+  const record: Record<string, unknown> = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? ''), status: 'draft', createdAt: now, updatedAt: now };
   const internals: StoredItem = {
     _lo: p.range.lo,
     _hi: p.range.hi,
@@ -585,9 +578,9 @@ export interface InvoiceInProgress {
   locked: number;
 }
 /** How long one step works before it answers (INVOICE_STEP_BUDGET_MS, default 5 s: under the console function's 10 s timeout). */
-export const stepBudgetMs = (): number => Number(process.env.INVOICE_STEP_BUDGET_MS ?? 5000);
+export const stepBudgetMs = (): number => settings.invoiceStepBudgetMs();
 /** A job made in steps is the sweep's when no step renewed it for this long (INVOICE_STEP_LEASE_MS, default 2 min). */
-export const stepLeaseMs = (): number => Number(process.env.INVOICE_STEP_LEASE_MS ?? 120_000);
+export const stepLeaseMs = (): number => settings.invoiceStepLeaseMs();
 
 const isInProgress = (v: Invoice | InvoiceInProgress): v is InvoiceInProgress => v.status === 'pending';
 export { isInProgress };
