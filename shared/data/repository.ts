@@ -77,6 +77,8 @@ export interface WriteOptions {
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
    */
   system?: { set?: Readonly<Record<string, unknown>>; internals?: StoredItem };
+  /** Writes that join this write's transaction (the console's audit entry of an invoice change): none without the other. */
+  also?: readonly WriteOp[];
 }
 /** The record's revision (0 for records stored before revisions existed). */
 const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
@@ -321,6 +323,7 @@ export class Repository<E extends AnyEntity> {
         ...lockOps(this.entity, workspaceId, current, rec, item.SK),
         ...referenceOps(this.entity, workspaceId, current, rec),
         ...boundOps(this.entity, workspaceId, current, updated),
+        ...(opts.also ?? []),
       );
       const plan = await this.companion(workspaceId, before, item);
       ops.push(...plan.ops);
@@ -373,6 +376,7 @@ export class Repository<E extends AnyEntity> {
         ...referenceOps(this.entity, workspaceId, current, undefined),
         ...boundOps(this.entity, workspaceId, current, undefined),
         ...(await this.companion(workspaceId, before, undefined)).ops,
+        ...(opts.also ?? []),
       ];
       try {
         await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });

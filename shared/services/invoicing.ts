@@ -20,7 +20,9 @@ import {
   type InvoiceCatalog,
   type InvoiceLines,
 } from '../domain/invoicing';
+import { auditOp, type AuditAction, type AuditEntry } from '../data/audit';
 import type { StoredItem } from '../data/db';
+import type { WriteOp } from '../data/write';
 import {
   abandonJob,
   candidateEntries,
@@ -265,8 +267,10 @@ async function commitDraft(
     const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
     if (sequence) record.number = invoiceNumberOf(sequence.next);
     assertInvoiceTotals(record);
+    const created = { number: { to: record.number }, clientId: { to: record.clientId }, total: { to: record.total }, currency: { to: record.currency } };
+    const also = audited(workspaceId, actor, 'invoice.created', invoiceId, created);
     try {
-      return (await commitInvoice({ workspaceId, record, internals, entryCount, ...(sequence ? { sequence } : {}) })) as Invoice;
+      return (await commitInvoice({ workspaceId, record, internals, entryCount, ...(sequence ? { sequence } : {}), ...also })) as Invoice;
     } catch (err) {
       if (attempt >= 20) throw err;
       if (err instanceof NumberTaken) await raiseSequence(workspaceId, await highestTakenNumber(workspaceId));
@@ -442,6 +446,13 @@ export async function invoiceEntries(workspaceId: string, id: string): Promise<T
 // ------------------------------------------------------------------ change a draft, transitions
 export interface WriteOpts {
   ifMatch?: IfMatch;
+  /** Who acts: given, the change carries its entry in the console's audit log (same transaction). */
+  actor?: Actor;
+}
+
+/** The audit entry of an invoice change by `actor`, as writes that join the change (none without an actor). */
+function audited(workspaceId: string, actor: Actor | undefined, action: AuditAction, id: string, changes: AuditEntry['changes']): { also?: WriteOp[] } {
+  return actor ? { also: [auditOp({ workspaceId, actor: actor.id, action, target: { type: 'invoice', id }, changes })] } : {};
 }
 
 /** Changes a draft: number, dates, tax rate (tax and total follow), notes (null clears), line descriptions. 409 unless draft. */
@@ -466,9 +477,22 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
     const revision = Number(/\d+/.exec(String(current.etag))?.[0]);
     if (opts.ifMatch && opts.ifMatch !== '*' && !opts.ifMatch.includes(revision))
       throw new DomainError('precondition-failed', `${invoiceEntity.kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
+    // The audit entry: each changed field from -> to; the line descriptions as how many changed (not their text).
+    const { lineItems: _lines, ...fields } = changes;
+    const before = new Map(Object.entries(current));
+    const audit: AuditEntry['changes'] = Object.fromEntries(
+      Object.entries(fields)
+        .filter(([k, to]) => JSON.stringify(before.get(k) ?? null) !== JSON.stringify(to))
+        .map(([k, to]) => [k, { from: before.get(k) ?? null, to }]),
+    );
+    if (input.lineDescriptions) audit.lineDescriptions = { to: lineItems.filter((li, i) => li.description !== current.lineItems[i]!.description).length };
     try {
       // guarded by the revision read: the totals above were computed from it
-      return await invoices().update(workspaceId, { id }, changes, { ifMatch: [revision], assert: (cur) => assertTransition(cur, 'update') });
+      return await invoices().update(workspaceId, { id }, changes, {
+        ifMatch: [revision],
+        assert: (cur) => assertTransition(cur, 'update'),
+        ...audited(workspaceId, opts.actor, 'invoice.updated', id, audit),
+      });
     } catch (err) {
       if (err instanceof DomainError && err.reason === 'precondition-failed' && !opts.ifMatch && attempt < 5) continue;
       throw err;
@@ -476,21 +500,28 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
   }
 }
 
-const transition = (action: 'send' | 'pay', set: (now: string) => Record<string, unknown>) =>
+const transition = (action: 'send' | 'pay', from: InvoiceStatus, audit: AuditAction, set: (now: string) => Record<string, unknown>) =>
   async function (workspaceId: string, id: string, opts: WriteOpts & { at?: string } = {}): Promise<Invoice> {
     const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
-    return invoices().update(workspaceId, { id }, set(at), { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, action) });
+    const changes = set(at);
+    // `from` is the one status the transition accepts (assertTransition refuses the write otherwise)
+    const entry = Object.fromEntries(Object.entries(changes).map(([k, to]) => [k, k === 'status' ? { from, to } : { to }]));
+    return invoices().update(workspaceId, { id }, changes, {
+      ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+      assert: (cur) => assertTransition(cur, action),
+      ...audited(workspaceId, opts.actor, audit, id, entry),
+    });
   };
 /** draft -> sent (`sentAt`); 409 naming the status otherwise. */
-export const sendInvoice = transition('send', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
+export const sendInvoice = transition('send', 'draft', 'invoice.sent', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
 /** sent -> paid (`paidAt`, default now); 409 naming the status otherwise. */
-export const payInvoice = transition('pay', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
+export const payInvoice = transition('pay', 'sent', 'invoice.paid', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
 
 /**
  * Opens the release job of an invoice about to be voided or deleted (when entries carry its id), runs
  * the change, then releases the entries and closes the job. A crash after the change leaves the job to the sweep.
  */
-async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: () => Promise<T>): Promise<T> {
+async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: (read: StoredItem) => Promise<T>): Promise<T> {
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
   assertTransition(invoices().present(item), action);
@@ -499,7 +530,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
     // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none)
     const open = await listJobs(workspaceId).then((jobs) => jobs.some((j) => j.invoiceId === id));
     if (open) throw conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
-    return change();
+    return change(item);
   }
   const job: InvoiceJob = {
     workspaceId,
@@ -517,7 +548,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
   await openJob(job);
   let result: T;
   try {
-    result = await change();
+    result = await change(item);
   } catch (err) {
     await closeJob(workspaceId, id, true).catch(() => false);
     throw err;
@@ -528,19 +559,33 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
 
 /** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
-  return withRelease(workspaceId, id, 'void', () =>
+  return withRelease(workspaceId, id, 'void', (read) =>
     invoices().update(
       workspaceId,
       { id },
       { status: 'void' satisfies InvoiceStatus },
-      { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void') },
+      {
+        ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+        // the status read (draft or sent): the update's version guard refuses the write if it changed meanwhile
+        assert: (cur) => assertTransition(cur, 'void'),
+        ...audited(workspaceId, opts.actor, 'invoice.voided', id, { status: { from: read.status, to: 'void' } }),
+      },
     ),
   );
 }
 
 /** Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released. Also `DELETE /v1/invoices/{id}`. */
 export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
-  return withRelease(workspaceId, id, 'delete', () => invoices().delete(workspaceId, { id }, opts.ifMatch ? { ifMatch: opts.ifMatch } : {}));
+  return withRelease(workspaceId, id, 'delete', (read) =>
+    invoices().delete(
+      workspaceId,
+      { id },
+      {
+        ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+        ...audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }),
+      },
+    ),
+  );
 }
 
 /**

@@ -204,7 +204,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body }) => updateDraft(params.workspaceId, params.invoiceId, body),
+    async ({ params, body, person }) => updateDraft(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
   ),
   sendConsoleInvoice: consoleRoute(
     {
@@ -218,7 +218,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => sendInvoice(params.workspaceId, params.invoiceId),
+    async ({ params, person }) => sendInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
   ),
   payConsoleInvoice: consoleRoute(
     {
@@ -234,7 +234,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body }) => payInvoice(params.workspaceId, params.invoiceId, body.paidAt ? { at: body.paidAt } : {}),
+    async ({ params, body, person }) => payInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email }, ...(body.paidAt ? { at: body.paidAt } : {}) }),
   ),
   voidConsoleInvoice: consoleRoute(
     {
@@ -248,7 +248,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => voidInvoice(params.workspaceId, params.invoiceId),
+    async ({ params, person }) => voidInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
   ),
   deleteConsoleInvoice: consoleRoute(
     {
@@ -262,6 +262,6 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => deleteInvoice(params.workspaceId, params.invoiceId),
+    async ({ params, person }) => deleteInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
   ),
 };
