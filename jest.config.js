@@ -9,6 +9,6 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@apidevtools|jose|oauth4webapi)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  setupFiles: ['<rootDir>/test/support/env.ts'],
+  setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/bind.ts'],
   testTimeout: 60000,
 };

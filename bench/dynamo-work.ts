@@ -197,6 +197,7 @@ const unique = (p: string) => `${p} ${Date.now().toString(36)}-${seq++}`;
 
 /** Requests for every route, fixtures created on the way (not counted). */
 async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Promise<Req[]> {
+  await import('../shared/services/timers'); // time entries written here carry the running-timer rule and the rollups, as through the API
   const { clients, projects, tasks, tags, timeEntries, favorites, createInvoice } = await import('../shared/data/repositories');
   const project = ws.projects.find((p) => p.clientId)!;
   const task = ws.tasks.find((t) => t.projectId === project.id)!;

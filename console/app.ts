@@ -561,7 +561,10 @@ const money = (amount: number, currency: string) => {
   }
 };
 
-function linesTable(lines: LineItem[], currency: string, totals: { subtotal: number; tax: number; total: number }, label: string) {
+/** The tax row's label with its rate: "Tax (19 %)". */
+const taxLabel = (rate: number | undefined) => `Tax (${new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(rate ?? 0)} %)`;
+
+function linesTable(lines: LineItem[], currency: string, totals: { subtotal: number; tax: number; total: number; taxRate?: number }, label: string) {
   return h(
     'table',
     { 'aria-label': label },
@@ -573,7 +576,7 @@ function linesTable(lines: LineItem[], currency: string, totals: { subtotal: num
         h('tr', {}, h('td', {}, li.description), h('td', {}, String(li.quantity)), h('td', {}, money(li.unitPrice, currency)), h('td', {}, money(li.amount, currency))),
       ),
       h('tr', {}, h('td', { colspan: '3' }, 'Subtotal'), h('td', {}, money(totals.subtotal, currency))),
-      h('tr', {}, h('td', { colspan: '3' }, 'Tax'), h('td', {}, money(totals.tax, currency))),
+      h('tr', { class: 'tax' }, h('td', { colspan: '3' }, taxLabel(totals.taxRate)), h('td', {}, money(totals.tax, currency))),
       h('tr', { class: 'total' }, h('td', { colspan: '3' }, 'Total'), h('td', {}, money(totals.total, currency))),
     ),
   );
@@ -693,7 +696,7 @@ async function invoiceDetail(ctx: Ctx, id: string, clientName: (id: string) => s
   });
   return h(
     'div',
-    { role: 'region', 'aria-label': `Invoice ${inv.number}`, class: 'stack' },
+    { role: 'region', 'aria-label': `Invoice ${inv.number}`, class: 'stack invoice-detail' },
     h('h3', {}, `Invoice ${inv.number}`),
     h(
       'p',
@@ -773,6 +776,7 @@ async function renderInvoices(ctx: Ctx): Promise<HTMLElement> {
     );
   });
   panel.append(
+    h('h3', { id: 'invoice-list-heading' }, 'Invoice list'),
     page.items.length
       ? h(
           'table',

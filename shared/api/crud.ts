@@ -8,6 +8,8 @@ import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handl
 import { REPLAYED_HEADER } from './headers';
 import { isReplayed, runIdempotent } from './idempotency';
 import { routeList, type ResourceName, type RouteDef } from './routes';
+// Binds the time entries' companion (the running-timer rule, the rollups) to their repository.
+import '../services/timers';
 
 /**
  * The one implementation of each entity operation of the route table (list, create, get, update,

@@ -9,6 +9,7 @@ import { corsHeaders, corsOrigins, headerValue } from '../api/gateway-edge';
 import { baseUrlOf, MAX_BODY_BYTES } from '../api/handler';
 import { logger } from '../platform/logger';
 import { createMetrics, recordOutcome } from '../platform/metrics';
+import * as settings from '../platform/settings';
 import { enforceRateLimit } from '../api/rate-limit';
 import { json, toErrorResponse } from '../api/response';
 import { parseWith } from '../api/validate';
@@ -27,8 +28,8 @@ import { AcceptedReply, BinaryReply, TextReply, type ConsoleRequest, type Consol
  * logged (it carries the bearer token).
  */
 export const CONSOLE_RATE_LIMITS = () => ({
-  perMinute: Number(process.env.CONSOLE_RATE_PER_MINUTE ?? 120),
-  perHour: Number(process.env.CONSOLE_RATE_PER_HOUR ?? 3000),
+  perMinute: settings.consoleRatePerMinute(),
+  perHour: settings.consoleRatePerHour(),
 });
 /** The rate-counter id of a person (the e-mail itself stays out of the counter key). */
 export const personCounterId = (email: string) => `person#${createHash('sha256').update(email).digest('hex').slice(0, 32)}`;

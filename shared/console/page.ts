@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as settings from '../platform/settings';
 
 /**
  * GET /console: the page, its script and its style, all served by the API (nothing from a CDN). The script
@@ -12,7 +13,7 @@ export const CONSOLE_ASSETS = { script: 'console-app.js', style: 'console-app.cs
 export const CONSOLE_TITLE = 'Time-tracking console';
 
 export function assetsDir(): string {
-  return process.env.CONSOLE_ASSETS_DIR ?? __dirname;
+  return settings.consoleAssetsDir() ?? __dirname;
 }
 
 const cache = new Map<string, string>();

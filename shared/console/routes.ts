@@ -1,5 +1,6 @@
 import { SCOPES } from '../domain/auth';
 import { templateMatcher } from '../api/routes';
+import * as settings from '../platform/settings';
 import { apiKeyRoutes } from './features/api-keys';
 import { invoiceRoutes } from './features/invoices';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
@@ -11,13 +12,13 @@ import * as s from './schemas';
  * THE console route table: the page and its assets (public), then each section's routes (one
  * `consoleRoute(...)` each, in shared/console/features/). A new section adds its feature's object here.
  */
-export function consoleSettings(env: NodeJS.ProcessEnv = process.env) {
+export function consoleSettings() {
   return {
-    issuer: env.CONSOLE_ISSUER ?? '',
-    clientId: env.CONSOLE_CLIENT_ID ?? '',
+    issuer: settings.consoleIssuer() ?? '',
+    clientId: settings.consoleClientId() ?? '',
     scope: 'openid email',
-    logoutUrl: env.CONSOLE_LOGOUT_URL || null,
-    authorizerCacheSeconds: Number(env.API_KEY_CACHE_SECONDS ?? env.AUTH_CACHE_TTL_SECONDS ?? 300),
+    logoutUrl: settings.consoleLogoutUrl() || null,
+    authorizerCacheSeconds: settings.apiKeyCacheSeconds(),
     scopes: SCOPES,
   };
 }

@@ -88,7 +88,7 @@ export const auditEntrySchema = z
     at: instant,
     actor: z.string(),
     action: z.string(),
-    target: z.object({ type: z.enum(['api-key', 'member']), id: z.string() }),
+    target: z.object({ type: z.enum(['api-key', 'member', 'invoice']), id: z.string() }),
     changes: z.record(z.string(), z.object({ from: z.unknown().optional(), to: z.unknown().optional() })),
   })
   .meta({ id: 'ConsoleAuditEntry' });

@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { normalizeEmail } from '../domain/roles';
+import * as settings from '../platform/settings';
 
 /**
  * Verifies the token the console page sends (`Authorization: Bearer <ID token>`) with `jose` against the
@@ -16,11 +17,12 @@ export interface TokenConfig {
   jwksUrl?: string;
 }
 
-export function tokenConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TokenConfig {
-  const issuer = env.CONSOLE_ISSUER;
-  const clientId = env.CONSOLE_CLIENT_ID;
+export function tokenConfigFromEnv(): TokenConfig {
+  const issuer = settings.consoleIssuer();
+  const clientId = settings.consoleClientId();
+  const jwksUrl = settings.consoleJwksUrl();
   if (!issuer || !clientId) throw new Error('CONSOLE_ISSUER and CONSOLE_CLIENT_ID must be set');
-  return { issuer, clientId, ...(env.CONSOLE_JWKS_URL ? { jwksUrl: env.CONSOLE_JWKS_URL } : {}) };
+  return { issuer, clientId, ...(jwksUrl ? { jwksUrl } : {}) };
 }
 
 export const jwksUrlOf = (c: TokenConfig) => c.jwksUrl ?? `${c.issuer.replace(/\/$/, '')}/.well-known/jwks.json`;

@@ -8,7 +8,7 @@ import type { WriteOp } from './write';
 import { ITEM_TYPES } from './item-types';
 
 /**
- * The console's audit log: one item per change to a workspace's keys or members, written in the same
+ * The console's audit log: one item per change to a workspace's keys, members or invoices, written in the same
  * transaction as the change (no change without its entry), kept 400 days (DynamoDB TTL), read newest first.
  * An entry says when, who (the person's e-mail, or `admin-cli`), what (action, target, changed fields): it
  * never holds a secret (an API key or a password), only the key's id and public prefix.
@@ -16,14 +16,27 @@ import { ITEM_TYPES } from './item-types';
 export const AUDIT_RETENTION_DAYS = 400;
 const TYPE = ITEM_TYPES.audit;
 
-export type AuditAction = 'api-key.created' | 'api-key.updated' | 'api-key.rolled' | 'api-key.revoked' | 'member.added' | 'member.updated' | 'member.removed';
+export type AuditAction =
+  | 'api-key.created'
+  | 'api-key.updated'
+  | 'api-key.rolled'
+  | 'api-key.revoked'
+  | 'member.added'
+  | 'member.updated'
+  | 'member.removed'
+  | 'invoice.created'
+  | 'invoice.updated'
+  | 'invoice.sent'
+  | 'invoice.paid'
+  | 'invoice.voided'
+  | 'invoice.deleted';
 
 export interface AuditEntry {
   id: string;
   at: string;
   actor: string;
   action: AuditAction;
-  target: { type: 'api-key' | 'member'; id: string };
+  target: { type: 'api-key' | 'member' | 'invoice'; id: string };
   /** Changed fields: name -> { from, to } (`from` absent on create, `to` absent on remove). */
   changes: Record<string, { from?: unknown; to?: unknown }>;
 }

@@ -351,6 +351,8 @@ export interface CommitInput {
   entryCount: number;
   /** The sequence value this number takes (default numbering), with the value read before. */
   sequence?: { previous: number | undefined; next: number };
+  /** Writes that join the commit (the console's audit entry). */
+  also?: readonly WriteOp[];
 }
 
 /** The one transaction that makes the invoice visible (see the module comment). Returns the invoice as presented. */
@@ -390,6 +392,7 @@ export async function commitInvoice(input: CommitInput): Promise<Record<string, 
       onConditionFail: () => new SequenceMoved(),
     });
   }
+  ops.push(...(input.also ?? []));
   const created = repo.present(item);
   await writeWithChange(workspaceId, ops, { type: 'invoice.created', resourceId: String(record.id), data: created });
   return created;

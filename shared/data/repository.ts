@@ -11,8 +11,7 @@ import { queryPage, type PageStats } from './paging';
 import { planQuery, queryInputOf, type Where } from './query-plan';
 import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange, type Change } from './changes';
-import { companionOf } from './companions';
-import type { CompanionPlan } from './timers';
+import { companionOf, type CompanionPlan } from './companions';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
 
@@ -78,6 +77,8 @@ export interface WriteOptions {
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
    */
   system?: { set?: Readonly<Record<string, unknown>>; internals?: StoredItem };
+  /** Writes that join this write's transaction (the console's audit entry of an invoice change): none without the other. */
+  also?: readonly WriteOp[];
 }
 /** The record's revision (0 for records stored before revisions existed). */
 const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
@@ -322,6 +323,7 @@ export class Repository<E extends AnyEntity> {
         ...lockOps(this.entity, workspaceId, current, rec, item.SK),
         ...referenceOps(this.entity, workspaceId, current, rec),
         ...boundOps(this.entity, workspaceId, current, updated),
+        ...(opts.also ?? []),
       );
       const plan = await this.companion(workspaceId, before, item);
       ops.push(...plan.ops);
@@ -374,6 +376,7 @@ export class Repository<E extends AnyEntity> {
         ...referenceOps(this.entity, workspaceId, current, undefined),
         ...boundOps(this.entity, workspaceId, current, undefined),
         ...(await this.companion(workspaceId, before, undefined)).ops,
+        ...(opts.also ?? []),
       ];
       try {
         await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });

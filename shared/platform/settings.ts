@@ -38,6 +38,23 @@ export const webhookAllowLoopback = () => !raw('AWS_LAMBDA_FUNCTION_NAME') && ['
 
 // ---- invoicing ----
 export const invoiceJobLeaseMs = () => number('INVOICE_JOB_LEASE_MS', 15 * 60_000);
+/** How long one step of the console's create in steps may run, and the lease it holds (shared/services/invoicing.ts). */
+export const invoiceStepBudgetMs = () => number('INVOICE_STEP_BUDGET_MS', 5000);
+export const invoiceStepLeaseMs = () => number('INVOICE_STEP_LEASE_MS', 120_000);
+
+// ---- console (shared/console/) ----
+/** The OpenID issuer and client the console signs in with, and the JWKS its tokens are checked against (default: the issuer's). */
+export const consoleIssuer = () => raw('CONSOLE_ISSUER');
+export const consoleClientId = () => raw('CONSOLE_CLIENT_ID');
+export const consoleJwksUrl = () => raw('CONSOLE_JWKS_URL');
+/** Where the sign-out goes (empty: none). */
+export const consoleLogoutUrl = () => raw('CONSOLE_LOGOUT_URL');
+/** The API key cache the console tells people about (`API_KEY_CACHE_SECONDS`, else the local gateway's `AUTH_CACHE_TTL_SECONDS`). */
+export const apiKeyCacheSeconds = () => Number(raw('API_KEY_CACHE_SECONDS') ?? raw('AUTH_CACHE_TTL_SECONDS') ?? 300);
+/** The folder of the console page's script and style (`npm start` builds them there; deployed: next to the code). */
+export const consoleAssetsDir = () => raw('CONSOLE_ASSETS_DIR');
+export const consoleRatePerMinute = () => number('CONSOLE_RATE_PER_MINUTE', 120);
+export const consoleRatePerHour = () => number('CONSOLE_RATE_PER_HOUR', 3000);
 
 // ---- logs and metrics ----
 export const serviceName = () => raw('POWERTOOLS_SERVICE_NAME') ?? 'timetrack-api';

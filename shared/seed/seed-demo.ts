@@ -1,4 +1,5 @@
 import { timeEntries } from '../data/repositories';
+import '../services/timers'; // the running-timer rule and the rollups travel with each entry written
 import { FROM_FAVORITE } from '../domain/entities/favorites';
 import type { TimeEntry } from '../domain/entities/time-entries';
 import { addDays } from '../domain/invoicing';

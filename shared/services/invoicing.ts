@@ -20,7 +20,9 @@ import {
   type InvoiceCatalog,
   type InvoiceLines,
 } from '../domain/invoicing';
+import { auditOp, type AuditAction, type AuditEntry } from '../data/audit';
 import type { StoredItem } from '../data/db';
+import type { WriteOp } from '../data/write';
 import {
   abandonJob,
   candidateEntries,
@@ -102,12 +104,12 @@ export const updateInvoiceInput = z.strictObject({
 });
 export type UpdateInvoiceInput = z.input<typeof updateInvoiceInput>;
 
-/** The filters of the invoice list (those of GET /v1/invoices). */
+/** The filters of the invoice list (those of GET /v1/invoices), and its page; the console's list query is this schema. */
 export const listInvoicesInput = z.strictObject({
   status: z.enum(INVOICE_STATUSES).optional(),
   clientId: idString.optional(),
-  startDate: dateString.optional(),
-  endDate: dateString.optional(),
+  startDate: dateString.optional().meta({ description: 'Invoices issued on or after this date' }),
+  endDate: dateString.optional().meta({ description: 'Invoices issued on or before this date' }),
   limit: z.number().int().min(1).max(LIMITS.pageMax).optional(),
   cursor: z.string().max(4096).optional(),
 });
@@ -210,15 +212,12 @@ async function nextNumber(workspaceId: string): Promise<{ previous: number | und
   return { previous, next: base + 1 };
 }
 
-/** What createFromTime would make now, without writing anything. */
-export async function previewFromTime(args: { workspaceId: string; actor?: Actor } & CreateInvoiceInput): Promise<InvoicePreview> {
-  const { workspaceId, actor: _actor, ...raw } = args;
-  const p = await prepare(workspaceId, raw);
-  const lines = await linesOf(workspaceId, p, p.candidates);
+/** The fields of the invoice made from these lines: what the preview shows and the draft's commit stores. */
+function invoiceFields(p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate'>, lines: InvoiceLines, number: string) {
   const taxRate = p.input.taxRate ?? 0;
   return {
     clientId: p.input.clientId,
-    number: p.input.number ?? invoiceNumberOf((await nextNumber(workspaceId)).next),
+    number,
     issueDate: p.issueDate,
     dueDate: p.dueDate,
     currency: lines.currency,
@@ -226,6 +225,16 @@ export async function previewFromTime(args: { workspaceId: string; actor?: Actor
     ...invoiceTotals(lines.lineItems, taxRate),
     taxRate,
     ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
+  };
+}
+
+/** What createFromTime would make now, without writing anything. */
+export async function previewFromTime(args: { workspaceId: string; actor?: Actor } & CreateInvoiceInput): Promise<InvoicePreview> {
+  const { workspaceId, actor: _actor, ...raw } = args;
+  const p = await prepare(workspaceId, raw);
+  const lines = await linesOf(workspaceId, p, p.candidates);
+  return {
+    ...invoiceFields(p, lines, p.input.number ?? invoiceNumberOf((await nextNumber(workspaceId)).next)),
     entryCount: p.candidates.length,
     lineEntries: lines.lineEntries,
   };
@@ -245,22 +254,8 @@ async function commitDraft(
   entryCount: number,
   actor: Actor | undefined,
 ): Promise<Invoice> {
-  const taxRate = p.input.taxRate ?? 0;
-  const record: Record<string, unknown> = {
-    id: invoiceId,
-    number: p.input.number ?? '',
-    clientId: p.input.clientId,
-    status: 'draft',
-    issueDate: p.issueDate,
-    dueDate: p.dueDate,
-    currency: lines.currency,
-    lineItems: lines.lineItems,
-    ...invoiceTotals(lines.lineItems, taxRate),
-    taxRate,
-    ...(p.input.notes !== undefined ? { notes: p.input.notes } : {}),
-    createdAt: now,
-    updatedAt: now,
-  };
+  // The number is the sequence's when none was given (set per attempt below).
+  const record: Record<string, unknown> = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? ''), status: 'draft', createdAt: now, updatedAt: now };
   const internals: StoredItem = {
     _lo: p.range.lo,
     _hi: p.range.hi,
@@ -272,8 +267,10 @@ async function commitDraft(
     const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
     if (sequence) record.number = invoiceNumberOf(sequence.next);
     assertInvoiceTotals(record);
+    const created = { number: { to: record.number }, clientId: { to: record.clientId }, total: { to: record.total }, currency: { to: record.currency } };
+    const also = audited(workspaceId, actor, 'invoice.created', invoiceId, created);
     try {
-      return (await commitInvoice({ workspaceId, record, internals, entryCount, ...(sequence ? { sequence } : {}) })) as Invoice;
+      return (await commitInvoice({ workspaceId, record, internals, entryCount, ...(sequence ? { sequence } : {}), ...also })) as Invoice;
     } catch (err) {
       if (attempt >= 20) throw err;
       if (err instanceof NumberTaken) await raiseSequence(workspaceId, await highestTakenNumber(workspaceId));
@@ -449,6 +446,13 @@ export async function invoiceEntries(workspaceId: string, id: string): Promise<T
 // ------------------------------------------------------------------ change a draft, transitions
 export interface WriteOpts {
   ifMatch?: IfMatch;
+  /** Who acts: given, the change carries its entry in the console's audit log (same transaction). */
+  actor?: Actor;
+}
+
+/** The audit entry of an invoice change by `actor`, as writes that join the change (none without an actor). */
+function audited(workspaceId: string, actor: Actor | undefined, action: AuditAction, id: string, changes: AuditEntry['changes']): { also?: WriteOp[] } {
+  return actor ? { also: [auditOp({ workspaceId, actor: actor.id, action, target: { type: 'invoice', id }, changes })] } : {};
 }
 
 /** Changes a draft: number, dates, tax rate (tax and total follow), notes (null clears), line descriptions. 409 unless draft. */
@@ -473,9 +477,22 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
     const revision = Number(/\d+/.exec(String(current.etag))?.[0]);
     if (opts.ifMatch && opts.ifMatch !== '*' && !opts.ifMatch.includes(revision))
       throw new DomainError('precondition-failed', `${invoiceEntity.kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
+    // The audit entry: each changed field from -> to; the line descriptions as how many changed (not their text).
+    const { lineItems: _lines, ...fields } = changes;
+    const before = new Map(Object.entries(current));
+    const audit: AuditEntry['changes'] = Object.fromEntries(
+      Object.entries(fields)
+        .filter(([k, to]) => JSON.stringify(before.get(k) ?? null) !== JSON.stringify(to))
+        .map(([k, to]) => [k, { from: before.get(k) ?? null, to }]),
+    );
+    if (input.lineDescriptions) audit.lineDescriptions = { to: lineItems.filter((li, i) => li.description !== current.lineItems[i]!.description).length };
     try {
       // guarded by the revision read: the totals above were computed from it
-      return await invoices().update(workspaceId, { id }, changes, { ifMatch: [revision], assert: (cur) => assertTransition(cur, 'update') });
+      return await invoices().update(workspaceId, { id }, changes, {
+        ifMatch: [revision],
+        assert: (cur) => assertTransition(cur, 'update'),
+        ...audited(workspaceId, opts.actor, 'invoice.updated', id, audit),
+      });
     } catch (err) {
       if (err instanceof DomainError && err.reason === 'precondition-failed' && !opts.ifMatch && attempt < 5) continue;
       throw err;
@@ -483,21 +500,28 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
   }
 }
 
-const transition = (action: 'send' | 'pay', set: (now: string) => Record<string, unknown>) =>
+const transition = (action: 'send' | 'pay', from: InvoiceStatus, audit: AuditAction, set: (now: string) => Record<string, unknown>) =>
   async function (workspaceId: string, id: string, opts: WriteOpts & { at?: string } = {}): Promise<Invoice> {
     const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
-    return invoices().update(workspaceId, { id }, set(at), { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, action) });
+    const changes = set(at);
+    // `from` is the one status the transition accepts (assertTransition refuses the write otherwise)
+    const entry = Object.fromEntries(Object.entries(changes).map(([k, to]) => [k, k === 'status' ? { from, to } : { to }]));
+    return invoices().update(workspaceId, { id }, changes, {
+      ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+      assert: (cur) => assertTransition(cur, action),
+      ...audited(workspaceId, opts.actor, audit, id, entry),
+    });
   };
 /** draft -> sent (`sentAt`); 409 naming the status otherwise. */
-export const sendInvoice = transition('send', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
+export const sendInvoice = transition('send', 'draft', 'invoice.sent', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
 /** sent -> paid (`paidAt`, default now); 409 naming the status otherwise. */
-export const payInvoice = transition('pay', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
+export const payInvoice = transition('pay', 'sent', 'invoice.paid', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
 
 /**
  * Opens the release job of an invoice about to be voided or deleted (when entries carry its id), runs
  * the change, then releases the entries and closes the job. A crash after the change leaves the job to the sweep.
  */
-async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: () => Promise<T>): Promise<T> {
+async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: (read: StoredItem) => Promise<T>): Promise<T> {
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
   assertTransition(invoices().present(item), action);
@@ -506,7 +530,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
     // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none)
     const open = await listJobs(workspaceId).then((jobs) => jobs.some((j) => j.invoiceId === id));
     if (open) throw conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
-    return change();
+    return change(item);
   }
   const job: InvoiceJob = {
     workspaceId,
@@ -524,7 +548,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
   await openJob(job);
   let result: T;
   try {
-    result = await change();
+    result = await change(item);
   } catch (err) {
     await closeJob(workspaceId, id, true).catch(() => false);
     throw err;
@@ -535,19 +559,33 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
 
 /** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
-  return withRelease(workspaceId, id, 'void', () =>
+  return withRelease(workspaceId, id, 'void', (read) =>
     invoices().update(
       workspaceId,
       { id },
       { status: 'void' satisfies InvoiceStatus },
-      { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void') },
+      {
+        ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+        // the status read (draft or sent): the update's version guard refuses the write if it changed meanwhile
+        assert: (cur) => assertTransition(cur, 'void'),
+        ...audited(workspaceId, opts.actor, 'invoice.voided', id, { status: { from: read.status, to: 'void' } }),
+      },
     ),
   );
 }
 
 /** Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released. Also `DELETE /v1/invoices/{id}`. */
 export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
-  return withRelease(workspaceId, id, 'delete', () => invoices().delete(workspaceId, { id }, opts.ifMatch ? { ifMatch: opts.ifMatch } : {}));
+  return withRelease(workspaceId, id, 'delete', (read) =>
+    invoices().delete(
+      workspaceId,
+      { id },
+      {
+        ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+        ...audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }),
+      },
+    ),
+  );
 }
 
 /**
@@ -585,9 +623,9 @@ export interface InvoiceInProgress {
   locked: number;
 }
 /** How long one step works before it answers (INVOICE_STEP_BUDGET_MS, default 5 s: under the console function's 10 s timeout). */
-export const stepBudgetMs = (): number => Number(process.env.INVOICE_STEP_BUDGET_MS ?? 5000);
+export const stepBudgetMs = (): number => settings.invoiceStepBudgetMs();
 /** A job made in steps is the sweep's when no step renewed it for this long (INVOICE_STEP_LEASE_MS, default 2 min). */
-export const stepLeaseMs = (): number => Number(process.env.INVOICE_STEP_LEASE_MS ?? 120_000);
+export const stepLeaseMs = (): number => settings.invoiceStepLeaseMs();
 
 const isInProgress = (v: Invoice | InvoiceInProgress): v is InvoiceInProgress => v.status === 'pending';
 export { isInProgress };

@@ -10,7 +10,8 @@ import { dirname, join, relative, resolve } from 'node:path';
  *   import domain, data and services, not each other;
  * - nothing in shared/ imports local/, admin/, lib/, bench/ or functions/;
  * - admin/ and local/ do not import each other;
- * - the folder graph has no cycle.
+ * - the folder graph has no cycle;
+ * - in shared/, only shared/platform/settings.ts reads process.env.
  */
 const ROOT = resolve(__dirname, '../..');
 const FOLDERS = [
@@ -73,11 +74,27 @@ const ALLOWED: Record<string, string[]> = {
   admin: ['shared/platform', 'shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
 };
 
+const violations = (all: ReturnType<typeof edges>) =>
+  all.filter((e) => ALLOWED[e.from] !== undefined && !ALLOWED[e.from]!.includes(e.to)).map((e) => `${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
+
 test('imports point one way: each folder imports only the layers below it', () => {
   const all = edges();
   expect(all.length).toBeGreaterThan(100); // the scan sees the repository's imports
-  const wrong = all.filter((e) => ALLOWED[e.from] !== undefined && !ALLOWED[e.from]!.includes(e.to)).map((e) => `${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
-  expect(wrong).toEqual([]);
+  expect(violations(all)).toEqual([]);
+});
+
+test('the check fails on an upward import (the timer rule pulled back into shared/data would be one)', () => {
+  const upward = { from: 'shared/data', to: 'shared/services', file: 'shared/data/repository.ts', spec: '../services/timers' };
+  expect(violations([upward])).toEqual(['shared/data/repository.ts imports ../services/timers (shared/data -> shared/services)']);
+  // The rule lives above the data layer, which reaches it only through its port (shared/data/companions.ts).
+  expect(sources(join(ROOT, 'shared/data')).filter((f) => /\bisRunning\b|RUNNING#|runningTimer\(/.test(readFileSync(f, 'utf8')) && !f.endsWith('keys.ts'))).toEqual([]);
+});
+
+test('shared/ reads the environment in one module: shared/platform/settings.ts', () => {
+  const readers = sources(join(ROOT, 'shared'))
+    .filter((f) => /process\.env\b/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(ROOT, f));
+  expect(readers).toEqual(['shared/platform/settings.ts']);
 });
 
 test('no cycle between folders', () => {

@@ -210,12 +210,23 @@ test("invoices: make one from the demo's billable time (preview, create), send i
   const preview = page.getByRole('table', { name: 'Preview lines' });
   await preview.waitFor();
   expect(await preview.locator('tbody tr').count()).toBeGreaterThanOrEqual(4); // a line per entry + subtotal, tax, total
+  expect(await preview.locator('tbody tr.tax td').first().innerText()).toBe('Tax (19 %)'); // the tax row names its rate
   await page.getByRole('button', { name: 'Create invoice' }).click();
   const detail = page.getByRole('region', { name: /^Invoice INV-\d{6}$/ });
   await detail.waitFor();
   const number = (await detail.getByRole('heading').first().innerText()).replace('Invoice ', '').trim();
   expect(await detail.locator(`tr[data-entry-id="${entry.id}"]`).count()).toBe(1);
   expect(await page.getByTestId('invoice-status').innerText()).toBe('draft');
+  expect(await detail.getByRole('table', { name: 'Invoice lines' }).locator('tbody tr.tax td').first().innerText()).toBe('Tax (19 %)');
+  // The detail's entries table has its heading, and the invoice list below it its own, with a visible gap between them.
+  const entriesHeading = detail.getByRole('heading', { name: /^Time entries \(\d+\)$/ });
+  expect(await entriesHeading.count()).toBe(1);
+  const entriesTable = await detail.getByRole('table', { name: 'Invoice time entries' }).boundingBox();
+  const listHeading = await page.getByRole('heading', { name: 'Invoice list', exact: true }).boundingBox();
+  const listTable = await page.getByRole('table', { name: 'Invoices', exact: true }).boundingBox();
+  expect((await entriesHeading.boundingBox())!.y).toBeLessThan(entriesTable!.y);
+  expect(listHeading!.y - (entriesTable!.y + entriesTable!.height)).toBeGreaterThanOrEqual(16);
+  expect(listHeading!.y + listHeading!.height).toBeLessThanOrEqual(listTable!.y);
 
   await page.getByRole('button', { name: 'Send invoice' }).click();
   await page.locator('[data-testid="invoice-status"]', { hasText: 'sent' }).waitFor();

@@ -272,3 +272,48 @@ test('a /v1 PUT on an entry of a sent invoice is 409 naming its number; after th
   const accepted = await v1.put(put, { notes: 'changed' }, { key });
   expect([accepted.status, accepted.body.notes, accepted.body.invoiceId]).toEqual([200, 'changed', undefined]);
 });
+
+test("the console's invoice actions are in its audit log (actor, action, target, changes), written with the change; refusals and engine calls without an actor write none", async () => {
+  const WSA = 'ws-console-inv-audit';
+  const admin = await person(oidc.issuer, WSA, 'admin', 'inv-audit-admin');
+  const inv = `/console/api/workspaces/${WSA}/invoices`;
+  const make = async (clientId: string) => {
+    let made = await api.call('POST', inv, { token: admin.token, body: { clientId, ...MARCH } });
+    for (let i = 0; made.status === 202 && i < 20; i++) made = await api.call('POST', `${inv}/${made.body.id}/continue`, { token: admin.token });
+    expect([201, 200]).toContain(made.status);
+    return made.body as { id: string; number: string; total: number; clientId: string };
+  };
+  const first = await make((await billableClient(WSA, 2)).clientId);
+  expect((await api.call('PATCH', `${inv}/${first.id}`, { token: admin.token, body: { notes: 'Net 30', taxRate: 7, lineDescriptions: ['Design work'] } })).status).toBe(200);
+  expect((await api.call('POST', `${inv}/${first.id}/send`, { token: admin.token })).status).toBe(200);
+  expect((await api.call('POST', `${inv}/${first.id}/send`, { token: admin.token })).status).toBe(409); // refused: no entry
+  expect((await api.call('POST', `${inv}/${first.id}/pay`, { token: admin.token, body: { paidAt: '2026-04-10T12:00:00Z' } })).status).toBe(200);
+  const second = await make((await billableClient(WSA, 1)).clientId);
+  expect((await api.call('POST', `${inv}/${second.id}/void`, { token: admin.token })).status).toBe(200);
+  expect((await api.call('DELETE', `${inv}/${second.id}`, { token: admin.token })).status).toBe(200);
+  const engine = await draftOf(WSA); // the engine without an actor (as /v1, the seed, the admin CLI): not in the console's log
+
+  const log = await api.call('GET', `/console/api/workspaces/${WSA}/audit-log`, { token: admin.token, query: { limit: '50' } });
+  expect(log.status).toBe(200);
+  const entries = (log.body.items as Array<{ actor: string; action: string; target: { type: string; id: string }; changes: Record<string, unknown> }>)
+    .filter((e) => e.target.type === 'invoice')
+    .reverse();
+  expect(entries.map((e) => [e.action, e.target.id, e.actor])).toEqual([
+    ['invoice.created', first.id, admin.email],
+    ['invoice.updated', first.id, admin.email],
+    ['invoice.sent', first.id, admin.email],
+    ['invoice.paid', first.id, admin.email],
+    ['invoice.created', second.id, admin.email],
+    ['invoice.voided', second.id, admin.email],
+    ['invoice.deleted', second.id, admin.email],
+  ]);
+  expect(entries[0]!.changes).toEqual({ number: { to: first.number }, clientId: { to: first.clientId }, total: { to: first.total }, currency: { to: 'EUR' } });
+  expect(entries[1]!.changes).toMatchObject({ notes: { from: null, to: 'Net 30' }, taxRate: { from: 0, to: 7 }, lineDescriptions: { to: 1 } });
+  expect(entries[1]!.changes).not.toHaveProperty('subtotal'); // unchanged fields are not listed
+  expect(entries[2]!.changes).toEqual({ status: { from: 'draft', to: 'sent' }, sentAt: { to: expect.any(String) } });
+  expect(entries[3]!.changes).toEqual({ status: { from: 'sent', to: 'paid' }, paidAt: { to: '2026-04-10T12:00:00Z' } });
+  expect(entries[5]!.changes).toEqual({ status: { from: 'draft', to: 'void' } });
+  expect(entries[6]!.changes).toEqual({ number: { from: second.number }, status: { from: 'void' } });
+  expect(log.body.items.some((e: { target: { id: string } }) => e.target.id === engine.invoice.id)).toBe(false);
+  expect(await invoicingViolations(WSA)).toEqual([]);
+});

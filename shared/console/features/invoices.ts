@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { invoices as invoiceEntity, lineItemSchema, INVOICE_STATUSES, type Invoice } from '../../domain/entities/invoices';
+import { invoices as invoiceEntity, lineItemSchema, type Invoice } from '../../domain/entities/invoices';
 import { clients as clientEntity } from '../../domain/entities/clients';
 import { timeEntries as timeEntryEntity } from '../../domain/entities/time-entries';
-import { dateTimeString, idString, LIMITS } from '../../domain/fields';
-import { deletedSchema, pageOf, responseSchema } from '../../api/schemas';
+import { dateTimeString, idString } from '../../domain/fields';
+import { cursorParam, deletedSchema, limitParam, pageOf, responseSchema } from '../../api/schemas';
 import { repository } from '../../data/repository';
 import {
   beginFromTime,
@@ -14,6 +14,7 @@ import {
   invoiceEntries,
   isInProgress,
   listInvoices,
+  listInvoicesInput,
   payInvoice,
   previewFromTime,
   sendInvoice,
@@ -65,14 +66,8 @@ const previewSchema = z
     lineEntries: z.array(z.array(z.string())).describe("The time entries of each line, in the lines' order"),
   })
   .meta({ id: 'ConsoleInvoicePreview' });
-const listQuery = z.strictObject({
-  status: z.enum(INVOICE_STATUSES).optional(),
-  clientId: idString.optional(),
-  startDate: z.iso.date().optional().describe('Invoices issued on or after this date'),
-  endDate: z.iso.date().optional().describe('Invoices issued on or before this date'),
-  limit: z.coerce.number('must be an integer').int('must be an integer').min(1).max(LIMITS.pageMax).optional(),
-  cursor: z.string().min(1).max(2048).optional(),
-});
+/** The engine's list input, its page size and cursor in their query-string forms (those of every list). */
+const listQuery = listInvoicesInput.extend({ limit: limitParam, cursor: cursorParam });
 const payBody = z.strictObject({ paidAt: dateTimeString.optional().describe('When it was paid (default: now)') });
 
 const made = (r: Invoice | InvoiceInProgress) => (isInProgress(r) ? new AcceptedReply(r) : r);
@@ -209,7 +204,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body }) => updateDraft(params.workspaceId, params.invoiceId, body),
+    async ({ params, body, person }) => updateDraft(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
   ),
   sendConsoleInvoice: consoleRoute(
     {
@@ -223,7 +218,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => sendInvoice(params.workspaceId, params.invoiceId),
+    async ({ params, person }) => sendInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
   ),
   payConsoleInvoice: consoleRoute(
     {
@@ -239,7 +234,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body }) => payInvoice(params.workspaceId, params.invoiceId, body.paidAt ? { at: body.paidAt } : {}),
+    async ({ params, body, person }) => payInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email }, ...(body.paidAt ? { at: body.paidAt } : {}) }),
   ),
   voidConsoleInvoice: consoleRoute(
     {
@@ -253,7 +248,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => voidInvoice(params.workspaceId, params.invoiceId),
+    async ({ params, person }) => voidInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
   ),
   deleteConsoleInvoice: consoleRoute(
     {
@@ -267,6 +262,6 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => deleteInvoice(params.workspaceId, params.invoiceId),
+    async ({ params, person }) => deleteInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
   ),
 };

@@ -1,17 +1,22 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { isRunning } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
-import type { Change } from './changes';
-import { db, tableName, type StoredItem } from './db';
-import { keys } from './keys';
-import { rollupOps } from './rollups';
-import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
-import { StaleRead, type WriteOp } from './write';
-import { ITEM_TYPES } from './item-types';
+import { timeEntries } from '../domain/entities/time-entries';
+import type { Change } from '../data/changes';
+import { bindCompanion, type Companion } from '../data/companions';
+import { db, tableName, type StoredItem } from '../data/db';
+import { keys } from '../data/keys';
+import { rollupOps } from '../data/rollups';
+import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from '../data/table';
+import { StaleRead, type WriteOp } from '../data/write';
+import { ITEM_TYPES } from '../data/item-types';
 
 /**
- * What travels with every time-entry write besides the record itself (shared/data/repository.ts calls
- * it through `companionOf`): the running-timer rule and the report rollups.
+ * What travels with every time-entry write besides the record itself: the running-timer rule and the
+ * report rollups. Bound to the time-entry repository on import (`bindCompanion`, shared/data/companions.ts,
+ * the port the repository calls), so every entry point that writes time entries imports this module:
+ * shared/api/crud.ts, shared/services/invoicing.ts, the seeders, the bench; the tests through
+ * test/support/env.ts.
  *
  * One running timer per user: the item `RUNNING#<userId>` (keys.runningTimer) holds the sortKey of the
  * user's running entry. A write that leaves an entry running reads it first; if it names another
@@ -24,27 +29,6 @@ import { ITEM_TYPES } from './item-types';
  *
  * Every record written (the entry and a stopped one) also adds its rollup changes (shared/data/rollups.ts).
  */
-export interface CompanionPlan {
-  ops: WriteOp[];
-  /** Events of other records this write changes, before the record's own. */
-  changes: Change[];
-  /** The write is refused: `ops` is one check that fails (after the record's own conditions). */
-  refused?: boolean;
-}
-export interface CompanionContext {
-  workspaceId: string;
-  before?: StoredItem;
-  after?: StoredItem;
-  /** The repository's view of an item: what its event and answer carry. */
-  present: (item: StoredItem) => Record<string, unknown>;
-  /** The stored item of a record with new field values (keys and index keys rebuilt). */
-  toItem: (rec: Record<string, unknown>, internals: StoredItem) => StoredItem;
-  /** The record fields of a stored item. */
-  stored: (item: StoredItem) => Record<string, unknown>;
-  derive: (rec: Record<string, unknown>) => Record<string, unknown>;
-}
-export type Companion = (ctx: CompanionContext) => Promise<CompanionPlan>;
-
 const TIMER_TYPE = ITEM_TYPES.runningTimer;
 const running = (item: StoredItem | undefined): item is StoredItem => item !== undefined && isRunning(item);
 
@@ -120,3 +104,5 @@ export const timeEntryCompanion: Companion = async (ctx) => {
   ops.push(...rollupOps(workspaceId, written));
   return { ops, changes };
 };
+
+bindCompanion(timeEntries, timeEntryCompanion);
