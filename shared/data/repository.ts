@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { changeResource, type ChangeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
-import { LIMITS, type UpdateInput } from '../domain/fields';
+import { LIMITS, type CreateInput, type UpdateInput } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
 import { db, queryAll, tableName, type StoredItem } from './db';
@@ -40,11 +40,8 @@ export type { StoredItem };
 export type Locator = { id: string } & Readonly<Record<string, string | undefined>>;
 /** Field values of an update: a declared field's value, or null to clear it (the input of its update schema). */
 export type FieldValues<E extends AnyEntity> = UpdateInput<E['fields']>;
-/**
- * Field values of a create: a declared field's value. (Not yet the input of its create schema: the demo
- * seed, the invoice path and the timer's start build their inputs untyped.)
- */
-export type CreateValues<E extends AnyEntity> = { [K in keyof E['fields']]?: unknown };
+/** Field values of a create: required fields required, the rest optional (the input of its create schema). */
+export type CreateValues<E extends AnyEntity> = CreateInput<E['fields']>;
 
 /** How many pages a refused delete reads to name a held record that uses it (Repository.heldUser). */
 const HELD_USER_PAGES = 5;
