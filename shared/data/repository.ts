@@ -479,7 +479,7 @@ const repositories = new Map<AnyEntity, Repository<AnyEntity>>();
 export function repository<E extends AnyEntity>(entity: E): Repository<E> {
   let r = repositories.get(entity);
   if (!r) repositories.set(entity, (r = new Repository<AnyEntity>(entity)));
-  return r as unknown as Repository<E>;
+  return r as Repository<E>;
 }
 
 /** Creation order: ids are ULIDs, which sort by creation time. */
