@@ -3,7 +3,7 @@ import type { Where } from '../data/query-plan';
 import { repository, type CreateValues, type FieldValues, type IfMatch, type Locator } from '../data/repository';
 import type { AnyEntity } from '../domain/entity';
 import { favorites, FROM_FAVORITE } from '../domain/entities/favorites';
-import { timeEntries } from '../domain/entities/time-entries';
+import { timeEntries, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
 import { pickFields } from '../domain/fields';
 import { headerValue } from './gateway-edge';
@@ -135,8 +135,8 @@ const timerOperations: { [Op in 'stop' | 'start']: Impl<OperationInputs<AnyEntit
   // A merge of endTime into an entry that must still be running when read (the write is guarded by that read).
   stop: async (input) => {
     const endTime = input.body.endTime ?? new Date().toISOString();
-    const notRunning = (cur: Readonly<Record<string, unknown>>) => {
-      if (cur.endTime !== undefined) throw conflict(`Time entry ${String(cur.id)} is not running (it ended at ${String(cur.endTime)})`);
+    const notRunning = (cur: TimeEntry) => {
+      if (cur.endTime !== undefined) throw conflict(`Time entry ${cur.id} is not running (it ended at ${cur.endTime})`);
     };
     return recordReply(await repository(timeEntries).update(input.workspaceId, locator(input), { endTime }, { assert: notRunning }));
   },

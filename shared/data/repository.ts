@@ -66,10 +66,10 @@ export interface RecordPage<R> {
  * The check is part of the conditional write itself, so of two writers holding the same ETag one wins.
  */
 export type IfMatch = '*' | readonly number[];
-export interface WriteOptions {
+export interface WriteOptions<E extends AnyEntity = AnyEntity> {
   ifMatch?: IfMatch;
   /** Checked on the record as read, before anything is written (e.g. "must be running" for a stop). */
-  assert?: (current: Readonly<Record<string, unknown>>) => void;
+  assert?: (current: EntityRecord<E>) => void;
   /**
    * Server-set state that no request body can send: computed fields (a webhook's `disabledReason`) and
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
@@ -275,7 +275,7 @@ export class Repository<E extends AnyEntity> {
   }
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
-  async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions = {}): Promise<EntityRecord<E>> {
+  async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions<E> = {}): Promise<EntityRecord<E>> {
     const patch = input as Readonly<Record<string, unknown>>;
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
@@ -284,9 +284,10 @@ export class Repository<E extends AnyEntity> {
       // Checked on what was read; the write below is guarded by the version read, so a change in between
       // (which bumps it) sends this loop round again, to this check.
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
-      const current: Readonly<Record<string, unknown>> = this.present(before);
+      const record = this.present(before);
+      const current: Readonly<Record<string, unknown>> = record;
       await this.assertNotHeld(workspaceId, current);
-      opts.assert?.(current);
+      opts.assert?.(record);
       let rec = this.stored(before);
       for (const [name, spec] of Object.entries(this.entity.fields)) {
         if (!(name in patch)) continue;
