@@ -6,5 +6,5 @@ import { deleteInvoice } from '../../shared/services/invoicing';
  * (shared/services/invoicing.ts), which the generic delete does not know about.
  */
 export const handler = entityHandler('invoices', {
-  deleteInvoice: async ({ auth, params, headers }) => deleteInvoice(auth.workspaceId, (params as unknown as { id: string }).id, writeOptions(headers)),
+  deleteInvoice: async ({ auth, params, headers }) => deleteInvoice(auth.workspaceId, params.id, writeOptions(headers)),
 });

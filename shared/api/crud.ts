@@ -1,13 +1,16 @@
 import { invalidField } from '../domain/errors';
-import { repository, type IfMatch, type Locator } from '../data/repository';
+import type { Where } from '../data/query-plan';
+import { repository, type CreateValues, type FieldValues, type IfMatch, type Locator } from '../data/repository';
+import type { AnyEntity } from '../domain/entity';
 import { favorites, FROM_FAVORITE } from '../domain/entities/favorites';
-import { timeEntries } from '../domain/entities/time-entries';
+import { timeEntries, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
+import { pickFields } from '../domain/fields';
 import { headerValue } from './gateway-edge';
 import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
 import { REPLAYED_HEADER } from './headers';
 import { isReplayed, runIdempotent } from './idempotency';
-import { routeList, type ResourceName, type RouteDef } from './routes';
+import { routeList, type InputOf, type Operation, type ResourceName, type RouteDef, type RouteId, type Routes } from './routes';
 // Binds the time entries' companion (the running-timer rule, the rollups) to their repository.
 import '../services/timers';
 
@@ -15,18 +18,52 @@ import '../services/timers';
  * The one implementation of each entity operation of the route table (list, create, get, update,
  * delete), for every entity: the place where a route's validated input meets its entity's repository.
  * A route says which entity and operation it is (shared/api/routes.ts); nothing here is per resource.
+ * Each operation takes the input its route's schemas give, typed from the entity's declaration: a create
+ * body is the input of the entity's create schema, an update body that of its update schema.
  */
-export interface OperationInput {
+type Headers = Readonly<Record<string, string | undefined>> | null;
+/** What every operation receives besides its route's validated input. */
+interface RequestOf {
   workspaceId: string;
-  params: Readonly<Record<string, unknown>>;
-  query: Readonly<Record<string, unknown>>;
-  body: unknown;
-  headers?: Readonly<Record<string, string | undefined>> | null;
+  headers?: Headers;
 }
+/** The input of an id route: the path id and the query that, with it, addresses the record (sortKey, userId). */
+interface Addressed {
+  params: { id: string };
+  query: Where;
+}
+/** The query of a list: paging parameters, the date range and equality filters. */
+type ListQuery = { limit?: number; cursor?: string; startDate?: string; endDate?: string } & Readonly<Record<string, string | number | undefined>>;
+/** What each operation takes from its route, for records of entity E. */
+interface OperationInputs<E extends AnyEntity> {
+  list: { query: ListQuery };
+  create: { body: CreateValues<E> };
+  get: Addressed;
+  update: Addressed & { body: FieldValues<E> };
+  delete: Addressed;
+  stop: InputOf<Routes['stopTimeEntry']>;
+  start: InputOf<Routes['startFavorite']>;
+}
+type Impl<In> = (input: In & RequestOf) => Promise<unknown>;
+/** An operation as the handler calls it, with any route's validated input. */
+export type OperationInput = { params: unknown; query: unknown; body: unknown } & RequestOf;
 type OperationImpl = (input: OperationInput) => Promise<unknown>;
 
+/**
+ * Every entity route's validated input (InputOf, from its schemas) is what its operation takes: a route
+ * whose input does not fit names itself here at compile time. This is what makes the one widening in
+ * `entityOperation` sound.
+ */
+type Fits<R extends RouteDef> = R extends { entity: infer E extends AnyEntity; operation: infer Op extends Operation }
+  ? InputOf<R> extends OperationInputs<E>[Op]
+    ? true
+    : false
+  : true;
+type Misfits = { [K in RouteId]: Fits<Routes[K]> extends true ? never : K }[RouteId];
+export const EVERY_ROUTE_FITS: [Misfits] extends [never] ? true : Misfits = true;
+
 /** The record a get/update/delete addresses: the path id plus the addressing query (sortKey, userId). */
-const locator = ({ params, query }: OperationInput) => ({ ...query, ...params }) as Locator;
+const locator = ({ params, query }: Addressed): Locator => ({ ...query, ...params });
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /**
@@ -37,7 +74,7 @@ const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 // Strong comparison (RFC 9110, 8.8.3.2): character by character, so only the canonical digits of a
 // revision match it ("00003" is not "3").
 const ETAG = /^(W\/)?"(0|[1-9]\d*)"$/;
-function ifMatchOf(headers: OperationInput['headers']): IfMatch | undefined {
+function ifMatchOf(headers: Headers | undefined): IfMatch | undefined {
   const value = headerValue(headers, 'If-Match')?.trim();
   if (value === undefined) return undefined;
   if (value === '*') return '*';
@@ -46,7 +83,7 @@ function ifMatchOf(headers: OperationInput['headers']): IfMatch | undefined {
     return m && !m[1] ? [Number(m[2])] : [];
   });
 }
-function noneMatch(headers: OperationInput['headers'], etag: string): boolean {
+function noneMatch(headers: Headers | undefined, etag: string): boolean {
   const value = headerValue(headers, 'If-None-Match')?.trim();
   if (value === undefined) return false;
   return value === '*' || value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
@@ -54,69 +91,73 @@ function noneMatch(headers: OperationInput['headers'], etag: string): boolean {
 /** A single record as an answer: the record (its `etag` field included, as in list items) and its ETag header. */
 export const recordReply = (record: { etag?: string }): Reply => new Reply(record, record.etag ? { ETag: record.etag } : {});
 /** The write options of a conditional write route. */
-export const writeOptions = (headers: OperationInput['headers']) => {
+export const writeOptions = (headers: Headers | undefined) => {
   const ifMatch = ifMatchOf(headers);
   return ifMatch === undefined ? {} : { ifMatch };
 };
 
 /** The conditional headers a request sent (part of what an Idempotency-Key's repeat must match). */
-function conditionsOf(headers: OperationInput['headers']): { ifMatch?: string; ifNoneMatch?: string } {
+function conditionsOf(headers: Headers | undefined): { ifMatch?: string; ifNoneMatch?: string } {
   const ifMatch = headerValue(headers, 'If-Match');
   const ifNoneMatch = headerValue(headers, 'If-None-Match');
   return { ...(ifMatch !== undefined ? { ifMatch } : {}), ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}) };
 }
 
+/** The five record operations of an entity. */
+function recordOperations<E extends AnyEntity>(entity: E): { [Op in 'list' | 'create' | 'get' | 'update' | 'delete']: Impl<OperationInputs<E>[Op]> } {
+  const repo = repository(entity);
+  return {
+    list: async ({ workspaceId, query }) => {
+      // Paging parameters and the date range aside, every list parameter is an equality filter.
+      const { limit, cursor, startDate, endDate, ...filters } = query;
+      const where = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, text(v)]));
+      if (entity.list.mode === 'whole') return { items: await repo.listAll(workspaceId, where) };
+      const page = await repo.page(workspaceId, {
+        where,
+        ...(entity.list.range ? { range: entity.list.range(startDate, endDate) } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      return { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), hasMore: page.hasMore };
+    },
+    create: async ({ workspaceId, body }) => recordReply(await repo.create(workspaceId, body)),
+    get: async (input) => {
+      const record = await repo.get(input.workspaceId, locator(input));
+      // Not modified: no body, the ETag again (the request still counted toward the rate limit).
+      if (record.etag && noneMatch(input.headers, record.etag)) return new Reply(undefined, { ETag: record.etag }, 304);
+      return recordReply(record);
+    },
+    update: async (input) => recordReply(await repo.update(input.workspaceId, locator(input), input.body, writeOptions(input.headers))),
+    delete: async (input) => repo.delete(input.workspaceId, locator(input), writeOptions(input.headers)),
+  };
+}
+
+/** The timer operations: their routes name their entities (shared/api/routes.ts, timerRoutes). */
+const timerOperations: { [Op in 'stop' | 'start']: Impl<OperationInputs<AnyEntity>[Op]> } = {
+  // A merge of endTime into an entry that must still be running when read (the write is guarded by that read).
+  stop: async (input) => {
+    const endTime = input.body.endTime ?? new Date().toISOString();
+    const notRunning = (cur: TimeEntry) => {
+      if (cur.endTime !== undefined) throw conflict(`Time entry ${cur.id} is not running (it ended at ${cur.endTime})`);
+    };
+    return recordReply(await repository(timeEntries).update(input.workspaceId, locator(input), { endTime }, { assert: notRunning }));
+  },
+  // The route's entity is the favorite (404 names it); the record made is a time entry.
+  start: async (input) => {
+    const favorite = await repository(favorites).get(input.workspaceId, locator(input));
+    const startTime = input.body.startTime ?? new Date().toISOString();
+    return recordReply(await repository(timeEntries).create(input.workspaceId, { ...pickFields(favorite, FROM_FAVORITE), startTime }));
+  },
+};
+
 /** The implementation of an entity route, or undefined when the route is not an entity operation. */
 export function entityOperation(route: RouteDef): OperationImpl | undefined {
-  const entity = route.entity;
-  if (!entity || !route.operation) return undefined;
-  const repo = repository(entity);
-  switch (route.operation) {
-    case 'list':
-      return async ({ workspaceId, query }) => {
-        // Paging parameters and the date range aside, every list parameter is an equality filter.
-        const { limit, cursor, startDate, endDate, ...filters } = query;
-        const where = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, text(v)]));
-        if (entity.list.mode === 'whole') return { items: await repo.listAll(workspaceId, where) };
-        const page = await repo.page(workspaceId, {
-          where,
-          ...(entity.list.range ? { range: entity.list.range(text(startDate), text(endDate)) } : {}),
-          ...(typeof limit === 'number' ? { limit } : {}),
-          ...(typeof cursor === 'string' ? { cursor } : {}),
-        });
-        return { items: page.items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}), hasMore: page.hasMore };
-      };
-    case 'create':
-      return async ({ workspaceId, body }) => recordReply(await repo.create(workspaceId, body as Record<string, unknown>));
-    case 'get':
-      return async (input) => {
-        const record = await repo.get(input.workspaceId, locator(input));
-        // Not modified: no body, the ETag again (the request still counted toward the rate limit).
-        if (record.etag && noneMatch(input.headers, record.etag)) return new Reply(undefined, { ETag: record.etag }, 304);
-        return recordReply(record);
-      };
-    case 'update':
-      return async (input) => recordReply(await repo.update(input.workspaceId, locator(input), input.body as Record<string, unknown>, writeOptions(input.headers)));
-    case 'delete':
-      return async (input) => repo.delete(input.workspaceId, locator(input), writeOptions(input.headers));
-    case 'stop':
-      // A merge of endTime into an entry that must still be running when read (the write is guarded by that read).
-      return async (input) => {
-        const endTime = text((input.body as Record<string, unknown> | undefined)?.endTime) ?? new Date().toISOString();
-        const notRunning = (cur: Readonly<Record<string, unknown>>) => {
-          if (cur.endTime !== undefined) throw conflict(`Time entry ${String(cur.id)} is not running (it ended at ${String(cur.endTime)})`);
-        };
-        return recordReply(await repo.update(input.workspaceId, locator(input), { endTime }, { assert: notRunning }));
-      };
-    case 'start':
-      // The route's entity is the favorite (404 names it); the record made is a time entry.
-      return async (input) => {
-        const favorite = await repository(favorites).get(input.workspaceId, locator(input));
-        const startTime = text((input.body as Record<string, unknown> | undefined)?.startTime) ?? new Date().toISOString();
-        const fields = Object.fromEntries(FROM_FAVORITE.filter((f) => favorite[f] !== undefined).map((f) => [f, favorite[f]]));
-        return recordReply(await repository(timeEntries).create(input.workspaceId, { ...fields, startTime }));
-      };
-  }
+  const { entity, operation } = route;
+  if (!entity || !operation) return undefined;
+  const impl = operation === 'stop' || operation === 'start' ? timerOperations[operation] : recordOperations(entity)[operation];
+  // The one widening: the route's schemas produced its input (validateInput, shared/api/handler.ts), and
+  // EVERY_ROUTE_FITS checks that what they produce is what the operation takes.
+  return impl as OperationImpl;
 }
 
 /**

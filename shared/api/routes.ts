@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { SCOPES, isScope, type Scope } from '../domain/auth';
 import { WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
+import type { CreateInput, UpdateInput } from '../domain/fields';
 import { favorites } from '../domain/entities/favorites';
 import { timeEntries } from '../domain/entities/time-entries';
 import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
@@ -106,8 +107,42 @@ const createId = (kind: string) => {
   const id = `create${pascal(kind)}`;
   return (RESERVED_OPERATION_IDS as readonly string[]).includes(id) ? `add${pascal(kind)}` : id;
 };
-type CrudRoutes<E extends AnyEntity> = {
-  [K in `list${Pascal<E['resource']>}` | CreateId<E['kind']> | `${'get' | 'update' | 'delete'}${Pascal<E['kind']>}`]: RouteDef;
+
+/**
+ * An entity route as its handler sees it: which entity and operation, and the schemas of what it takes
+ * (`In`: params, query, body), typed from the entity's declaration, so that `InputOf` (the validated input
+ * a handler receives) is typed too.
+ */
+export type EntityRoute<E extends AnyEntity, Op extends Operation, In extends Pick<RouteDef, 'params' | 'query' | 'body'> = Record<never, never>> = Omit<
+  RouteDef,
+  'entity' | 'operation' | keyof In
+> & { entity: E; operation: Op } & In;
+/** A route declared but not offered (501): it takes nothing. */
+type NotOfferedRoute<E extends AnyEntity> = Omit<RouteDef, 'entity' | 'operation' | 'body'> & { entity: E; operation?: undefined; notImplemented: string };
+/** The `{id}` of an id route. */
+type IdParams = ReturnType<typeof s.idParamsFor>;
+/** The shape of the filters an options object declares (none: no filters). */
+type FilterShape<O extends CrudOptions> = O extends { listQuery: z.ZodObject<infer S> } ? S : Record<never, never>;
+/**
+ * The query of a list: its filters (`listQuery`) and the paging parameters. (A whole list's schema has no
+ * `limit` or `cursor`, which its type, not knowing the list's mode, leaves optional.)
+ */
+type ListQuery<O extends CrudOptions> = z.ZodObject<{ limit: typeof s.limitParam; cursor: typeof s.cursorParam } & FilterShape<O>, z.core.$strict>;
+/** The query of an id route: what addresses a record besides its id (a time entry's sortKey, a favorite's userId). */
+type IdQuery<O extends CrudOptions> = O extends { idQuery: infer Q extends z.ZodObject } ? { params: IdParams; query: Q } : { params: IdParams };
+/** The five routes of an entity, by id, each typed from the entity's declaration and its options. */
+export type CrudRoutes<E extends AnyEntity, O extends CrudOptions = Record<never, never>> = {
+  [K in `list${Pascal<E['resource']>}`]: EntityRoute<E, 'list', { query: ListQuery<O> }>;
+} & {
+  [K in CreateId<E['kind']>]: O extends { notOffered: { create: object } } ? NotOfferedRoute<E> : EntityRoute<E, 'create', { body: z.ZodType<CreateInput<E['fields']>> }>;
+} & {
+  [K in `get${Pascal<E['kind']>}`]: EntityRoute<E, 'get', IdQuery<O>>;
+} & {
+  [K in `update${Pascal<E['kind']>}`]: O extends { notOffered: { update: object } }
+    ? NotOfferedRoute<E>
+    : EntityRoute<E, 'update', IdQuery<O> & { body: z.ZodType<UpdateInput<E['fields']>> }>;
+} & {
+  [K in `delete${Pascal<E['kind']>}`]: EntityRoute<E, 'delete', IdQuery<O>>;
 };
 
 interface CrudOptions {
@@ -129,7 +164,7 @@ interface CrudOptions {
 }
 
 /** The five routes of a resource, derived from its entity declaration. */
-export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptions = {}): CrudRoutes<E> {
+export function crudRoutes<const E extends AnyEntity, const O extends CrudOptions = Record<never, never>>(entity: E, given?: O): CrudRoutes<E, O> {
   const { resource, kind } = entity;
   const base = `/v1/${resource}`;
   const read = `${resource}:read` as Scope;
@@ -138,6 +173,7 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
   const a = /^[aeiou]/.test(lower) ? `an ${lower}` : `a ${lower}`;
   const item = s.responseSchema(entity);
   const params = s.idParamsFor(resource);
+  const opts: CrudOptions = given ?? {};
   const idq = opts.idQuery ? { query: opts.idQuery } : {};
   const paged = entity.list.mode === 'paged';
   const bound = entity.list.bound;
@@ -254,7 +290,8 @@ export function crudRoutes<const E extends AnyEntity>(entity: E, opts: CrudOptio
       kind,
     },
   };
-  return routes as CrudRoutes<E>;
+  // Built by id at run time; each route's schemas are those its type names (createBodySchema: CreateInput, ...).
+  return routes as CrudRoutes<E, O>;
 }
 const pascal = s.pascal;
 
@@ -292,8 +329,10 @@ const ROUTE_OPTIONS = {
 const optionsOf: { readonly [R in ResourceName]?: CrudOptions } = ROUTE_OPTIONS;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** The options of a resource (none for a plain one). */
+type OptionsOf<R extends string> = R extends keyof typeof ROUTE_OPTIONS ? (typeof ROUTE_OPTIONS)[R] : Record<never, never>;
 /** The routes of every entity of the registry, typed by id (`listClients`, ..., `deleteInvoice`). */
-type EntityRoutes = UnionToIntersection<Entity extends infer E ? (E extends AnyEntity ? CrudRoutes<E> : never) : never>;
+type EntityRoutes = UnionToIntersection<Entity extends infer E ? (E extends AnyEntity ? CrudRoutes<E, OptionsOf<E['resource']>> : never) : never>;
 
 /** The file name of the reference page's renderer (Redoc), served by the API itself next to the page. */
 export const DOCS_SCRIPT = 'redoc.standalone.js';

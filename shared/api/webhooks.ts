@@ -20,12 +20,6 @@ import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage }
  * the creating key can read; rotate-secret, test and deliveries. Get, list and delete are generic.
  */
 const repo = () => repository(webhooks);
-interface WebhookInput {
-  url: string;
-  events: string[];
-  description?: string;
-  enabled?: boolean;
-}
 
 async function assertUrl(url: string): Promise<void> {
   const dest = await checkDestination(url);
@@ -82,8 +76,7 @@ async function existing(workspaceId: string, id: string) {
 }
 
 export const webhookOperations: RouteImpls = {
-  createWebhook: async ({ auth, body: raw }) => {
-    const body = raw as unknown as WebhookInput;
+  createWebhook: async ({ auth, body }) => {
     assertEvents(body.events);
     await assertUrl(body.url);
     const secret = newWebhookSecret();
@@ -102,9 +95,7 @@ export const webhookOperations: RouteImpls = {
     return new Reply({ ...record, secret }, recordReply(record).headers);
   },
 
-  updateWebhook: async ({ auth, params: p, body: raw, headers }) => {
-    const body = raw as unknown as Partial<WebhookInput>;
-    const params = p as unknown as { id: string };
+  updateWebhook: async ({ auth, params, body, headers }) => {
     if (body.events) assertEvents(body.events);
     // Steering (url, events, enabled) is checked against the endpoint read first; a description alone is
     // the generic one write.

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { changeResource, type ChangeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
-import { LIMITS, type UpdateInput } from '../domain/fields';
+import { LIMITS, type CreateInput, type UpdateInput } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
 import { db, queryAll, tableName, type StoredItem } from './db';
@@ -39,11 +39,8 @@ export type { StoredItem };
 export type Locator = { id: string } & Readonly<Record<string, string | undefined>>;
 /** Field values of an update: a declared field's value, or null to clear it (the input of its update schema). */
 export type FieldValues<E extends AnyEntity> = UpdateInput<E['fields']>;
-/**
- * Field values of a create: a declared field's value. (Not yet the input of its create schema: the demo
- * seed, the invoice path and the timer's start build their inputs untyped.)
- */
-export type CreateValues<E extends AnyEntity> = { [K in keyof E['fields']]?: unknown };
+/** Field values of a create: required fields required, the rest optional (the input of its create schema). */
+export type CreateValues<E extends AnyEntity> = CreateInput<E['fields']>;
 
 /** How many pages a refused delete reads to name a held record that uses it (Repository.heldUser). */
 const HELD_USER_PAGES = 5;
@@ -68,10 +65,10 @@ export interface RecordPage<R> {
  * The check is part of the conditional write itself, so of two writers holding the same ETag one wins.
  */
 export type IfMatch = '*' | readonly number[];
-export interface WriteOptions {
+export interface WriteOptions<E extends AnyEntity = AnyEntity> {
   ifMatch?: IfMatch;
   /** Checked on the record as read, before anything is written (e.g. "must be running" for a stop). */
-  assert?: (current: Readonly<Record<string, unknown>>) => void;
+  assert?: (current: EntityRecord<E>) => void;
   /**
    * Server-set state that no request body can send: computed fields (a webhook's `disabledReason`) and
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
@@ -279,7 +276,7 @@ export class Repository<E extends AnyEntity> {
   }
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
-  async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions = {}): Promise<EntityRecord<E>> {
+  async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions<E> = {}): Promise<EntityRecord<E>> {
     const patch = input as Readonly<Record<string, unknown>>;
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
@@ -288,9 +285,10 @@ export class Repository<E extends AnyEntity> {
       // Checked on what was read; the write below is guarded by the version read, so a change in between
       // (which bumps it) sends this loop round again, to this check.
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
-      const current: Readonly<Record<string, unknown>> = this.present(before);
+      const record = this.present(before);
+      const current: Readonly<Record<string, unknown>> = record;
       await this.assertNotHeld(workspaceId, current);
-      opts.assert?.(current);
+      opts.assert?.(record);
       let rec = this.stored(before);
       for (const [name, spec] of Object.entries(this.entity.fields)) {
         if (!(name in patch)) continue;
@@ -485,7 +483,7 @@ const repositories = new Map<AnyEntity, Repository<AnyEntity>>();
 export function repository<E extends AnyEntity>(entity: E): Repository<E> {
   let r = repositories.get(entity);
   if (!r) repositories.set(entity, (r = new Repository<AnyEntity>(entity)));
-  return r as unknown as Repository<E>;
+  return r as Repository<E>;
 }
 
 /** Creation order: ids are ULIDs, which sort by creation time. */

@@ -105,9 +105,24 @@ export type UpdateShape<F extends FieldSpecs> = {
 /** What an update may send for fields F: the input of the update body schema (shared/api/schemas.ts). */
 export type UpdateInput<F extends FieldSpecs> = z.input<z.ZodObject<UpdateShape<F>>>;
 
+/** The zod shape of a create body for fields F: required fields required, the rest optional. */
+export type CreateShape<F extends FieldSpecs> = {
+  [K in keyof F]: F[K] extends { required: true } ? F[K]['schema'] : z.ZodOptional<F[K]['schema']>;
+};
+/** What a create may send for fields F: the input of the create body schema (`inputSchema`). */
+export type CreateInput<F extends FieldSpecs> = z.input<z.ZodObject<CreateShape<F>>>;
+
 /** The fields a new record is made of: required ones required, the rest optional; unknown fields refused. */
-export function inputSchema(fields: FieldSpecs) {
+export function inputSchema<F extends FieldSpecs>(fields: F): z.ZodObject<CreateShape<F>, z.core.$strict> {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, f] of Object.entries(fields)) shape[name] = f.required ? f.schema : f.schema.optional();
-  return z.strictObject(shape);
+  // The shape built above, field by field, is CreateShape<F>.
+  return z.strictObject(shape) as z.ZodObject<CreateShape<F>, z.core.$strict>;
+}
+
+/** The fields `names` of a record that it holds (absent ones left out), typed as the record's. */
+export function pickFields<T extends object, K extends keyof T & string>(rec: T, names: readonly K[]): Pick<T, K> {
+  const held = names.filter((name) => rec[name] !== undefined);
+  // Only keys of `names` are copied, each with the record's own value.
+  return Object.fromEntries(held.map((name) => [name, rec[name]])) as Pick<T, K>;
 }

@@ -1,7 +1,9 @@
 import { timeEntries } from '../data/repositories';
+import type { CreateValues } from '../data/repository';
 import '../services/timers'; // the running-timer rule and the rollups travel with each entry written
 import { FROM_FAVORITE } from '../domain/entities/favorites';
-import type { TimeEntry } from '../domain/entities/time-entries';
+import type { timeEntries as timeEntryEntity, TimeEntry } from '../domain/entities/time-entries';
+import { pickFields } from '../domain/fields';
 import { addDays } from '../domain/invoicing';
 import { invoiceEveryClient, sendInvoice } from '../services/invoicing';
 import { ensureSeedCatalog, generateTimeEntries } from './seed-time-entries';
@@ -70,9 +72,8 @@ export async function seedDemoEntries(workspaceId: string, opts: DemoSeedOptions
 }
 
 /** The fields a client would send to create the entry. */
-function inputOf(e: TimeEntry): Record<string, unknown> {
-  const keys = [...FROM_FAVORITE, 'startTime', 'endTime'] as const;
-  return Object.fromEntries(keys.filter((k) => e[k] !== undefined).map((k) => [k, e[k]]));
+function inputOf(e: TimeEntry): CreateValues<typeof timeEntryEntity> {
+  return pickFields(e, [...FROM_FAVORITE, 'startTime', 'endTime']);
 }
 
 /**

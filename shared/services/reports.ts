@@ -377,7 +377,7 @@ async function namesFor(workspaceId: string, groupBy: readonly Grouping[], facts
   const load = async (e: typeof projects | typeof clients | typeof tasks | typeof tags, needed: boolean) => {
     if (!needed) return new Map<string, Record<string, unknown>>();
     stats.calls++;
-    return new Map((await repository(e).listAll(workspaceId)).map((r) => [String(r.id), r as Record<string, unknown>]));
+    return new Map((await repository(e).listAll(workspaceId)).map((r): [string, Record<string, unknown>] => [String(r.id), r]));
   };
   const billed = facts.some((f) => Object.keys(f.bp).length > 0);
   const [p, c, t, g] = await Promise.all([

@@ -235,9 +235,14 @@ class MalformedMessage extends Error {
   }
 }
 const isText = (v: unknown) => typeof v === 'string' && v.length > 0;
-function assertMessage(msg: DeliveryMessage): void {
-  const m = msg as unknown as Record<string, unknown> | null;
-  const ok = typeof m === 'object' && m !== null && isText(m.workspaceId) && (m.kind === 'dispatch' || (m.kind === 'deliver' && isText(m.webhookId) && isText(m.eventId)));
+function assertMessage(m: unknown): asserts m is DeliveryMessage {
+  const ok =
+    typeof m === 'object' &&
+    m !== null &&
+    'workspaceId' in m &&
+    'kind' in m &&
+    isText(m.workspaceId) &&
+    (m.kind === 'dispatch' || (m.kind === 'deliver' && 'webhookId' in m && 'eventId' in m && isText(m.webhookId) && isText(m.eventId)));
   if (!ok) throw new MalformedMessage();
 }
 

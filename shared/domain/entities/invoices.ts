@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
 import { idOf } from '../examples';
-import { currencyCode, dateString, dateTimeString, inputSchema, money, notesString, singleLine } from '../fields';
+import { currencyCode, dateString, dateTimeString, inputSchema, money, notesString, singleLine, type CreateInput } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -92,7 +92,7 @@ export function assertInvoiceTotals(rec: Record<string, unknown>): void {
 const invoiceInput = inputSchema(invoices.fields);
 
 /** Checks an invoice the application creates (admin CLI, seed): its fields, then (on write) its totals. */
-export function parseInvoice(input: unknown): Record<string, unknown> {
+export function parseInvoice(input: unknown): CreateInput<typeof invoices.fields> {
   const parsed = invoiceInput.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
