@@ -78,7 +78,17 @@ export interface WriteOptions {
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
    */
   system?: { set?: Readonly<Record<string, unknown>>; internals?: StoredItem };
+  /**
+   * Updates and deletes: the stored item the caller has just read (GetItem) for its own checks. The first
+   * attempt writes against it, guarded by its version as always; a retry (a change in between) reads again.
+   */
+  read?: StoredItem;
+  /** Updates and deletes: items for the same transaction that must hold (condition checks on other items). */
+  also?: readonly WriteOp[];
 }
+/** The stored item to write against: the caller's read on the first attempt (when it is this record), else a fresh one. */
+const readFirst = (opts: WriteOptions, loc: Locator, attempt: number, read: () => Promise<StoredItem | undefined>) =>
+  attempt === 0 && opts.read && opts.read.id === loc.id ? Promise.resolve(opts.read) : read();
 /** The record's revision (0 for records stored before revisions existed). */
 const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
 /** The record's strong ETag: its revision, quoted. */
@@ -282,7 +292,7 @@ export class Repository<E extends AnyEntity> {
     const patch = input as Readonly<Record<string, unknown>>;
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
-      const before = await this.getItem(workspaceId, loc);
+      const before = await readFirst(opts, loc, attempt, () => this.getItem(workspaceId, loc));
       if (!before) throw notFound(this.entity.kind);
       // Checked on what was read; the write below is guarded by the version read, so a change in between
       // (which bumps it) sends this loop round again, to this check.
@@ -324,7 +334,7 @@ export class Repository<E extends AnyEntity> {
         ...boundOps(this.entity, workspaceId, current, updated),
       );
       const plan = await this.companion(workspaceId, before, item);
-      ops.push(...plan.ops);
+      ops.push(...plan.ops, ...(opts.also ?? []));
       // the record's ops, what travels with them, and one event per changed record
       const writes = ops.length + plan.changes.length + 1;
       if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, current, rec);
@@ -345,7 +355,7 @@ export class Repository<E extends AnyEntity> {
   async delete(workspaceId: string, loc: Locator, opts: WriteOptions = {}): Promise<{ deleted: true; id: string }> {
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
-      const before = await this.getItem(workspaceId, loc);
+      const before = await readFirst(opts, loc, attempt, () => this.getItem(workspaceId, loc));
       if (!before) throw notFound(this.entity.kind);
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current = this.present(before);
@@ -374,6 +384,7 @@ export class Repository<E extends AnyEntity> {
         ...referenceOps(this.entity, workspaceId, current, undefined),
         ...boundOps(this.entity, workspaceId, current, undefined),
         ...(await this.companion(workspaceId, before, undefined)).ops,
+        ...(opts.also ?? []),
       ];
       try {
         await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });

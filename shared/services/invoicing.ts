@@ -33,6 +33,7 @@ import {
   invoiceable,
   JobLost,
   listJobs,
+  noJobOp,
   lockBatch,
   numberTaken,
   NumberTaken,
@@ -46,7 +47,7 @@ import {
   SequenceMoved,
   type InvoiceJob,
 } from '../data/invoice-store';
-import { repository, type IfMatch, type RecordPage } from '../data/repository';
+import { repository, type IfMatch, type RecordPage, type WriteOptions } from '../data/repository';
 import * as settings from '../platform/settings';
 
 /**
@@ -497,16 +498,17 @@ export const payInvoice = transition('pay', (at) => ({ status: 'paid' satisfies 
  * Opens the release job of an invoice about to be voided or deleted (when entries carry its id), runs
  * the change, then releases the entries and closes the job. A crash after the change leaves the job to the sweep.
  */
-async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: () => Promise<T>): Promise<T> {
+async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: (also: Pick<WriteOptions, 'read' | 'also'>) => Promise<T>): Promise<T> {
+  // the one read of the invoice: the change writes against it (guarded by its version; a retry reads again)
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
   assertTransition(invoices().present(item), action);
   const count = item.status === 'void' ? 0 : Number(item._entries ?? 0);
   if (count === 0 || typeof item._lo !== 'string' || typeof item._hi !== 'string') {
-    // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none)
-    const open = await listJobs(workspaceId).then((jobs) => jobs.some((j) => j.invoiceId === id));
-    if (open) throw conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
-    return change();
+    // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none);
+    // a release still running (its job item, keyed by the invoice) fails the change's own transaction
+    const stillReleasing = () => conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
+    return change({ read: item, also: [noJobOp(workspaceId, id, stillReleasing)] });
   }
   const job: InvoiceJob = {
     workspaceId,
@@ -524,7 +526,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
   await openJob(job);
   let result: T;
   try {
-    result = await change();
+    result = await change({ read: item });
   } catch (err) {
     await closeJob(workspaceId, id, true).catch(() => false);
     throw err;
@@ -535,19 +537,19 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
 
 /** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
-  return withRelease(workspaceId, id, 'void', () =>
+  return withRelease(workspaceId, id, 'void', (also) =>
     invoices().update(
       workspaceId,
       { id },
       { status: 'void' satisfies InvoiceStatus },
-      { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void') },
+      { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), assert: (cur) => assertTransition(cur, 'void'), ...also },
     ),
   );
 }
 
 /** Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released. Also `DELETE /v1/invoices/{id}`. */
 export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
-  return withRelease(workspaceId, id, 'delete', () => invoices().delete(workspaceId, { id }, opts.ifMatch ? { ifMatch: opts.ifMatch } : {}));
+  return withRelease(workspaceId, id, 'delete', (also) => invoices().delete(workspaceId, { id }, { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), ...also }));
 }
 
 /**

@@ -30,6 +30,7 @@ function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
     ['webhook-dispatcher', s.stack.webhooks.dispatcher],
     ['webhook-sender', s.stack.webhooks.sender],
     ['console', s.stack.console.fn],
+    ['console-invoice-pdf', s.stack.console.pdfFn],
     ['console-authorizer', s.stack.console.authorizerFn],
   ];
 }

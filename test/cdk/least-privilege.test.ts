@@ -50,6 +50,11 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
       leadingKeys: [WORKSPACE, RATE, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
     },
   ],
+  // the invoice PDF: the membership, the invoice and its client (GetItem in WS#); writes only the per-person rate counter
+  'console-invoice-pdf': [
+    { actions: ['dynamodb:GetItem'], indexes: false, leadingKeys: [WORKSPACE] },
+    { actions: ['dynamodb:UpdateItem'], indexes: false, leadingKeys: [RATE] },
+  ],
   // verifies a signature against the issuer's JWKS: no table access at all
   'console-authorizer': [],
 };
@@ -82,6 +87,7 @@ describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (st
     ['webhook-dispatcher', s.stack.webhooks.dispatcher],
     ['webhook-sender', s.stack.webhooks.sender],
     ['console', s.stack.console.fn],
+    ['console-invoice-pdf', s.stack.console.pdfFn],
     ['console-authorizer', s.stack.console.authorizerFn],
   ];
 
