@@ -69,12 +69,16 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     expect(consoleRouteList.filter((r) => r.function === 'console-invoice-pdf').map((r) => [r.id, r.method, r.path])).toEqual([
       ['getConsoleInvoicePdf', 'GET', '/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pdf'],
     ]);
-    for (const route of consoleRouteList) expect([route.id, fnOf(route.id)]).toEqual([route.id, [route.function === 'console-invoice-pdf' ? 'Fn-console-invoice-pdf' : 'Fn-console']]);
+    for (const route of consoleRouteList)
+      expect([route.id, fnOf(route.id)]).toEqual([route.id, [route.function === 'console-invoice-pdf' ? 'Fn-console-invoice-pdf' : 'Fn-console']]);
     const pdf = methods.find((m) => m.Properties!.OperationName === 'getConsoleInvoicePdf')!;
     expect([pdf.Properties!.AuthorizationType, pdf.Properties!.AuthorizerId]).toEqual(['CUSTOM', { Ref: s.logicalId(c.authorizer) }]);
     // API Gateway may invoke it (one permission per function, not per method)
     const invokers = Object.values(s.json.Resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Permission' && JSON.stringify(r.Properties!.FunctionName).includes(s.logicalId(c.pdfFn.fn)) && r.Properties!.Principal === 'apigateway.amazonaws.com',
+      (r) =>
+        r.Type === 'AWS::Lambda::Permission' &&
+        JSON.stringify(r.Properties!.FunctionName).includes(s.logicalId(c.pdfFn.fn)) &&
+        r.Properties!.Principal === 'apigateway.amazonaws.com',
     );
     expect(invokers).toHaveLength(1);
     const fn = s.json.Resources[s.logicalId(c.pdfFn.fn)]!.Properties!;

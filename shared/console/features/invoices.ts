@@ -177,21 +177,19 @@ export const invoiceRoutes = {
     },
     async ({ params }) => ({ items: await invoiceEntries(params.workspaceId, params.invoiceId) }),
   ),
-  getConsoleInvoicePdf: consoleRoute(
-    {
-      method: 'GET',
-      path: `${one}/pdf`,
-      access: 'viewer',
-      tag: TAG,
-      summary: 'The invoice as a PDF (workspace and client, lines, totals)',
-      params: invoiceParams,
-      response: s.textSchema,
-      produces: 'application/pdf',
-      successStatus: 200,
-      // its own function (functions/console-invoice-pdf, implementation in ./invoice-pdf.ts): pdf-lib and its fonts stay out of the console's bundle
-      function: 'console-invoice-pdf',
-    },
-  ),
+  getConsoleInvoicePdf: consoleRoute({
+    method: 'GET',
+    path: `${one}/pdf`,
+    access: 'viewer',
+    tag: TAG,
+    summary: 'The invoice as a PDF (workspace and client, lines, totals)',
+    params: invoiceParams,
+    response: s.textSchema,
+    produces: 'application/pdf',
+    successStatus: 200,
+    // its own function (functions/console-invoice-pdf, implementation in ./invoice-pdf.ts): pdf-lib and its fonts stay out of the console's bundle
+    function: 'console-invoice-pdf',
+  }),
   updateConsoleInvoice: consoleRoute(
     {
       method: 'PATCH',
