@@ -6,33 +6,34 @@
  *
  * Defaults as in bench/run.ts (7 rounds of 3 s per server and endpoint; --quick: 3 rounds of 2 s).
  */
-import { parseArgs } from 'node:util';
-import { out, runSectionAlone } from './lib/env';
+import { out, progress, runScript, sectionArgs } from './lib/env';
 import { table } from './lib/report';
 import { fmt } from './lib/stats';
 
-const { values } = parseArgs({
-  options: {
+const { rounds, seconds, warmupSeconds, connections } = sectionArgs(
+  'npx tsx bench/throughput-only.ts [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]',
+  {
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '10' },
   },
-});
-const rounds = Number(values.rounds ?? (values.quick ? 3 : 7));
-const seconds = Number(values.seconds ?? (values.quick ? 2 : 3));
-const warmupSeconds = Number(values.warmup ?? (values.quick ? 1 : 2));
-const connections = Number(values.connections);
-if (![rounds, connections].every((n) => Number.isInteger(n) && n >= 1) || !(seconds > 0) || !(warmupSeconds > 0)) {
-  process.stderr.write('usage: npx tsx bench/throughput-only.ts [--quick] [--rounds N] [--seconds S] [--warmup S] [--connections N]\n');
-  process.exit(2);
-}
+  (v) => {
+    const n = {
+      rounds: Number(v.rounds ?? (v.quick ? 3 : 7)),
+      seconds: Number(v.seconds ?? (v.quick ? 2 : 3)),
+      warmupSeconds: Number(v.warmup ?? (v.quick ? 1 : 2)),
+      connections: Number(v.connections),
+    };
+    return [n.rounds, n.connections].every((x) => Number.isInteger(x) && x >= 1) && n.seconds > 0 && n.warmupSeconds > 0 ? n : undefined;
+  },
+);
 
 const t0 = performance.now();
-runSectionAlone(async (ws) => {
+runScript(async (ws) => {
   const { measureThroughput, summarizeThroughput } = await import('./throughput');
-  const runs = await measureThroughput(ws, { rounds, seconds, warmupSeconds, connections, progress: (s) => process.stderr.write(`  ${s}\n`) });
+  const runs = await measureThroughput(ws, { rounds, seconds, warmupSeconds, connections, progress });
   const header = ['endpoint', 'bare req/s', 'p50 ms', 'p99 ms', 'gateway req/s', 'p50 ms', 'p99 ms', 'gateway / bare (median)', 'min-max', 'per round', 'non-2xx / errors'];
   const rows = summarizeThroughput(runs).map((s) => [
     s.endpoint,
@@ -51,7 +52,4 @@ runSectionAlone(async (ws) => {
   out(
     `${rounds} interleaved rounds of ${seconds} s per server and endpoint, ${connections} connections; req/s = 2xx completed / measured seconds; took ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );
-}).catch((err) => {
-  console.error(err);
-  process.exit(1);
 });

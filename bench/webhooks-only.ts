@@ -4,23 +4,19 @@
  *
  *   npx tsx bench/webhooks-only.ts [--writes 100] [--spacing 50] [--burst 500] [--poll 250]
  */
-import { parseArgs } from 'node:util';
-import { out, runSectionAlone } from './lib/env';
+import { out, progress, runScript, sectionArgs } from './lib/env';
 import { table } from './lib/report';
 
-const { values } = parseArgs({
-  options: { writes: { type: 'string', default: '100' }, spacing: { type: 'string', default: '50' }, burst: { type: 'string', default: '500' }, poll: { type: 'string' } },
-});
-const writes = Number(values.writes);
-const spacingMs = Number(values.spacing);
-const burst = Number(values.burst);
-const pollMs = values.poll === undefined ? undefined : Number(values.poll);
-if (![writes, burst].every((n) => Number.isInteger(n) && n >= 1) || !(spacingMs >= 0) || (pollMs !== undefined && !(pollMs > 0))) {
-  process.stderr.write('usage: npx tsx bench/webhooks-only.ts [--writes N] [--spacing MS] [--burst N] [--poll MS]\n');
-  process.exit(2);
-}
+const { writes, spacingMs, burst, pollMs } = sectionArgs(
+  'npx tsx bench/webhooks-only.ts [--writes N] [--spacing MS] [--burst N] [--poll MS]',
+  { writes: { type: 'string', default: '100' }, spacing: { type: 'string', default: '50' }, burst: { type: 'string', default: '500' }, poll: { type: 'string' } },
+  (v) => {
+    const n = { writes: Number(v.writes), spacingMs: Number(v.spacing), burst: Number(v.burst), pollMs: v.poll === undefined ? undefined : Number(v.poll) };
+    return [n.writes, n.burst].every((x) => Number.isInteger(x) && x >= 1) && n.spacingMs >= 0 && (n.pollMs === undefined || n.pollMs > 0) ? n : undefined;
+  },
+);
 
-runSectionAlone(async (ws) => {
+runScript(async (ws) => {
   const { measureWebhooks, formatWebhooks } = await import('./webhooks');
   const { createGateway } = await import('../local/gateway');
   const r = await measureWebhooks(createGateway({ authCacheTtlSeconds: 3600 }), ws, {
@@ -28,12 +24,9 @@ runSectionAlone(async (ws) => {
     spacingMs,
     burst,
     ...(pollMs !== undefined ? { pollMs } : {}),
-    progress: (s) => process.stderr.write(`  ${s}\n`),
+    progress,
   });
   const f = formatWebhooks(r);
   out(table(f.header, f.rows));
   out(f.note);
-}).catch((err) => {
-  console.error(err);
-  process.exit(1);
 });

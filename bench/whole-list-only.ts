@@ -4,17 +4,16 @@
  *
  *   npx tsx bench/whole-list-only.ts [--runs 5]
  */
-import { parseArgs } from 'node:util';
-import { out, runSectionAlone } from './lib/env';
+import { out, progress, runScript, sectionArgs } from './lib/env';
 import { table } from './lib/report';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const runs = sectionArgs('npx tsx bench/whole-list-only.ts [--runs N]', { runs: { type: 'string', default: '5' } }, (v) => {
+  const n = Number(v.runs);
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
+});
 
-runSectionAlone(async () => {
+runScript(async () => {
   const { measureWholeList, formatWholeList } = await import('./whole-list');
-  const f = formatWholeList(await measureWholeList({ runs: Number(values.runs), progress: (s) => process.stderr.write(`  ${s}\n`) }));
+  const f = formatWholeList(await measureWholeList({ runs, progress }));
   out(`${table(f.header, f.rows)}\n${f.note}`);
-}).catch((err) => {
-  console.error(err);
-  process.exit(1);
 });

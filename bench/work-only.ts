@@ -5,11 +5,11 @@
  *
  *   npx tsx bench/work-only.ts
  */
-import { out, runSectionAlone } from './lib/env';
+import { out, runScript } from './lib/env';
 import { table } from './lib/report';
 import { fmt } from './lib/stats';
 
-runSectionAlone(async (ws) => {
+runScript(async (ws) => {
   const { DynamoCounter } = await import('./lib/dynamo-counter');
   const { db, dynamoConfig } = await import('../shared/data/db');
   const { createGateway } = await import('../local/gateway');
@@ -30,7 +30,4 @@ runSectionAlone(async (ws) => {
   });
   out(table(header, body, 1));
   counter.destroy();
-}).catch((err) => {
-  console.error(err);
-  process.exit(1);
 });

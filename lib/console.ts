@@ -7,6 +7,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CONSOLE_ASSETS } from '../shared/console/page';
 import { consolePathTemplates } from '../shared/console/routes';
+import { functionOf, type ConsoleFunctionName } from '../shared/console/route-table';
 import type { StageConfig } from './config';
 import { ServiceFunction } from './service-function';
 
@@ -26,7 +27,7 @@ export interface ConsoleProps {
  * The console in AWS: a Cognito user pool (no self sign-up, e-mail as user name, a strong password policy,
  * TOTP MFA optional in dev and required in prod), its domain with managed login, a public app client
  * (authorization code + PKCE, no secret) whose callback and sign-out URLs are the console's; the console
- * function (page, assets, console API) and its own REQUEST authorizer on the Authorization header, which
+ * function (page, assets, console API), the invoice PDF's function, and their own REQUEST authorizer on the Authorization header, which
  * verifies the person's ID token with the same code as the local run (shared/console/token.ts). Every
  * console route comes from the console route table (shared/console/routes.ts).
  */
@@ -35,6 +36,8 @@ export class Console extends Construct {
   readonly client: cognito.UserPoolClient;
   readonly domain: cognito.UserPoolDomain;
   readonly fn: ServiceFunction;
+  /** The invoice PDF's function (GET .../invoices/{invoiceId}/pdf): pdf-lib and its fonts are bundled there only. */
+  readonly pdfFn: ServiceFunction;
   readonly authorizerFn: ServiceFunction;
   readonly authorizer: apigw.RequestAuthorizer;
   readonly consoleUrl: string;
@@ -139,6 +142,16 @@ export class Console extends Construct {
     });
     props.cursorSecret.grantRead(this.fn.role);
 
+    this.pdfFn = new ServiceFunction(this, 'Fn-console-invoice-pdf', {
+      name: 'console-invoice-pdf',
+      config,
+      tableName: props.table.tableName,
+      description: `time-tracking ${config.stage}: the console's invoice PDF (GET /console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pdf)`,
+    });
+    // The membership, the invoice and its client (GetItem in WS#); the only write is the per-person rate counter.
+    this.pdfFn.bindTable(props.table, { kind: 'items', actions: ['dynamodb:GetItem'], leadingKeys: [keys.workspacePartition('*')] });
+    this.pdfFn.bindTable(props.table, { kind: 'items', actions: ['dynamodb:UpdateItem'], leadingKeys: [keys.rateCounter('*', '').PK] });
+
     this.authorizerFn = new ServiceFunction(this, 'Fn-console-authorizer', {
       name: 'console-authorizer',
       config,
@@ -157,14 +170,17 @@ export class Console extends Construct {
       resultsCacheTtl: CONSOLE_AUTHORIZER_CACHE_TTL,
     });
 
-    const integration = new apigw.LambdaIntegration(this.fn.fn, { proxy: true, scopePermissionToMethod: false });
+    const integrations: Record<ConsoleFunctionName, apigw.LambdaIntegration> = {
+      console: new apigw.LambdaIntegration(this.fn.fn, { proxy: true, scopePermissionToMethod: false }),
+      'console-invoice-pdf': new apigw.LambdaIntegration(this.pdfFn.fn, { proxy: true, scopePermissionToMethod: false }),
+    };
     for (const [template, routes] of consolePathTemplates()) {
       const resource = api.root.resourceForPath(template);
       const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
       const requestParameters = Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true]));
       for (const route of routes) {
         const isPublic = route.access === null;
-        const method = resource.addMethod(route.method, integration, {
+        const method = resource.addMethod(route.method, integrations[functionOf(route)], {
           operationName: route.id,
           requestParameters,
           ...(isPublic ? { authorizationType: apigw.AuthorizationType.NONE } : { authorizer: this.authorizer, authorizationType: apigw.AuthorizationType.CUSTOM }),

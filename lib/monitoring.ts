@@ -17,8 +17,8 @@ export interface MonitoringProps {
   readonly table: dynamodb.Table;
   /** Resource functions and openapi, by name. */
   readonly functions: Record<string, ServiceFunction>;
-  /** The console's function (errors and throttles alarmed) and its authorizer (throttles: its errors are refused tokens). */
-  readonly consoleFunctions?: { console: ServiceFunction; authorizer: ServiceFunction };
+  /** The console's functions (errors and throttles alarmed) and its authorizer (throttles: its errors are refused tokens). */
+  readonly consoleFunctions?: { console: ServiceFunction; invoicePdf: ServiceFunction; authorizer: ServiceFunction };
   readonly authorizerFunction: ServiceFunction;
   readonly accessLogGroup: logs.ILogGroup;
 }
@@ -132,6 +132,7 @@ export class Monitoring extends Construct {
       ...(props.consoleFunctions
         ? ([
             ['console', props.consoleFunctions.console],
+            ['console-invoice-pdf', props.consoleFunctions.invoicePdf],
             ['console-authorizer', props.consoleFunctions.authorizer],
           ] as Array<[string, ServiceFunction]>)
         : []),

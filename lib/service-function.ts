@@ -44,15 +44,18 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
  *   declarations' schemas), Powertools idempotency with jmespath (42 KB) and every entity's routes and
  *   declaration (the route table is one module);
  * - webhooks: 307.8 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
- * - console: 794.1 KB, of it pdf-lib 300 KB, its standard fonts 129 KB and pako 45 KB (the invoice PDF,
- *   issue 24): the PDF route belongs in a function of its own, which is the next step;
+ * - console: 292.4 KB (794.1 KB before the invoice PDF moved to a function of its own: zod 101 KB, the data
+ *   layer 51 KB, the console's route table and features 25 KB);
+ * - invoicePdf (console-invoice-pdf, GET .../invoices/{invoiceId}/pdf alone): 795.5 KB, of it pdf-lib 300 KB,
+ *   its standard fonts 129 KB and pako 45 KB; the rest is the console's handler stack and route table;
  * - the others (openapi, me, changes, reports, the webhook workers): at most 238.0 KB.
  */
 export const BUNDLE_LIMITS = {
   authorizer: 100 * 1024,
   entity: 285 * 1024,
   webhooks: 310 * 1024,
-  console: 800 * 1024,
+  console: 300 * 1024,
+  invoicePdf: 800 * 1024,
   other: 240 * 1024,
 } as const;
 /** The largest of the limits: no function's bundle may be larger. */

@@ -17,6 +17,7 @@ import {
 import { toErrorResponse } from '../shared/api/response';
 import { findRoute, matchPath, type FunctionName } from '../shared/api/routes';
 import { findConsoleRoute, isConsolePath, matchConsolePath } from '../shared/console/routes';
+import { functionOf, type ConsoleFunctionName } from '../shared/console/route-table';
 // Handlers run here queue webhook messages (pings) on the local run's table-backed queue, as SQS in AWS.
 import './queue';
 
@@ -54,8 +55,8 @@ export interface GatewayResponse {
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
-/** The functions the local gateway runs: the API's, its authorizer, and the console's two. */
-export type LocalFunctionName = FunctionName | 'authorizer' | 'console' | 'console-authorizer';
+/** The functions the local gateway runs: the API's, its authorizer, and the console's (page and API, invoice PDF, authorizer). */
+export type LocalFunctionName = FunctionName | 'authorizer' | ConsoleFunctionName | 'console-authorizer';
 /** The console authorizer's cache at most (API Gateway's for it: lib/console.ts). */
 export const CONSOLE_AUTH_CACHE_MAX_SECONDS = 60;
 
@@ -118,7 +119,7 @@ export function createGateway(opts: GatewayOptions = {}) {
   // The console's authorizer answer, cached per Authorization header at most 60 s (shorter when the API key cache is).
   const consoleTtlMs = Math.min(ttlMs, CONSOLE_AUTH_CACHE_MAX_SECONDS * 1000);
   const consoleCache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
-  const handlerOf = (name: FunctionName | 'console') => {
+  const handlerOf = (name: FunctionName | ConsoleFunctionName) => {
     let h = handlers.get(name);
     if (!h) handlers.set(name, (h = load(name) as LambdaHandler));
     return h;
@@ -172,7 +173,7 @@ export function createGateway(opts: GatewayOptions = {}) {
       const consoleRoute = forConsole ? findConsoleRoute(match.template, method) : undefined;
       const route = forConsole
         ? consoleRoute
-          ? { resource: 'console' as const, scope: consoleRoute.access === null ? null : ('console' as const) }
+          ? { resource: functionOf(consoleRoute), scope: consoleRoute.access === null ? null : ('console' as const) }
           : undefined
         : findRoute(match.template, method);
       // Own properties only, as JSON.parse builds the deployed event: a name such as __proto__ or

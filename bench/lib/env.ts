@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LocalDynamo } from '../../local/dynamodb';
 
 /**
@@ -61,6 +62,35 @@ export async function runSectionAlone(measure: (ws: import('./fixtures').Workspa
     unmute();
     await dynamo.stop();
   }
+}
+
+type ArgOptions = NonNullable<ParseArgsConfig['options']>;
+/** The parsed option values of a bench/*-only.ts script (node:util parseArgs). */
+export type ArgValues<O extends ArgOptions> = ReturnType<typeof parseArgs<{ options: O }>>['values'];
+
+/**
+ * What every bench/*-only.ts script does with its command line: parses `options` (node:util parseArgs),
+ * lets `read` turn the values into the section's settings (undefined when they are not valid), and on
+ * invalid values prints `usage` to stderr and exits 2.
+ */
+export function sectionArgs<const O extends ArgOptions, S>(usage: string, options: O, read: (values: ArgValues<O>) => S | undefined): S {
+  const settings = read(parseArgs({ options }).values);
+  if (settings === undefined) {
+    process.stderr.write(`usage: ${usage}\n`);
+    process.exit(2);
+  }
+  return settings;
+}
+
+/** A section's progress lines, on stderr (stdout carries the report). */
+export const progress = (line: string): void => void process.stderr.write(`  ${line}\n`);
+
+/** {@link runSectionAlone} as a script's main: a failure is printed and the process exits 1. */
+export function runScript(measure: Parameters<typeof runSectionAlone>[0]): void {
+  runSectionAlone(measure).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }
 
 /**

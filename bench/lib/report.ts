@@ -27,6 +27,12 @@ export function markdownTable(header: string[], rows: string[][], leftColumns = 
 }
 
 export const metText = (met: boolean) => (met ? 'MET' : 'NOT MET');
+/** The targets a section met or not, as a table (bench/*-only.ts). */
+export const targetsTable = (targets: readonly Target[]): string =>
+  table(
+    ['target', 'figure', 'wanted', 'result'],
+    targets.map((t) => [t.name, t.figure, t.target, metText(t.met)]),
+  );
 
 /** The columns of the warm-overhead table (bench/run.ts, bench/warm-only.ts) and one result as a row. */
 export const WARM_COLUMNS = ['route', 'DynamoDB', 'iterations', 'full p50', 'bare p50', 'overhead p50', 'full p99', 'bare p99', 'overhead p99', 'paired median'];

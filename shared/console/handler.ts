@@ -13,8 +13,8 @@ import * as settings from '../platform/settings';
 import { enforceRateLimit } from '../api/rate-limit';
 import { json, toErrorResponse } from '../api/response';
 import { parseWith } from '../api/validate';
-import { findConsoleRoute, matchConsolePath } from './routes';
-import { AcceptedReply, BinaryReply, TextReply, type ConsoleRequest, type ConsoleRouteDecl } from './route-table';
+import { findConsoleRoute, matchConsolePath, type ConsoleRouteId } from './routes';
+import { AcceptedReply, BinaryReply, functionOf, TextReply, type ConsoleFunctionName, type ConsoleRequest, type ConsoleRouteDecl, type ConsoleRun } from './route-table';
 
 /**
  * The console function's one stack, in order: the route of the table (API Gateway's resource template);
@@ -36,13 +36,20 @@ export const personCounterId = (email: string) => `person#${createHash('sha256')
 
 const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
-export function consoleHandler() {
-  const metrics = createMetrics('console');
+/**
+ * The handler of one console function: it serves the routes of the table whose `function` is `fn` (the
+ * others go to their own function, by API Gateway and the local gateway alike: here they are 404), with the
+ * implementations of routes declared without one (`implementations`, from that function's entry).
+ */
+export function consoleHandler(fn: ConsoleFunctionName = 'console', implementations: Partial<Record<ConsoleRouteId, ConsoleRun<never>>> = {}) {
+  const metrics = createMetrics(fn);
   const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     const headers: Record<string, string> = { 'X-Request-Id': requestId, ...corsHeaders(corsOrigins(), headerValue(event.headers, 'Origin')) };
     try {
       const route = findConsoleRoute(event.resource, event.httpMethod);
+      // a route of another console function never reaches this one through a gateway
+      if (route && functionOf(route) !== fn) throw new ApiError('NOT_FOUND', 'Route not found');
       if (!route) {
         if (matchConsolePath(event.path ?? event.resource)) throw notImplemented('This method is not offered on this path');
         throw new ApiError('NOT_FOUND', 'Route not found');
@@ -67,8 +74,10 @@ export function consoleHandler() {
           }
         }
       }
+      const run = (implementations[route.id] ?? route.run) as ConsoleRun | undefined;
+      if (!run) throw new Error(`No implementation of ${route.id} in the ${fn} function`);
       const input = validate(route, event);
-      const result = await route.run({ ...input, person: person!, member: member!, requestId, baseUrl: baseUrlOf(event) } as ConsoleRequest<ConsoleRouteDecl>);
+      const result = await run({ ...input, person: person!, member: member!, requestId, baseUrl: baseUrlOf(event) } as ConsoleRequest<ConsoleRouteDecl>);
       const status = result instanceof AcceptedReply ? 202 : route.successStatus;
       logger.info('Request served', { status });
       recordOutcome(metrics, { status });

@@ -12,6 +12,13 @@ import type { Member } from '../data/members';
 export type ConsoleMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
+ * The Lambdas of the console: `console` (the page, its assets, the console API) and `console-invoice-pdf`
+ * (the invoice PDF alone, so that pdf-lib, its fonts and pako stay out of the console function's bundle).
+ */
+export type ConsoleFunctionName = 'console' | 'console-invoice-pdf';
+export const CONSOLE_FUNCTION_NAMES: readonly ConsoleFunctionName[] = ['console', 'console-invoice-pdf'];
+
+/**
  * Who may call it: `null` public (the page, its assets, the document); `person` any signed-in person (no
  * workspace in the path: GET /console/api/me); a role: a member of the path's `{workspaceId}` with at least
  * that role (owner > admin > viewer). A person who is not a member of that workspace gets 404.
@@ -23,6 +30,11 @@ export interface ConsoleRouteDecl {
   /** API Gateway style template under /console, e.g. /console/api/workspaces/{workspaceId}/api-keys. */
   path: string;
   access: ConsoleAccess;
+  /**
+   * Which Lambda serves it (default `console`). A route served by another function is declared here without
+   * its implementation, which that function's entry passes to `consoleHandler` (functions/<name>/index.ts).
+   */
+  function?: Exclude<ConsoleFunctionName, 'console'>;
   summary: string;
   description?: string;
   /** The OpenAPI tag (the console section). */
@@ -83,11 +95,23 @@ export class AcceptedReply {
   constructor(readonly body: unknown) {}
 }
 
+export type ConsoleRun<D extends ConsoleRouteDecl = ConsoleRouteDecl> = (req: ConsoleRequest<D>) => Promise<unknown>;
+
 export type ConsoleRoute<D extends ConsoleRouteDecl = ConsoleRouteDecl> = D & {
-  run: (req: ConsoleRequest<D>) => Promise<unknown>;
+  /** Absent for a route of another function (`function`): its entry supplies the implementation. */
+  run?: ConsoleRun<D>;
 };
 
-/** Declares a console route: its declaration and its implementation, in one place. */
-export function consoleRoute<const D extends ConsoleRouteDecl>(decl: D, run: (req: ConsoleRequest<D>) => Promise<unknown>): ConsoleRoute<D> {
-  return { ...decl, run };
+/** The function that serves a route. */
+export const functionOf = (route: Pick<ConsoleRouteDecl, 'function'>): ConsoleFunctionName => route.function ?? 'console';
+
+/**
+ * Declares a console route: its declaration and its implementation, in one place; or, for a route served by
+ * a function of its own (`function`), its declaration alone (the route table, the gateway and the document
+ * need it; the implementation and what it imports go only into that function's bundle).
+ */
+export function consoleRoute<const D extends ConsoleRouteDecl & { function: Exclude<ConsoleFunctionName, 'console'> }>(decl: D): ConsoleRoute<D>;
+export function consoleRoute<const D extends ConsoleRouteDecl>(decl: D, run: ConsoleRun<D>): ConsoleRoute<D>;
+export function consoleRoute<const D extends ConsoleRouteDecl>(decl: D, run?: ConsoleRun<D>): ConsoleRoute<D> {
+  return run ? { ...decl, run } : { ...decl };
 }

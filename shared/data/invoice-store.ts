@@ -195,6 +195,15 @@ export async function closeJob(workspaceId: string, invoiceId: string, force = f
   }
 }
 
+/**
+ * A condition for a write's transaction: no job is open for this invoice (its key is the invoice's, so this is
+ * one ConditionCheck rather than a Query of the workspace's jobs); `onOpen` is the error when one is.
+ */
+export const noJobOp = (workspaceId: string, invoiceId: string, onOpen: () => Error): WriteOp => ({
+  item: { ConditionCheck: { TableName: tableName(), Key: keys.invoiceJob(workspaceId, invoiceId), ConditionExpression: 'attribute_not_exists(PK)' } },
+  onConditionFail: onOpen,
+});
+
 /** Every open job (one workspace's, or all), oldest lease first within a workspace: what the sweep reads. */
 export async function listJobs(workspaceId?: string): Promise<InvoiceJob[]> {
   const items = await queryAll({

@@ -74,9 +74,20 @@ export interface WriteOptions<E extends AnyEntity = AnyEntity> {
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
    */
   system?: { set?: Readonly<Record<string, unknown>>; internals?: StoredItem };
-  /** Writes that join this write's transaction (the console's audit entry of an invoice change): none without the other. */
+  /**
+   * Updates and deletes: the stored item the caller has just read (GetItem) for its own checks. The first
+   * attempt writes against it, guarded by its version as always; a retry (a change in between) reads again.
+   */
+  read?: StoredItem;
+  /**
+   * Updates and deletes: writes and checks that join this write's transaction, none without the other (the
+   * console's audit entry of an invoice change; a condition check that no release of the invoice still runs).
+   */
   also?: readonly WriteOp[];
 }
+/** The stored item to write against: the caller's read on the first attempt (when it is this record), else a fresh one. */
+const readFirst = (opts: Pick<WriteOptions, 'read'>, loc: Locator, attempt: number, read: () => Promise<StoredItem | undefined>) =>
+  attempt === 0 && opts.read && opts.read.id === loc.id ? Promise.resolve(opts.read) : read();
 /** The record's revision (0 for records stored before revisions existed). */
 const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
 /** The record's strong ETag: its revision, quoted. */
@@ -280,7 +291,7 @@ export class Repository<E extends AnyEntity> {
     const patch = input as Readonly<Record<string, unknown>>;
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
-      const before = await this.getItem(workspaceId, loc);
+      const before = await readFirst(opts, loc, attempt, () => this.getItem(workspaceId, loc));
       if (!before) throw notFound(this.entity.kind);
       // Checked on what was read; the write below is guarded by the version read, so a change in between
       // (which bumps it) sends this loop round again, to this check.
@@ -345,7 +356,7 @@ export class Repository<E extends AnyEntity> {
   async delete(workspaceId: string, loc: Locator, opts: WriteOptions = {}): Promise<{ deleted: true; id: string }> {
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
-      const before = await this.getItem(workspaceId, loc);
+      const before = await readFirst(opts, loc, attempt, () => this.getItem(workspaceId, loc));
       if (!before) throw notFound(this.entity.kind);
       if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current = this.present(before);

@@ -35,6 +35,7 @@ import {
   invoiceable,
   JobLost,
   listJobs,
+  noJobOp,
   lockBatch,
   numberTaken,
   NumberTaken,
@@ -48,7 +49,7 @@ import {
   SequenceMoved,
   type InvoiceJob,
 } from '../data/invoice-store';
-import { repository, type IfMatch, type RecordPage } from '../data/repository';
+import { repository, type IfMatch, type RecordPage, type WriteOptions } from '../data/repository';
 import * as settings from '../platform/settings';
 
 /**
@@ -521,16 +522,17 @@ export const payInvoice = transition('pay', 'sent', 'invoice.paid', (at) => ({ s
  * Opens the release job of an invoice about to be voided or deleted (when entries carry its id), runs
  * the change, then releases the entries and closes the job. A crash after the change leaves the job to the sweep.
  */
-async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: (read: StoredItem) => Promise<T>): Promise<T> {
+async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: (read: StoredItem, also: readonly WriteOp[]) => Promise<T>): Promise<T> {
+  // the one read of the invoice: the change writes against it (guarded by its version; a retry reads again)
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
   assertTransition(invoices().present(item), action);
   const count = item.status === 'void' ? 0 : Number(item._entries ?? 0);
   if (count === 0 || typeof item._lo !== 'string' || typeof item._hi !== 'string') {
-    // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none)
-    const open = await listJobs(workspaceId).then((jobs) => jobs.some((j) => j.invoiceId === id));
-    if (open) throw conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
-    return change(item);
+    // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none);
+    // a release still running (its job item, keyed by the invoice) fails the change's own transaction
+    const stillReleasing = () => conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
+    return change(item, [noJobOp(workspaceId, id, stillReleasing)]);
   }
   const job: InvoiceJob = {
     workspaceId,
@@ -548,7 +550,7 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
   await openJob(job);
   let result: T;
   try {
-    result = await change(item);
+    result = await change(item, []);
   } catch (err) {
     await closeJob(workspaceId, id, true).catch(() => false);
     throw err;
@@ -559,16 +561,17 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
 
 /** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
-  return withRelease(workspaceId, id, 'void', (read) =>
+  return withRelease(workspaceId, id, 'void', (read, also) =>
     invoices().update(
       workspaceId,
       { id },
       { status: 'void' satisfies InvoiceStatus },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+        read,
         // the status read (draft or sent): the update's version guard refuses the write if it changed meanwhile
         assert: (cur) => assertTransition(cur, 'void'),
-        ...audited(workspaceId, opts.actor, 'invoice.voided', id, { status: { from: read.status, to: 'void' } }),
+        also: [...also, ...(audited(workspaceId, opts.actor, 'invoice.voided', id, { status: { from: read.status, to: 'void' } }).also ?? [])],
       },
     ),
   );
@@ -576,13 +579,14 @@ export async function voidInvoice(workspaceId: string, id: string, opts: WriteOp
 
 /** Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released. Also `DELETE /v1/invoices/{id}`. */
 export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
-  return withRelease(workspaceId, id, 'delete', (read) =>
+  return withRelease(workspaceId, id, 'delete', (read, also) =>
     invoices().delete(
       workspaceId,
       { id },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
-        ...audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }),
+        read,
+        also: [...also, ...(audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }).also ?? [])],
       },
     ),
   );

@@ -7,7 +7,7 @@ import { BUNDLE_LIMITS, BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, entryFor } fro
 /**
  * Builds every function (each folder of functions/) with the esbuild options the stack uses
  * (lib/service-function.ts BUNDLING) and checks its size against the limit of its kind (BUNDLE_LIMITS):
- * authorizers, entity functions, webhooks, the others. What a bundle holds is printed by package, so a
+ * authorizers, entity functions, webhooks, the console, the invoice PDF, the others. What a bundle holds is printed by package, so a
  * regression names itself. `cdk synth` prints the same sizes while bundling.
  */
 const NAMES = readdirSync(join(PROJECT_ROOT, 'functions')).sort();
@@ -20,9 +20,11 @@ const kindOf = (name: string): Kind =>
       ? 'webhooks'
       : name === 'console'
         ? 'console'
-        : (RESOURCES as readonly string[]).includes(name)
-          ? 'entity'
-          : 'other';
+        : name === 'console-invoice-pdf'
+          ? 'invoicePdf'
+          : (RESOURCES as readonly string[]).includes(name)
+            ? 'entity'
+            : 'other';
 
 /** Bytes in the bundle by package (node_modules/<pkg>) or project folder (shared/data, functions/x, ...). */
 function byPackage(meta: Metafile): Map<string, number> {
@@ -108,6 +110,12 @@ describe('function bundles', () => {
         .map((f) => `${name}: ${f}`),
     );
     expect(local).toEqual([]);
+  });
+
+  test('the console function carries no PDF library (pdf-lib, its fonts, pako): the invoice PDF has its own function, console-invoice-pdf', () => {
+    const pdf = /node_modules\/(pdf-lib|@pdf-lib\/|pako)\/?|shared\/services\/invoice-pdf/;
+    expect(files.get('console')!.filter((f) => pdf.test(f))).toEqual([]);
+    expect(files.get('console-invoice-pdf')!.some((f) => /node_modules\/pdf-lib\//.test(f))).toBe(true);
   });
 
   test('the authorizer carries no zod, no entity declaration, no route table and no middy (what a merge once pulled back in)', () => {

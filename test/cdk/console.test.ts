@@ -60,6 +60,32 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     }
   });
 
+  test('each console method is integrated with the function its route names: the invoice PDF with console-invoice-pdf (same authorizer), every other route with the console function', () => {
+    const methods = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method' && consoleRouteList.some((x) => x.id === r.Properties!.OperationName));
+    const fnOf = (id: string) => {
+      const uri = JSON.stringify(methods.find((m) => m.Properties!.OperationName === id)!.Properties!.Integration.Uri);
+      return [c.fn, c.pdfFn].filter((f) => uri.includes(s.logicalId(f.fn))).map((f) => f.node.id);
+    };
+    expect(consoleRouteList.filter((r) => r.function === 'console-invoice-pdf').map((r) => [r.id, r.method, r.path])).toEqual([
+      ['getConsoleInvoicePdf', 'GET', '/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pdf'],
+    ]);
+    for (const route of consoleRouteList)
+      expect([route.id, fnOf(route.id)]).toEqual([route.id, [route.function === 'console-invoice-pdf' ? 'Fn-console-invoice-pdf' : 'Fn-console']]);
+    const pdf = methods.find((m) => m.Properties!.OperationName === 'getConsoleInvoicePdf')!;
+    expect([pdf.Properties!.AuthorizationType, pdf.Properties!.AuthorizerId]).toEqual(['CUSTOM', { Ref: s.logicalId(c.authorizer) }]);
+    // API Gateway may invoke it (one permission per function, not per method)
+    const invokers = Object.values(s.json.Resources).filter(
+      (r) =>
+        r.Type === 'AWS::Lambda::Permission' &&
+        JSON.stringify(r.Properties!.FunctionName).includes(s.logicalId(c.pdfFn.fn)) &&
+        r.Properties!.Principal === 'apigateway.amazonaws.com',
+    );
+    expect(invokers).toHaveLength(1);
+    const fn = s.json.Resources[s.logicalId(c.pdfFn.fn)]!.Properties!;
+    expect(fn.Timeout).toBe(10);
+    expect(fn.Environment.Variables.CURSOR_SECRET_ARN).toBeUndefined();
+  });
+
   test('the invoice PDF passes as binary (application/pdf among the binary media types, a route that produces it); the console function keeps its 10 s timeout (invoices are made in steps)', () => {
     s.template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['application/pdf'] });
     expect(consoleRouteList.filter((r) => r.produces === 'application/pdf').map((r) => r.id)).toEqual(['getConsoleInvoicePdf']);

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ServiceFunction } from '../../lib/service-function';
-import { FUNCTION_NAMES } from '../../shared/api/routes';
-import { asArray, resourcesOfType, statementsOfRole, synth, type Synth } from './support';
+import { join } from 'node:path';
+import { allFunctions, asArray, resourcesOfType, statementsOfRole, synth, type Synth } from './support';
 
 /**
  * docs/operations.md and docs/capacity.md stay true: every number they state about the stack (indexes,
@@ -23,16 +22,6 @@ function stated(doc: string, pattern: RegExp): number {
 }
 const names = (text: string) => [...text.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!).sort();
 
-function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
-  return [
-    ...FUNCTION_NAMES.map((n) => [n, s.stack.functions[n]] as [string, ServiceFunction]),
-    ['authorizer', s.stack.authorizerFunction],
-    ['webhook-dispatcher', s.stack.webhooks.dispatcher],
-    ['webhook-sender', s.stack.webhooks.sender],
-    ['console', s.stack.console.fn],
-    ['console-authorizer', s.stack.console.authorizerFn],
-  ];
-}
 function readersOf(s: Synth, secretLogicalId: string): string[] {
   return allFunctions(s)
     .filter(([, f]) => statementsOfRole(s, s.logicalId(f.role)).some((st) => asArray(st.Action).includes('secretsmanager:GetSecretValue') && st.Resource?.Ref === secretLogicalId))

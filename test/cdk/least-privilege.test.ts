@@ -1,7 +1,7 @@
-import { FUNCTION_NAMES, RESOURCES } from '../../shared/api/routes';
+import { RESOURCES } from '../../shared/api/routes';
 import { keys } from '../../shared/data/keys';
 import type { ServiceFunction } from '../../lib/service-function';
-import { type Synth, asArray, resourcesOfType, statementsOfRole, synth } from './support';
+import { type Synth, allFunctions, asArray, resourcesOfType, statementsOfRole, synth } from './support';
 
 /**
  * Least privilege on the table (issue 28, item 2), read from the synthesized template: every function
@@ -50,6 +50,11 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
       leadingKeys: [WORKSPACE, RATE, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
     },
   ],
+  // the invoice PDF: the membership, the invoice and its client (GetItem in WS#); writes only the per-person rate counter
+  'console-invoice-pdf': [
+    { actions: ['dynamodb:GetItem'], indexes: false, leadingKeys: [WORKSPACE] },
+    { actions: ['dynamodb:UpdateItem'], indexes: false, leadingKeys: [RATE] },
+  ],
   // verifies a signature against the issuer's JWKS: no table access at all
   'console-authorizer': [],
 };
@@ -76,14 +81,7 @@ function tableGrants(s: Synth, f: ServiceFunction) {
 
 describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (stage) => {
   const s = synth(stage);
-  const all: Array<[string, ServiceFunction]> = [
-    ...FUNCTION_NAMES.map((n) => [n, s.stack.functions[n]] as [string, ServiceFunction]),
-    ['authorizer', s.stack.authorizerFunction],
-    ['webhook-dispatcher', s.stack.webhooks.dispatcher],
-    ['webhook-sender', s.stack.webhooks.sender],
-    ['console', s.stack.console.fn],
-    ['console-authorizer', s.stack.console.authorizerFn],
-  ];
+  const all = allFunctions(s);
 
   test.each(Object.keys(EXPECTED))('%s: its actions, index access and leading-key conditions are exactly the reviewed ones', (name) => {
     const f = all.find(([n]) => n === name)?.[1];

@@ -16,6 +16,7 @@ const EXPECTED_ALARMS = [
   ...[...FUNCTION_NAMES, 'authorizer'].map((n) => `Fn-${n}-Throttles`),
   'Fn-console-Errors',
   ...['console', 'console-authorizer'].map((n) => `Fn-${n}-Throttles`),
+  ...['Errors', 'Throttles'].map((m) => `Fn-console-invoice-pdf-${m}`),
   'TableThrottles',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];

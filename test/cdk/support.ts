@@ -2,7 +2,9 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { type StageName, stageConfig } from '../../lib/config';
+import type { ServiceFunction } from '../../lib/service-function';
 import { TimeTrackingStack } from '../../lib/time-tracking-stack';
+import { FUNCTION_NAMES } from '../../shared/api/routes';
 
 /** Skip esbuild in template tests: they must not depend on the handlers' code, and must stay fast. */
 export const NO_BUNDLING = { 'aws:cdk:bundling-stacks': [] as string[] };
@@ -63,3 +65,16 @@ export const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
  * function of its own besides (the pins of test/cdk are derived from the two, so a new resource moves them).
  */
 export const API_FUNCTIONS_BEYOND_ENTITIES = ['openapi', 'me', 'changes', 'reports'] as const;
+
+/** Every function of the stack, by its name (the folder under functions/): the API's, the authorizer, the webhook workers, the console's. */
+export function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
+  return [
+    ...FUNCTION_NAMES.map((n) => [n, s.stack.functions[n]] as [string, ServiceFunction]),
+    ['authorizer', s.stack.authorizerFunction],
+    ['webhook-dispatcher', s.stack.webhooks.dispatcher],
+    ['webhook-sender', s.stack.webhooks.sender],
+    ['console', s.stack.console.fn],
+    ['console-invoice-pdf', s.stack.console.pdfFn],
+    ['console-authorizer', s.stack.console.authorizerFn],
+  ];
+}

@@ -1,9 +1,8 @@
 import { localQueueDepth } from '../../local/queue';
-import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { MAX_WEBHOOKS_DEFAULT } from '../../shared/domain/entities/webhooks';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
 import { HIGH_LIMITS } from '../resources/support';
-import { Receiver, until } from './support';
+import { until, useDeliveryRig } from './support';
 
 /**
  * Issue 22 item 4: the webhook list is bounded like every whole list (MAX_WEBHOOKS, default 20, counted
@@ -13,8 +12,7 @@ process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
 process.env.WEBHOOK_RETRY_SCHEDULE = '0.05';
 useTestTable();
 const api = apiClient();
-let loop: DeliveryLoop | undefined;
-const receivers: Receiver[] = [];
+const rig = useDeliveryRig();
 beforeEach(() => {
   // creates of one list serialize on its counter: give the retries room on a loaded machine (no timed assertion)
   process.env.WRITE_CONTENTION_BUDGET_MS = '150000';
@@ -22,17 +20,9 @@ beforeEach(() => {
 afterEach(async () => {
   delete process.env.MAX_WEBHOOKS;
   delete process.env.WRITE_CONTENTION_BUDGET_MS;
-  await loop?.stop();
-  loop = undefined;
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 jest.setTimeout(180_000);
-async function receiver(): Promise<Receiver> {
-  const r = new Receiver();
-  await r.listen();
-  receivers.push(r);
-  return r;
-}
+const receiver = () => rig.receiver();
 const workspaceKey = async () => makeKey(newWorkspace('hook-bound'), HIGH_LIMITS);
 
 test('20 concurrent creates against a bound of 5: exactly 5 created, 15 answered 409 naming MAX_WEBHOOKS; a delete frees a place', async () => {
@@ -61,7 +51,7 @@ test(`by default at most ${MAX_WEBHOOKS_DEFAULT} endpoints, so one tag write mak
   }
   const over = await api.post('/v1/webhooks', { url: r.url, events: ['tag.*'] }, { key });
   expect([over.status, over.body.error.message]).toEqual([409, expect.stringContaining(`at most ${MAX_WEBHOOKS_DEFAULT} webhooks (MAX_WEBHOOKS)`)]);
-  loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined });
+  rig.start();
   expect((await api.post('/v1/tags', { name: 'one write' }, { key })).status).toBe(201);
   await until(() => r.requests.length >= MAX_WEBHOOKS_DEFAULT);
   await until(async () => (await localQueueDepth()) === 0);

@@ -3,10 +3,9 @@ import { db, tableName } from '../../shared/data/db';
 import { dispatch } from '../../shared/services/webhook-delivery';
 import { dispatchPosition } from '../../shared/data/webhooks';
 import { localEnqueue, localQueueDepth } from '../../local/queue';
-import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { HIGH_LIMITS, workspaceWithKey } from '../resources/support';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
-import { Receiver, until } from './support';
+import { type Receiver, until, useDeliveryRig } from './support';
 
 /**
  * Webhook delivery end to end against DynamoDB Local and a real receiver on 127.0.0.1 that verifies
@@ -22,28 +21,19 @@ process.env.WEBHOOK_DISABLE_AFTER = '2';
 
 useTestTable();
 const api = apiClient();
-let loop: DeliveryLoop | undefined;
-const receivers: Receiver[] = [];
-const start = () => (loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined }));
+const rig = useDeliveryRig();
+const start = () => rig.start();
+const receiver = () => rig.receiver();
 /**
  * Tests whose receiver is down while the test acts get retries spread over ~20 s, so no event can exhaust
  * its retries while the test is still acting, however slow the machine.
  */
 const PATIENT_SCHEDULE = '0.05,0.1,0.2,0.5,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1';
 const SHORT_SCHEDULE = process.env.WEBHOOK_RETRY_SCHEDULE;
-afterEach(async () => {
+afterEach(() => {
   process.env.WEBHOOK_RETRY_SCHEDULE = SHORT_SCHEDULE;
-  await loop?.stop();
-  loop = undefined;
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-async function receiver(): Promise<Receiver> {
-  const r = new Receiver();
-  await r.listen();
-  receivers.push(r);
-  return r;
-}
 async function hook(key: string, r: Receiver, events: string[] = ['*']) {
   const res = await api.post('/v1/webhooks', { url: r.url, events }, { key });
   expect(res.status).toBe(201);
@@ -164,7 +154,7 @@ test('nothing is lost across a restart of the delivery loop while deliveries are
   const names = Array.from({ length: 8 }, (_, i) => `n${i}`);
   for (const name of names) expect((await api.post('/v1/clients', { name }, { key })).status).toBe(201);
   await until(() => r.events().length === names.length);
-  await loop!.stop(); // deliveries pending, retries queued
+  await rig.loop!.stop(); // deliveries pending, retries queued
   expect(await localQueueDepth()).toBeGreaterThan(0);
   for (const name of ['late1', 'late2']) expect((await api.post('/v1/clients', { name }, { key })).status).toBe(201); // while stopped
   r.behave = () => 200;

@@ -4,10 +4,9 @@ import { entityKey } from '../../shared/data/keys';
 import { reencryptSecrets, sealedKeyId } from '../../shared/data/webhooks';
 import { localQueueDepth } from '../../local/queue';
 import { webhooks } from '../../shared/domain/entities/webhooks';
-import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { workspaceWithKey } from '../resources/support';
 import { apiClient, useTestTable } from '../support/harness';
-import { Receiver, until } from './support';
+import { type Receiver, until, useDeliveryRig } from './support';
 
 /**
  * Rotating each secret of the deployment (docs/operations.md, "Rotating secrets") with live webhooks,
@@ -26,28 +25,19 @@ process.env.WEBHOOK_TIMEOUT_MS = '1000';
 
 useTestTable();
 const api = apiClient();
-let loop: DeliveryLoop | undefined;
-const receivers: Receiver[] = [];
+const rig = useDeliveryRig();
 const KEY = (id: string) => `${id}-webhook-key-material-of-at-least-32-characters`;
 const ring = (current: string, ...ids: string[]) => JSON.stringify({ current, ...Object.fromEntries(ids.map((id) => [id, KEY(id)])) });
 const savedRing = process.env.WEBHOOK_SECRET_KEYS;
 const savedCursorSecret = process.env.CURSOR_SECRET;
 
-afterEach(async () => {
-  await loop?.stop();
-  loop = undefined;
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
+afterEach(() => {
   process.env.WEBHOOK_SECRET_KEYS = savedRing;
   process.env.CURSOR_SECRET = savedCursorSecret;
 });
 
-async function receiver(): Promise<Receiver> {
-  const r = new Receiver();
-  await r.listen();
-  receivers.push(r);
-  return r;
-}
-const start = () => (loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined }));
+const receiver = () => rig.receiver();
+const start = () => rig.start();
 const settled = () => until(async () => (await localQueueDepth()) === 0);
 async function sealed(ws: string, id: string): Promise<{ secret: string; prev?: string }> {
   const item = (await db().send(new GetCommand({ TableName: tableName(), Key: entityKey(webhooks, ws, { id }), ConsistentRead: true }))).Item!;
@@ -124,7 +114,7 @@ test('removing a key that still seals a secret fails deliveries loudly (the docu
   r.secrets = [created.body.secret];
   process.env.WEBHOOK_SECRET_KEYS = ring('k2', 'k2');
   const errors: string[] = [];
-  loop = startWebhookDelivery({ pollMs: 20, onError: (err) => void errors.push(String(err)) });
+  rig.start((err) => void errors.push(String(err)));
   expect((await api.post('/v1/clients', { name: 'unreadable' }, { key })).status).toBe(201);
   await until(() => errors.some((e) => /key k1 is not in the webhook key ring/.test(e)));
   expect(r.requests).toHaveLength(0);

@@ -1,10 +1,9 @@
 import { createApiKey, revokeApiKey } from '../../shared/data/apikey-store';
 import { localQueueDepth } from '../../local/queue';
-import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import type { Scope } from '../../shared/api/routes';
 import { err, HIGH_LIMITS } from '../resources/support';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
-import { Receiver, until } from './support';
+import { until, useDeliveryRig } from './support';
 
 /**
  * Issue 22 item 1 (docs/webhooks.md, "Who may change a webhook"): a key holding webhooks:write but not
@@ -18,19 +17,8 @@ process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.05';
 process.env.WEBHOOK_TIMEOUT_MS = '1000';
 useTestTable();
 const api = apiClient();
-let loop: DeliveryLoop | undefined;
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await loop?.stop();
-  loop = undefined;
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-async function receiver(): Promise<Receiver> {
-  const r = new Receiver();
-  await r.listen();
-  receivers.push(r);
-  return r;
-}
+const rig = useDeliveryRig();
+const receiver = () => rig.receiver();
 const settled = () => until(async () => (await localQueueDepth()) === 0);
 const HOOK_ONLY: Scope[] = ['webhooks:read', 'webhooks:write'];
 const missing = (res: { status: number; body: any }) => ({ ...err(res), details: res.body?.error?.details });
@@ -66,7 +54,7 @@ test('a key without the read scopes cannot steer, re-sign, widen or read another
   const now = await api.get(`/v1/webhooks/${id}`, { key: owner });
   expect(now.body).toEqual(expect.objectContaining({ url: good.url, events: ['client.*'], enabled: true, description: 'labelled' }));
 
-  loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined });
+  rig.start();
   const client = await api.post('/v1/clients', { name: 'Secret Corp', notes: 'not for the attacker' }, { key: owner });
   expect(client.status).toBe(201);
   await until(() => good.events().length === 1);
@@ -109,7 +97,7 @@ test('a key holding every read scope the webhook delivers may steer it; one that
   expect(missing(widen)).toEqual(expect.objectContaining({ status: 403, details: [{ reason: 'MISSING_SCOPE', scope: 'clients:read' }] }));
   expect((await api.get(`/v1/webhooks/${id}`, { key: owner })).body.events).toEqual(['tag.*']);
 
-  loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined });
+  rig.start();
   const tag = await api.post('/v1/tags', { name: 't' }, { key: owner });
   await api.post('/v1/clients', { name: 'c' }, { key: owner });
   await until(() => moved.events().length === 1);
@@ -132,7 +120,7 @@ test('after its creating key is revoked a webhook keeps delivering what it was c
   expect(missing(await api.put(`/v1/webhooks/${hook.body.id}`, { url: r.url }, { key: narrower }))).toEqual(
     expect.objectContaining({ status: 403, details: [{ reason: 'MISSING_SCOPE', scope: 'clients:read' }] }),
   );
-  loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined });
+  rig.start();
   const client = await api.post('/v1/clients', { name: 'c' }, { key: writer });
   const tag = await api.post('/v1/tags', { name: 't' }, { key: writer });
   await api.post('/v1/projects', { name: 'p' }, { key: writer });

@@ -3,10 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { setWebhookResolver } from '../../shared/services/webhook-delivery';
 import { localQueueDepth } from '../../local/queue';
 import { refusedAddress } from '../../shared/domain/webhooks';
-import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 import { err, fields, workspaceWithKey } from '../resources/support';
 import { apiClient, tableSnapshot, useTestTable } from '../support/harness';
-import { Receiver, until } from './support';
+import { until, useDeliveryRig } from './support';
 
 /**
  * Where webhooks may point (docs/webhooks.md, "Security"): https only and no loopback in AWS; private,
@@ -18,23 +17,14 @@ process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.05';
 process.env.WEBHOOK_TIMEOUT_MS = '2000';
 useTestTable();
 const api = apiClient();
-let loop: DeliveryLoop | undefined;
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
+const rig = useDeliveryRig();
+afterEach(() => {
   process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
   setWebhookResolver();
-  await loop?.stop();
-  loop = undefined;
-  await Promise.all(closers.splice(0).map((c) => c()));
 });
-const start = () => (loop = startWebhookDelivery({ pollMs: 20, onError: () => undefined }));
+const start = () => rig.start();
 const settled = () => until(async () => (await localQueueDepth()) === 0);
-async function receiver(): Promise<Receiver> {
-  const r = new Receiver();
-  await r.listen();
-  closers.push(() => r.close());
-  return r;
-}
+const receiver = () => rig.receiver();
 const create = (key: string, url: string, events: unknown = ['*']) => api.post('/v1/webhooks', { url, events }, { key });
 
 describe('refused at create', () => {
@@ -156,7 +146,7 @@ describe('at delivery', () => {
     const target = await receiver();
     const redirecting = createServer((_req, res) => res.writeHead(307, { Location: target.url }).end());
     await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise<void>((r) => redirecting.close(() => r())));
+    rig.closeAfter(() => new Promise<void>((r) => redirecting.close(() => r())));
     const { key } = await workspaceWithKey('sec');
     const hook = await create(key, `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hook`);
     target.secrets.push(hook.body.secret);
@@ -181,7 +171,7 @@ describe('at delivery', () => {
       pump();
     });
     await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
-    closers.push(async () => {
+    rig.closeAfter(async () => {
       endless.closeAllConnections();
       await new Promise<void>((r) => endless.close(() => r()));
     });

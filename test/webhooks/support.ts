@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
 
 /**
  * A real HTTP receiver on 127.0.0.1 that verifies every delivery with the `standardwebhooks` library
@@ -84,4 +85,38 @@ export class Receiver {
 /** Waits until `check` holds (polling; the test's timeout bounds it). */
 export async function until(check: () => boolean | Promise<boolean>, everyMs = 50): Promise<void> {
   while (!(await check())) await new Promise((r) => setTimeout(r, everyMs));
+}
+
+/**
+ * The receivers and the local delivery loop of a webhook test file (jest hooks registered where it is
+ * called): `receiver()` listens on a free port, `start()` runs the delivery loop (polling every 20 ms; its
+ * errors to `onError`, ignored by default), `closeAfter()` registers another server to close. After each
+ * test the loop stops and every receiver and server closes.
+ */
+export function useDeliveryRig() {
+  let loop: DeliveryLoop | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await loop?.stop();
+    loop = undefined;
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+  return {
+    /** The running loop, if any (a test may stop it and start another). */
+    get loop(): DeliveryLoop | undefined {
+      return loop;
+    },
+    start(onError: (err: unknown) => void = () => undefined): DeliveryLoop {
+      return (loop = startWebhookDelivery({ pollMs: 20, onError }));
+    },
+    async receiver(): Promise<Receiver> {
+      const r = new Receiver();
+      await r.listen();
+      closers.push(() => r.close());
+      return r;
+    },
+    closeAfter(close: () => Promise<void>): void {
+      closers.push(close);
+    },
+  };
 }
