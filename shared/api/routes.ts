@@ -1,9 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SCOPES, isScope, type Scope } from '../domain/auth';
 import { WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
 import { favorites } from '../domain/entities/favorites';
 import { timeEntries } from '../domain/entities/time-entries';
 import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
+import { meta } from '../domain/fields';
 import * as s from './schemas';
 
 /**
@@ -50,9 +51,9 @@ export interface RouteDef {
   summary: string;
   /** More than the summary says (the OpenAPI operation's description, before its scope). */
   description?: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
+  params?: z.ZodMiniObject;
+  query?: z.ZodMiniObject;
+  body?: z.ZodMiniType;
   /** The body may be left out (it is then `{}`). */
   bodyOptional?: boolean;
   /**
@@ -63,7 +64,7 @@ export interface RouteDef {
   csv?: boolean;
   /** This route is the CSV form of that JSON route: the same input, scope and implementation, always CSV. */
   csvOf?: string;
-  response: z.ZodType;
+  response: z.ZodMiniType;
   /** The answer is this text type, not JSON (the implementation returns the text). */
   produces?: TextContentType;
   successStatus: 200 | 201;
@@ -112,16 +113,16 @@ type CrudRoutes<E extends AnyEntity> = {
 
 interface CrudOptions {
   /** Query parameters of the list route (filters); paged lists add limit and cursor themselves. */
-  listQuery?: z.ZodObject;
+  listQuery?: z.ZodMiniObject;
   /** Query parameters that, with the id, address one record (a time entry's sortKey, a favorite's userId). */
-  idQuery?: z.ZodObject;
+  idQuery?: z.ZodMiniObject;
   listSummary?: string;
   updateSummary?: string;
   deleteSummary?: string;
   /** The list also answers `Accept: text/csv` (the next page's cursor in the Next-Cursor header). */
   listCsv?: boolean;
   /** The create answer, when it shows more than the record (a webhook's secret). */
-  createResponse?: (item: z.ZodObject) => z.ZodType;
+  createResponse?: (item: z.ZodMiniObject) => z.ZodMiniType;
   /** The create route refuses Idempotency-Key, for this reason. */
   createNoIdempotency?: string;
   /** Operations declared but not offered (501): the summary in the document, the message of the 501. */
@@ -332,7 +333,9 @@ const publicRoutes = {
     summary: "The reference page's renderer (Redoc), served by the API itself (public)",
     description:
       'The Redoc standalone bundle the reference page loads, as `?v=<version>` (a hash of its content): that URL never changes content, so it is cached a year (`immutable`); without the current `v`, 5 minutes.',
-    query: z.strictObject({ v: z.string().max(64).optional().meta({ description: 'The version the page names (a hash of the content)', example: '3f9a1c2b7d4e' }) }),
+    query: z.strictObject({
+      v: meta(z.optional(z.string().check(z.maxLength(64))), { description: 'The version the page names (a hash of the content)', example: '3f9a1c2b7d4e' }),
+    }),
     response: s.textSchema,
     produces: 'text/javascript; charset=utf-8',
     successStatus: 200,
@@ -581,7 +584,7 @@ export function templateMatcher(templates: readonly string[]): (path: string) =>
 }
 
 export type InputOf<R extends RouteDef> = {
-  params: R['params'] extends z.ZodType ? z.output<R['params']> : Record<string, never>;
-  query: R['query'] extends z.ZodType ? z.output<R['query']> : Record<string, never>;
-  body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
+  params: R['params'] extends z.ZodMiniType ? z.output<R['params']> : Record<string, never>;
+  query: R['query'] extends z.ZodMiniType ? z.output<R['query']> : Record<string, never>;
+  body: R['body'] extends z.ZodMiniType ? z.output<R['body']> : undefined;
 };
