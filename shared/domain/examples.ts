@@ -3,7 +3,7 @@ import { idString, meta } from './fields';
 /**
  * The OpenAPI document's examples (issue 26): one demo workspace ("Acme Corp" and its "Website relaunch"),
  * so that the examples of different shapes agree with each other (a time entry's projectId is the
- * project's id). Fields carry their example where they are declared (`.meta({ example })` on the entity
+ * project's id). Fields carry their example where they are declared (`meta(schema, { example })` on the entity
  * declarations' and the routes' zod schemas); shared/api/openapi.ts puts them in the document and composes
  * each component schema's example from its properties'. test/contract/examples.test.ts checks that every
  * property has one and that each is valid against its own schema.

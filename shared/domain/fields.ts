@@ -22,6 +22,14 @@ export const multiLine = <S extends z.ZodMiniString>(schema: S): S =>
   schema.check(z.refine((v) => !CONTROL_BUT_LINES.test(v), 'must not contain control characters other than tab and line breaks'));
 
 /**
+ * zod's English issue messages ("Too small: expected string to have >=1 characters"), for the parses
+ * that pass an issue's message on as it is (the invoicing service, the invoice seed): classic zod loaded
+ * them by default, zod/mini loads no locale ("Invalid input" for everything). The API's own 400s word
+ * issues themselves (shared/api/validate.ts plainIssueMessage).
+ */
+export const englishIssue: z.core.$ZodErrorMap = (iss) => z.locales.en().localeError(iss);
+
+/**
  * OpenAPI metadata of a schema (examples, descriptions, ids): a copy of the schema with `meta` in zod's
  * global registry, whose parent's metadata it inherits (what classic zod's `.meta()` does; the functions
  * bundle `zod/mini`, which has no `.meta()` method).

@@ -5,7 +5,7 @@ import { tasks as taskEntity } from '../domain/entities/tasks';
 import { clients as clientEntity } from '../domain/entities/clients';
 import { sortKeyRange, timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict, DomainError, invalidField, notFound } from '../domain/errors';
-import { dateString, dateTimeString, idString, LIMITS, notesString, meta } from '../domain/fields';
+import { dateString, dateTimeString, englishIssue, idString, LIMITS, notesString, meta } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import {
   addDays,
@@ -112,7 +112,7 @@ export const listInvoicesInput = z.strictObject({
 export type ListInvoicesInput = z.input<typeof listInvoicesInput>;
 
 function parse<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const res = schema.safeParse(input);
+  const res = schema.safeParse(input, { error: englishIssue });
   if (res.success) return res.data;
   const issue = res.error.issues[0]!;
   throw invalidField(issue.path.map(String).join('.') || 'body', issue.message);

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
 import { idOf } from '../examples';
-import { currencyCode, dateString, dateTimeString, inputSchema, money, notesString, singleLine, meta } from '../fields';
+import { currencyCode, dateString, dateTimeString, englishIssue, inputSchema, money, notesString, singleLine, meta } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -93,7 +93,7 @@ const invoiceInput = inputSchema(invoices.fields);
 
 /** Checks an invoice the application creates (admin CLI, seed): its fields, then (on write) its totals. */
 export function parseInvoice(input: unknown): Record<string, unknown> {
-  const parsed = invoiceInput.safeParse(input);
+  const parsed = invoiceInput.safeParse(input, { error: englishIssue });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalidField(issue.path.map(String).join('.') || 'invoice', issue.message);
