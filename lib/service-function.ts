@@ -39,21 +39,21 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
  * what the kind weighs today so a regression fails CI; the performance targets (every function 200 KB,
  * entity functions 150 KB, authorizers 100 KB) are reported by `npm run bench` section 1.
  * - authorizers: at the target (45.0 KB and 59.1 KB);
- * - entity functions: 214.4-221.1 KB (275.2-282.0 KB before the schemas moved to `zod/mini`, whose part
+ * - entity functions: 214.4-224.2 KB (invoices the largest: the invoicing service and zod's English locale, 3 KB) (275.2-282.0 KB before the schemas moved to `zod/mini`, whose part
  *   is 30 KB where classic zod was 90 KB). What keeps them above 150 KB and 200 KB: Powertools idempotency
  *   with jmespath (42 KB; every entity function has writes that take Idempotency-Key), our own code
  *   (~95 KB: every entity's routes and declaration, the route table being one module, the generic
  *   repository, paging, change feed, middleware), Powertools logger + metrics + commons (~31 KB), zod/mini 30 KB;
  * - webhooks: 248.0 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
- * - console: 749.9 KB, of it pdf-lib 300 KB, its standard fonts 129 KB and pako 45 KB (the invoice PDF,
+ * - console: 753.0 KB, of it pdf-lib 300 KB, its standard fonts 129 KB and pako 45 KB (the invoice PDF,
  *   issue 24): the PDF route belongs in a function of its own, which is the next step;
  * - the others (openapi, me, changes, reports, the webhook workers): 135.0-177.1 KB.
  */
 export const BUNDLE_LIMITS = {
   authorizer: 100 * 1024,
-  entity: 225 * 1024,
+  entity: 228 * 1024,
   webhooks: 252 * 1024,
-  console: 755 * 1024,
+  console: 758 * 1024,
   other: 180 * 1024,
 } as const;
 /** The largest of the limits: no function's bundle may be larger. */

@@ -110,11 +110,11 @@ describe('function bundles', () => {
     expect(local).toEqual([]);
   });
 
-  test("no function carries classic zod (the schemas are written with zod/mini's functional API; classic is 90 KB, mini's part 30 KB)", () => {
+  test("no function carries classic zod or zod's other locales (the schemas are written with zod/mini's functional API; classic is 90 KB, mini's part 30 KB)", () => {
     const classic = NAMES.flatMap((name) =>
       files
         .get(name)!
-        .filter((f) => /node_modules\/zod\/(v4\/classic|v4\/locales\/(?!en\.)|v3)\//.test(f))
+        .filter((f) => /node_modules\/zod\/(v4\/classic\/|v4\/locales\/(?!(en|index)\.js$)|v3\/)/.test(f))
         .map((f) => `${name}: ${f}`),
     );
     expect(classic).toEqual([]);
