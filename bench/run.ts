@@ -884,41 +884,46 @@ const NOTES = `## What the figures mean, and what was changed
   stack passes to NodejsFunction); the bench only toggles whether \`@aws-sdk/*\` stays external. The second
   table of section 1 gives each bundle by package (esbuild metafile).
 - Targets (issue 27): the authorizer <= 100 KB, an entity's function <= 150 KB, every function <= 200 KB.
-- The authorizer (145.9 KB at 491e262; 42.9 KB at 47b6e69, when \`shared/domain/package.json\`
-  \`{ "sideEffects": false }\` first let esbuild drop the entity registry): zod is 89 KB of it again because
-  the registry is used, not merely imported: functions/authorizer -> shared/data/apikey-store.ts ->
-  shared/data/table.ts (\`ENTITIES\`: the table's indexes are derived from the entity declarations) ->
-  shared/domain/registry.ts -> every entity -> shared/domain/fields.ts -> zod; and shared/api/auth.ts ->
-  shared/domain/auth.ts (\`SCOPES\` from \`RESOURCES\`) -> the registry. The authorizer validates nothing
-  with zod. Cutting those two imports (table name and key builders without the registry, scopes as a
-  constant list) is production code, left to issue 25 (which reduces the bundles); this benchmark names it.
+- The authorizers (45.0 KB and 59.1 KB) carry no zod, no entity declaration, no route table and no middy
+  (test/cdk/bundles.test.ts checks it; the authorizer was 145.9 KB at 491e262, when it reached zod
+  through the entity registry).
 - What holds the other functions above their targets (by package, section 1's second table), and why it stays:
-  - **zod, 90-95 KB in every function but the authorizer.** The classic API (\`import * as z from 'zod'\`)
-    attaches every method to every schema in its constructor, so one schema pulls in nearly all of it; no
-    esbuild option shakes it (measured: ESM output, \`mainFields: module\`, \`legalComments: none\` change a
-    function by < 1 KB). \`zod/mini\` would cut this to roughly a third, but only if every schema of the route
-    table is rewritten in its functional form (\`z.optional(z.string().check(z.maxLength(n)))\`): the entity
-    declarations, shared/domain/fields.ts, shared/api/schemas.ts and routes.ts, ~160 uses edited in
-    parallel by the other issues. Not done here; it is the one change that would bring the entity functions
-    toward 150 KB.
-  - **Powertools idempotency, ~49 KB in each entity function** (idempotency 15, its hard dependency
-    @aws-lambda-powertools/jmespath 22.7, the part of commons it adds ~7, parameters 3.5 is the cursor
-    secret). Every entity function has writes that accept Idempotency-Key, so it stays there; the
-    functions without such writes (me, changes, reports, openapi, authorizer) do not carry it. A CJS bundle
-    cannot leave a lazily imported module out of the file (esbuild splits code only for ESM output, which
-    NodejsFunction does not split), so \`await import()\` would defer its evaluation, not its bytes.
+  - **zod, 30 KB in every function but the authorizers (90-95 KB until 2026-11-26).** Every schema a
+    function bundles (the entity declarations, shared/domain/fields.ts, shared/api/schemas.ts and
+    routes.ts, shared/domain/reports.ts, the invoicing and console inputs) is written with \`zod/mini\`'s
+    functional API (\`z.optional(z.string().check(z.maxLength(n)))\`; OpenAPI metadata through
+    \`meta(schema, {...})\` of shared/domain/fields.ts, which registers a copy in zod's global registry as
+    classic \`.meta()\` did), so no function carries the classic build, whose constructor attaches every
+    method to every schema (test/cdk/bundles.test.ts checks that none does). Measured on this change:
+    entity functions 275.2 -> 214.5 KB, invoices 282.0 -> 224.2 (with zod's English locale, 3 KB, for the invoicing service's messages), webhooks 308.7 -> 248.0, reports
+    237.8 -> 177.1, openapi 219.6 -> 174.6 (it adds zod's JSON Schema generator, +20 KB), changes
+    208.2 -> 147.4, me 195.8 -> 135.0, the webhook workers 214.8 -> 152.1, console 795.0 -> 247.7 (with the invoice PDF in its own function,
+    console-invoice-pdf, 750.8 KB: pdf-lib 300.5, its fonts 128.5, pako 45.2). The
+    OpenAPI documents (API and console) came out byte-identical, and the API's 400 messages are the
+    project's own (shared/api/validate.ts), so no zod locale is needed; the two parses that pass zod's own
+    message on (invoicing service, invoice seed) use its English locale explicitly (\`englishIssue\`: the
+    \`en\` file alone, since \`z.locales.en\` bundles all 50 locales, 288 KB).
+    What is left of zod is its core (schemas 11 KB, util 6 KB, checks 3 KB, the ISO and e-mail formats).
+  - **Powertools idempotency, ~42 KB in each entity function** (idempotency 15, its hard dependency
+    @aws-lambda-powertools/jmespath 22.7, the part of commons it adds ~4). Every entity function has
+    writes that accept Idempotency-Key, so it stays there; the functions without such writes (me,
+    changes, reports, openapi, authorizer) do not carry it. A CJS bundle cannot leave a lazily imported
+    module out of the file (esbuild splits code only for ESM output, which NodejsFunction does not
+    split), so \`await import()\` would defer its evaluation, not its bytes.
   - **Powertools logger + metrics + commons, ~31 KB**, and middy ~7 KB: the shape the project fixes.
-  - **Our own code, 54-90 KB**: the route table and its schemas (~20 KB: every function matches its route
+  - **Our own code, 54-100 KB**: the route table and its schemas (~20 KB: every function matches its route
     in the one route table, and shared/api/schemas.ts builds each entity's schemas), the generic repository,
     keys, paging, cursor, change feed and write path (~30 KB), the middleware stack (~15 KB). An entity
     function also carries the time-entry companion (timers, rollups: ~4 KB) because the repository is
-    generic. Floor of an entity function with today's packages: zod 90 + Powertools 80 + middy 7 = ~177 KB
-    before any of our code, so neither the 150 KB nor the 200 KB target is reachable for them without zod/mini.
-  - webhooks (+ fast-sha256 6 KB of standardwebhooks, webhook delivery checks), reports (the report
-    engine, ~25 KB of our code) and openapi (zod's JSON Schema generator, +5 KB) are the largest of their kind.
+    generic. Floor of an entity function with today's packages: zod/mini 30 + Powertools 80 + middy 7 =
+    ~117 KB before any of our code: the 200 KB target is 15-24 KB away for the entity functions (one
+    route table per function, or idempotency's jmespath, would close it); 150 KB needs both.
+  - webhooks (+ ipaddr.js 12.5 KB and fast-sha256 6 KB of standardwebhooks, webhook delivery checks),
+    reports (the report engine, ~25 KB of our code) and openapi (zod's JSON Schema generator) are the
+    largest of their kind.
 - Fixed by earlier work: \`shared/entities/invoices.ts\` (now shared/domain/entities/invoices.ts) imported \`{ z } from 'zod'\`, which pulls in every zod
-  locale: the invoices bundle was 522 KB (535,012 bytes), now ~175 KB. Every file now uses
-  \`import * as z from 'zod'\` (the fix commit e44236d made for the others).
+  locale: the invoices bundle was 522 KB (535,012 bytes). Every file now uses
+  \`import * as z from 'zod/mini'\` (no locale unless named).
 - SDK bundled vs external: section 2 runs both in the same interleaved rounds and names the faster one
   in its note (computed, not written by hand), and the targets check that the stack uses it. The point
   estimate flips with noise: on the quiet machine of 2026-11-22 (load 2-4) two full runs gave external
@@ -928,8 +933,9 @@ const NOTES = `## What the figures mean, and what was changed
   keeps \`@aws-sdk/*\` external (lib/service-function.ts BUNDLING): bundled, each is ~700 KB, @smithy/core
   alone ~196 KB. On Lambda the runtime's own SDK is read from its disk; Init Duration in the REPORT log
   line is the figure to watch if that ever changes.
-- test/cdk/bundles.test.ts keeps its 300 KB hard guard (the bundle-size guard); the performance targets
-  are reported here.
+- test/cdk/bundles.test.ts checks each bundle against the limit of its kind (lib/service-function.ts
+  \`BUNDLE_LIMITS\`, a little above today's sizes: authorizers 100, entity 228, webhooks 252, others 180,
+  console 255, console-invoice-pdf 760 KB) and that no function carries classic zod; the performance targets are reported here.
 
 ### 2. Cold start
 - The measured time is what Lambda reports as Init Duration plus the first invocation's Duration:

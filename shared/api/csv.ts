@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { timeEntries } from '../domain/entities/time-entries';
 import type { ReportTotals, SummaryReport } from '../domain/reports';
 import type { RouteId } from './routes';
@@ -33,7 +33,7 @@ function field(v: unknown): string {
  * added to the response reaches the CSV unless it is omitted here by name; a name in `first` or `omitted`
  * that the schema lacks is an error (no column can name a field that no longer exists).
  */
-export function csvColumns(schema: z.ZodObject, first: readonly string[], omitted: readonly string[]): string[] {
+export function csvColumns(schema: z.ZodMiniObject, first: readonly string[], omitted: readonly string[]): string[] {
   const fields = Object.keys(schema.shape);
   const unknown = [...first, ...omitted].filter((f) => !fields.includes(f));
   if (unknown.length) throw new Error(`CSV columns name fields the response lacks: ${unknown.join(', ')}`);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START } from '../domain/examples';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
@@ -43,7 +43,7 @@ function withDateExamples(v: unknown): unknown {
   return o;
 }
 
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+function toSchema(schema: z.ZodMiniType, io: 'input' | 'output'): Json {
   const out = withDateExamples(withIntegerFormats(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }))) as Json;
   const defs = (out.definitions ?? {}) as Record<string, Json>;
   delete out.definitions;
@@ -242,10 +242,10 @@ function gatewayHeadersOf(a: GatewayAnswer): Record<string, Json> {
 const gatewayHeaders = (code: ErrorCode): Record<string, Json> =>
   Object.assign({}, ...gatewayAnswerList.filter((a) => a.code === code && !ownComponent(a) && a.on !== 'no-operation').map(gatewayHeadersOf));
 
-function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query'): Json[] {
+function parameters(schema: z.ZodMiniObject | undefined, where: 'path' | 'query'): Json[] {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, prop]) => {
-    const p = prop as z.ZodType;
+    const p = prop as z.ZodMiniType;
     const s = toSchema(p, 'input');
     const description = (s.description as string | undefined) ?? z.globalRegistry.get(p)?.description;
     delete s.description;

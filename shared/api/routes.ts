@@ -1,10 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SCOPES, isScope, type Scope } from '../domain/auth';
 import { WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
 import type { CreateInput, UpdateInput } from '../domain/fields';
 import { favorites } from '../domain/entities/favorites';
 import { timeEntries } from '../domain/entities/time-entries';
 import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
+import { meta } from '../domain/fields';
 import * as s from './schemas';
 
 /**
@@ -51,9 +52,9 @@ export interface RouteDef {
   summary: string;
   /** More than the summary says (the OpenAPI operation's description, before its scope). */
   description?: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
+  params?: z.ZodMiniObject;
+  query?: z.ZodMiniObject;
+  body?: z.ZodMiniType;
   /** The body may be left out (it is then `{}`). */
   bodyOptional?: boolean;
   /**
@@ -64,7 +65,7 @@ export interface RouteDef {
   csv?: boolean;
   /** This route is the CSV form of that JSON route: the same input, scope and implementation, always CSV. */
   csvOf?: string;
-  response: z.ZodType;
+  response: z.ZodMiniType;
   /** The answer is this text type, not JSON (the implementation returns the text). */
   produces?: TextContentType;
   successStatus: 200 | 201;
@@ -122,41 +123,41 @@ type NotOfferedRoute<E extends AnyEntity> = Omit<RouteDef, 'entity' | 'operation
 /** The `{id}` of an id route. */
 type IdParams = ReturnType<typeof s.idParamsFor>;
 /** The shape of the filters an options object declares (none: no filters). */
-type FilterShape<O extends CrudOptions> = O extends { listQuery: z.ZodObject<infer S> } ? S : Record<never, never>;
+type FilterShape<O extends CrudOptions> = O extends { listQuery: z.ZodMiniObject<infer S> } ? S : Record<never, never>;
 /**
  * The query of a list: its filters (`listQuery`) and the paging parameters. (A whole list's schema has no
  * `limit` or `cursor`, which its type, not knowing the list's mode, leaves optional.)
  */
-type ListQuery<O extends CrudOptions> = z.ZodObject<{ limit: typeof s.limitParam; cursor: typeof s.cursorParam } & FilterShape<O>, z.core.$strict>;
+type ListQuery<O extends CrudOptions> = z.ZodMiniObject<{ limit: typeof s.limitParam; cursor: typeof s.cursorParam } & FilterShape<O>, z.core.$strict>;
 /** The query of an id route: what addresses a record besides its id (a time entry's sortKey, a favorite's userId). */
-type IdQuery<O extends CrudOptions> = O extends { idQuery: infer Q extends z.ZodObject } ? { params: IdParams; query: Q } : { params: IdParams };
+type IdQuery<O extends CrudOptions> = O extends { idQuery: infer Q extends z.ZodMiniObject } ? { params: IdParams; query: Q } : { params: IdParams };
 /** The five routes of an entity, by id, each typed from the entity's declaration and its options. */
 export type CrudRoutes<E extends AnyEntity, O extends CrudOptions = Record<never, never>> = {
   [K in `list${Pascal<E['resource']>}`]: EntityRoute<E, 'list', { query: ListQuery<O> }>;
 } & {
-  [K in CreateId<E['kind']>]: O extends { notOffered: { create: object } } ? NotOfferedRoute<E> : EntityRoute<E, 'create', { body: z.ZodType<CreateInput<E['fields']>> }>;
+  [K in CreateId<E['kind']>]: O extends { notOffered: { create: object } } ? NotOfferedRoute<E> : EntityRoute<E, 'create', { body: z.ZodMiniType<CreateInput<E['fields']>> }>;
 } & {
   [K in `get${Pascal<E['kind']>}`]: EntityRoute<E, 'get', IdQuery<O>>;
 } & {
   [K in `update${Pascal<E['kind']>}`]: O extends { notOffered: { update: object } }
     ? NotOfferedRoute<E>
-    : EntityRoute<E, 'update', IdQuery<O> & { body: z.ZodType<UpdateInput<E['fields']>> }>;
+    : EntityRoute<E, 'update', IdQuery<O> & { body: z.ZodMiniType<UpdateInput<E['fields']>> }>;
 } & {
   [K in `delete${Pascal<E['kind']>}`]: EntityRoute<E, 'delete', IdQuery<O>>;
 };
 
 interface CrudOptions {
   /** Query parameters of the list route (filters); paged lists add limit and cursor themselves. */
-  listQuery?: z.ZodObject;
+  listQuery?: z.ZodMiniObject;
   /** Query parameters that, with the id, address one record (a time entry's sortKey, a favorite's userId). */
-  idQuery?: z.ZodObject;
+  idQuery?: z.ZodMiniObject;
   listSummary?: string;
   updateSummary?: string;
   deleteSummary?: string;
   /** The list also answers `Accept: text/csv` (the next page's cursor in the Next-Cursor header). */
   listCsv?: boolean;
   /** The create answer, when it shows more than the record (a webhook's secret). */
-  createResponse?: (item: z.ZodObject) => z.ZodType;
+  createResponse?: (item: z.ZodMiniObject) => z.ZodMiniType;
   /** The create route refuses Idempotency-Key, for this reason. */
   createNoIdempotency?: string;
   /** Operations declared but not offered (501): the summary in the document, the message of the 501. */
@@ -371,7 +372,9 @@ const publicRoutes = {
     summary: "The reference page's renderer (Redoc), served by the API itself (public)",
     description:
       'The Redoc standalone bundle the reference page loads, as `?v=<version>` (a hash of its content): that URL never changes content, so it is cached a year (`immutable`); without the current `v`, 5 minutes.',
-    query: z.strictObject({ v: z.string().max(64).optional().meta({ description: 'The version the page names (a hash of the content)', example: '3f9a1c2b7d4e' }) }),
+    query: z.strictObject({
+      v: meta(z.optional(z.string().check(z.maxLength(64))), { description: 'The version the page names (a hash of the content)', example: '3f9a1c2b7d4e' }),
+    }),
     response: s.textSchema,
     produces: 'text/javascript; charset=utf-8',
     successStatus: 200,
@@ -620,7 +623,7 @@ export function templateMatcher(templates: readonly string[]): (path: string) =>
 }
 
 export type InputOf<R extends RouteDef> = {
-  params: R['params'] extends z.ZodType ? z.output<R['params']> : Record<string, never>;
-  query: R['query'] extends z.ZodType ? z.output<R['query']> : Record<string, never>;
-  body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
+  params: R['params'] extends z.ZodMiniType ? z.output<R['params']> : Record<string, never>;
+  query: R['query'] extends z.ZodMiniType ? z.output<R['query']> : Record<string, never>;
+  body: R['body'] extends z.ZodMiniType ? z.output<R['body']> : undefined;
 };

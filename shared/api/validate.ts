@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { validationError, type ErrorDetail } from './errors';
 import { READ_ONLY_FIELDS } from './schemas';
 
@@ -88,7 +88,7 @@ export function plainIssueMessage(iss: z.core.$ZodRawIssue): string | undefined 
 /** "sortKey is required"; "name: unknown field(s): x" where the message is not a predicate. */
 const sentence = (d: ErrorDetail) => (/^(is|must|has) /.test(d.message) ? `${d.field} ${d.message}` : `${d.field}: ${d.message}`);
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, where: 'path' | 'query' | 'body'): z.output<S> {
   const res = schema.safeParse(value, { error: plainIssueMessage, reportInput: true });
   if (res.success) return res.data;
   const details = issuesToDetails(res.error.issues);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ERROR_STATUS, type ErrorCode } from '../api/errors';
 import { errorSchema } from '../api/schemas';
 import { consoleRouteList } from './routes';
@@ -10,7 +10,7 @@ import type { ConsoleRoute } from './route-table';
  */
 type Json = Record<string, unknown>;
 
-function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, Json>): Json {
+function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: Record<string, Json>): Json {
   const out = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
   const defs = (out.definitions ?? {}) as Record<string, Json>;
   delete out.definitions;
@@ -54,10 +54,10 @@ function errorsFor(r: ConsoleRoute): Record<string, Json> {
   );
 }
 
-function params(schema: z.ZodObject | undefined, where: 'path' | 'query', components: Record<string, Json>): Json[] {
+function params(schema: z.ZodMiniObject | undefined, where: 'path' | 'query', components: Record<string, Json>): Json[] {
   if (!schema) return [];
   return Object.entries(schema.shape).map(([name, prop]) => {
-    const p = prop as z.ZodType;
+    const p = prop as z.ZodMiniType;
     const s = toSchema(p, 'input', components);
     return { name, in: where, required: where === 'path' || !p.safeParse(undefined).success, schema: s };
   });

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Role } from '../domain/roles';
 import type { Member } from '../data/members';
 
@@ -39,15 +39,15 @@ export interface ConsoleRouteDecl {
   description?: string;
   /** The OpenAPI tag (the console section). */
   tag: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
+  params?: z.ZodMiniObject;
+  query?: z.ZodMiniObject;
+  body?: z.ZodMiniType;
   /** The body may be left out (it is then `{}`). */
   bodyOptional?: boolean;
-  response: z.ZodType;
+  response: z.ZodMiniType;
   successStatus: 200 | 201;
   /** The route may also answer 202 with this body (work that goes on in later requests: an invoice made in steps). */
-  accepted?: z.ZodType;
+  accepted?: z.ZodMiniType;
   /** A text answer (the page and its assets) of this content type, rather than JSON. */
   produces?: string;
   /** The answer carries a secret (a new API key): documented as such; every console API answer is no-store. */
@@ -62,9 +62,9 @@ export interface ConsolePerson {
 
 /** What an implementation receives: validated input, the person, their membership of the path's workspace. */
 export interface ConsoleRequest<D extends ConsoleRouteDecl> {
-  params: D['params'] extends z.ZodType ? z.output<D['params']> : Record<string, never>;
-  query: D['query'] extends z.ZodType ? z.output<D['query']> : Record<string, never>;
-  body: D['body'] extends z.ZodType ? z.output<D['body']> : undefined;
+  params: D['params'] extends z.ZodMiniType ? z.output<D['params']> : Record<string, never>;
+  query: D['query'] extends z.ZodMiniType ? z.output<D['query']> : Record<string, never>;
+  body: D['body'] extends z.ZodMiniType ? z.output<D['body']> : undefined;
   /** Undefined only on public routes. */
   person: ConsolePerson;
   /** The person's membership of the path's workspace (routes whose access is a role). */

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { FieldSpecs, RecordOf } from './fields';
 
 /**
@@ -89,7 +89,7 @@ export interface DerivedDecl<K extends string = string, R = Record<string, unkno
   apply(rec: R): R;
 }
 
-export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends z.ZodRawShape = z.ZodRawShape, R extends string = string, K extends string = string> {
+export interface EntityDeclaration<F extends FieldSpecs = FieldSpecs, C extends z.core.$ZodShape = z.core.$ZodShape, R extends string = string, K extends string = string> {
   /** Path segment of its routes and OpenAPI tag, e.g. `time-entries`. */
   resource: R;
   /** Human name in messages ("Time entry not found") and route ids (`getTimeEntry`). */
@@ -173,7 +173,7 @@ export interface AnyEntity {
   type: string;
   description: string;
   fields: FieldSpecs;
-  computed?: z.ZodRawShape;
+  computed?: z.core.$ZodShape;
   sortKeyField?: string;
   key: KeyDecl;
   indexes?: Partial<Record<IndexSlot, IndexDecl>>;
@@ -195,7 +195,7 @@ export interface HeldByDecl {
 }
 
 /** A record as the API shows it: its fields, computed fields and its ETag (the revision it is at). */
-export type EntityRecordOf<F extends FieldSpecs, C extends z.ZodRawShape> = RecordOf<F> & { [P in keyof C]?: z.output<C[P]> } & { etag?: string };
+export type EntityRecordOf<F extends FieldSpecs, C extends z.core.$ZodShape> = RecordOf<F> & { [P in keyof C]?: z.output<C[P]> } & { etag?: string };
 /** The record of an entity as the API shows it. */
 export type EntityRecord<E extends AnyEntity> = EntityRecordOf<E['fields'], NonNullable<E['computed']>>;
 /** The index names an entity declares. */
@@ -206,7 +206,7 @@ export function defineEntity<
   const F extends FieldSpecs,
   const R extends string,
   const K extends string,
-  const C extends z.ZodRawShape = Record<never, never>,
+  const C extends z.core.$ZodShape = Record<never, never>,
   const Ch extends boolean | undefined = undefined,
 >(decl: EntityDeclaration<F, C, R, K> & { changes?: Ch }): EntityDeclaration<F, C, R, K> & { changes?: Ch } {
   const known = new Set<string>([...Object.keys(decl.fields), 'id']);

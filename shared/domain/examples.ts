@@ -1,9 +1,9 @@
-import { idString } from './fields';
+import { idString, meta } from './fields';
 
 /**
  * The OpenAPI document's examples (issue 26): one demo workspace ("Acme Corp" and its "Website relaunch"),
  * so that the examples of different shapes agree with each other (a time entry's projectId is the
- * project's id). Fields carry their example where they are declared (`.meta({ example })` on the entity
+ * project's id). Fields carry their example where they are declared (`meta(schema, { example })` on the entity
  * declarations' and the routes' zod schemas); shared/api/openapi.ts puts them in the document and composes
  * each component schema's example from its properties'. test/contract/examples.test.ts checks that every
  * property has one and that each is valid against its own schema.
@@ -44,13 +44,13 @@ export const EXAMPLE_CURSOR = 'eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaI
 
 /** Ids of records of one kind: the id building block with the example of that kind. */
 export const idOf = {
-  client: idString.meta({ example: EXAMPLE_IDS.client }),
-  project: idString.meta({ example: EXAMPLE_IDS.project }),
-  task: idString.meta({ example: EXAMPLE_IDS.task }),
-  tag: idString.meta({ example: EXAMPLE_IDS.tag }),
-  timeEntry: idString.meta({ example: EXAMPLE_IDS.timeEntry }),
-  favorite: idString.meta({ example: EXAMPLE_IDS.favorite }),
-  invoice: idString.meta({ example: EXAMPLE_IDS.invoice }),
-  webhook: idString.meta({ example: EXAMPLE_IDS.webhook }),
-  user: idString.meta({ example: EXAMPLE_IDS.user }),
+  client: meta(idString, { example: EXAMPLE_IDS.client }),
+  project: meta(idString, { example: EXAMPLE_IDS.project }),
+  task: meta(idString, { example: EXAMPLE_IDS.task }),
+  tag: meta(idString, { example: EXAMPLE_IDS.tag }),
+  timeEntry: meta(idString, { example: EXAMPLE_IDS.timeEntry }),
+  favorite: meta(idString, { example: EXAMPLE_IDS.favorite }),
+  invoice: meta(idString, { example: EXAMPLE_IDS.invoice }),
+  webhook: meta(idString, { example: EXAMPLE_IDS.webhook }),
+  user: meta(idString, { example: EXAMPLE_IDS.user }),
 };

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EXAMPLE_IDS, idOf } from './examples';
-import { booleanParam, dateOrDateTime } from './fields';
+import { booleanParam, dateOrDateTime, meta } from './fields';
 
 /**
  * The summary report's shapes, declared once (GET /v1/reports/summary and its CSV): the time-entry
@@ -12,17 +12,17 @@ import { booleanParam, dateOrDateTime } from './fields';
 
 /** The time-entry filters: the list's (GET /v1/time-entries) and the report's, one schema. */
 export const timeEntryFilters = z.strictObject({
-  userId: idOf.user.optional(),
-  projectId: idOf.project.optional(),
-  clientId: idOf.client.optional(),
-  taskId: idOf.task.optional().meta({ description: "Entries of this task (read through the task's project)" }),
-  tagId: idOf.tag.optional().meta({ description: 'Entries carrying this tag' }),
-  billable: booleanParam.optional().meta({ description: 'Only billable (true) or only non-billable (false) entries' }),
-  invoiced: booleanParam.optional().meta({ description: 'Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)' }),
+  userId: z.optional(idOf.user),
+  projectId: z.optional(idOf.project),
+  clientId: z.optional(idOf.client),
+  taskId: meta(z.optional(idOf.task), { description: "Entries of this task (read through the task's project)" }),
+  tagId: meta(z.optional(idOf.tag), { description: 'Entries carrying this tag' }),
+  billable: meta(z.optional(booleanParam), { description: 'Only billable (true) or only non-billable (false) entries' }),
+  invoiced: meta(z.optional(booleanParam), { description: 'Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)' }),
 });
 export type TimeEntryFilters = z.output<typeof timeEntryFilters>;
 export type TimeEntryFilter = keyof TimeEntryFilters;
-export const TIME_ENTRY_FILTERS = timeEntryFilters.keyof().options;
+export const TIME_ENTRY_FILTERS = z.keyof(timeEntryFilters).options;
 
 export const REPORT_GROUPINGS = ['user', 'project', 'client', 'task', 'tag', 'day', 'week', 'month'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
@@ -35,71 +35,75 @@ const isTimeZone = (tz: string) => {
   }
 };
 export const reportQuery = z.strictObject({
-  startDate: dateOrDateTime.meta({ description: 'First day (or instant) of the period, on startTime (inclusive)' }),
-  endDate: dateOrDateTime.meta({
+  startDate: meta(dateOrDateTime, { description: 'First day (or instant) of the period, on startTime (inclusive)' }),
+  endDate: meta(dateOrDateTime, {
     description: 'Last day (or instant) of the period, on startTime (inclusive; a date alone covers the whole day); at most 1,096 days after startDate',
   }),
-  groupBy: z
-    .string()
-    .max(64)
-    // typed as groupings here, checked to be groupings by the refinements that follow (a 400 otherwise)
-    .transform((v) => v.split(',').map((g) => g.trim()) as ReportGrouping[])
-    .refine((gs) => gs.length >= 1 && gs.length <= 2, 'one or two groupings, comma separated')
-    .refine((gs) => gs.every((g) => (REPORT_GROUPINGS as readonly string[]).includes(g)), `each grouping must be one of ${REPORT_GROUPINGS.join(', ')}`)
-    .refine((gs) => new Set(gs).size === gs.length, 'the two groupings must differ')
-    .optional()
-    .meta({ description: `One or two of ${REPORT_GROUPINGS.join(', ')}, comma separated (e.g. project,user); none: totals only`, example: 'project,user' }),
+  groupBy: meta(
+    z.optional(
+      z
+        // typed as groupings here, checked to be groupings by the refinements that follow (a 400 otherwise)
+        .pipe(
+          z.string().check(z.maxLength(64)),
+          z.transform((v) => v.split(',').map((g) => g.trim()) as ReportGrouping[]),
+        )
+        .check(
+          z.refine((gs) => gs.length >= 1 && gs.length <= 2, 'one or two groupings, comma separated'),
+          z.refine((gs) => gs.every((g) => (REPORT_GROUPINGS as readonly string[]).includes(g)), `each grouping must be one of ${REPORT_GROUPINGS.join(', ')}`),
+          z.refine((gs) => new Set(gs).size === gs.length, 'the two groupings must differ'),
+        ),
+    ),
+    { description: `One or two of ${REPORT_GROUPINGS.join(', ')}, comma separated (e.g. project,user); none: totals only`, example: 'project,user' },
+  ),
   ...timeEntryFilters.shape,
-  invoiced: timeEntryFilters.shape.invoiced.meta({ description: 'Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups' }),
-  timeZone: z
-    .string()
-    .max(64)
-    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
-    .optional()
-    .meta({ description: 'IANA time zone of the dates and of the day, week and month groups (default UTC)', example: 'Europe/Berlin' }),
+  invoiced: meta(timeEntryFilters.shape.invoiced, { description: 'Only invoiced (true) or only not invoiced (false) entries; read from the entries, not the rollups' }),
+  timeZone: meta(z.optional(z.string().check(z.maxLength(64), z.refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'))), {
+    description: 'IANA time zone of the dates and of the day, week and month groups (default UTC)',
+    example: 'Europe/Berlin',
+  }),
 });
 
-export const reportAmount = z.object({ currency: z.string().max(3).meta({ example: 'USD' }), amount: z.number().meta({ example: 5400 }) });
+export const reportAmount = z.object({ currency: meta(z.string().check(z.maxLength(3)), { example: 'USD' }), amount: meta(z.number(), { example: 5400 }) });
 /** Bounds declared for clients (no report comes near them: groups are bounded by the workspace's records and the 1,096-day range). */
 const MAX_REPORT_GROUPS = 100_000;
 const MAX_CURRENCIES = 200;
 const reportTotalsShape = {
-  entries: z.number().int().meta({ example: 42 }),
-  durationMinutes: z.number().int().meta({ example: 3150 }),
-  billableMinutes: z.number().int().meta({ example: 2700 }),
-  amounts: z.array(reportAmount).max(MAX_CURRENCIES).meta({ description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
+  entries: meta(z.number().check(z.int()), { example: 42 }),
+  durationMinutes: meta(z.number().check(z.int()), { example: 3150 }),
+  billableMinutes: meta(z.number().check(z.int()), { example: 2700 }),
+  amounts: meta(z.array(reportAmount).check(z.maxLength(MAX_CURRENCIES)), { description: "Billable minutes times the project's hourlyRate, per currency (rounded to cents)" }),
 };
 const groupFields = {
-  key: z.string().max(512).nullable().meta({
+  key: meta(z.nullable(z.string().check(z.maxLength(512))), {
     description: 'The id (user, project, client, task, tag), the date (day), the Monday of the ISO week (week) or YYYY-MM (month); null: entries without one',
     example: EXAMPLE_IDS.project,
   }),
-  name: z
-    .string()
-    .max(512)
-    .nullable()
-    .meta({ description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is", example: 'Website relaunch' }),
+  name: meta(z.nullable(z.string().check(z.maxLength(512))), {
+    description: "The record's name, the day's date, the week (2026-W10) or the month; null when the key is",
+    example: 'Website relaunch',
+  }),
 };
 /** Totals of a report, of a group and of a subgroup. */
 export const reportTotals = z.object(reportTotalsShape);
-export const reportSubGroup = z
-  .object({ key: groupFields.key.meta({ example: EXAMPLE_IDS.user }), name: groupFields.name.meta({ example: EXAMPLE_IDS.user }), ...reportTotalsShape })
-  .meta({ id: 'ReportSubGroup' });
-export const reportGroup = z.object({ ...groupFields, ...reportTotalsShape, groups: z.array(reportSubGroup).max(MAX_REPORT_GROUPS).optional() }).meta({ id: 'ReportGroup' });
-export const summaryReportSchema = z
-  .object({
-    startDate: z.string().max(64).meta({ description: 'The period as asked', example: '2026-03-01' }),
-    endDate: z.string().max(64).meta({ example: '2026-03-31' }),
-    groupBy: z
-      .array(z.enum(REPORT_GROUPINGS))
-      .max(2)
-      .meta({ example: ['project', 'user'] }),
-    timeZone: z.string().max(64).optional().meta({ example: 'Europe/Berlin' }),
+export const reportSubGroup = meta(
+  z.object({ key: meta(groupFields.key, { example: EXAMPLE_IDS.user }), name: meta(groupFields.name, { example: EXAMPLE_IDS.user }), ...reportTotalsShape }),
+  { id: 'ReportSubGroup' },
+);
+export const reportGroup = meta(z.object({ ...groupFields, ...reportTotalsShape, groups: z.optional(z.array(reportSubGroup).check(z.maxLength(MAX_REPORT_GROUPS))) }), {
+  id: 'ReportGroup',
+});
+export const summaryReportSchema = meta(
+  z.object({
+    startDate: meta(z.string().check(z.maxLength(64)), { description: 'The period as asked', example: '2026-03-01' }),
+    endDate: meta(z.string().check(z.maxLength(64)), { example: '2026-03-31' }),
+    groupBy: meta(z.array(z.enum(REPORT_GROUPINGS)).check(z.maxLength(2)), { example: ['project', 'user'] }),
+    timeZone: meta(z.optional(z.string().check(z.maxLength(64))), { example: 'Europe/Berlin' }),
     totals: reportTotals,
-    groups: z.array(reportGroup).max(MAX_REPORT_GROUPS),
-    runningEntries: z.number().int().meta({ description: 'Running entries that started in the period (not counted above)', example: 1 }),
-  })
-  .meta({ id: 'SummaryReport' });
+    groups: z.array(reportGroup).check(z.maxLength(MAX_REPORT_GROUPS)),
+    runningEntries: meta(z.number().check(z.int()), { description: 'Running entries that started in the period (not counted above)', example: 1 }),
+  }),
+  { id: 'SummaryReport' },
+);
 
 /** What the engine computes: the route's query, its filters gathered (shared/api/reports.ts). */
 export interface ReportRequest {

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { assertInvoiceTotals, invoices as invoiceEntity, issueDateRange, type Invoice, type InvoiceStatus, INVOICE_STATUSES } from '../domain/entities/invoices';
 import { projects as projectEntity } from '../domain/entities/projects';
 import { tasks as taskEntity } from '../domain/entities/tasks';
 import { clients as clientEntity } from '../domain/entities/clients';
 import { sortKeyRange, timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict, DomainError, invalidField, notFound } from '../domain/errors';
-import { dateString, dateTimeString, idString, LIMITS, notesString } from '../domain/fields';
+import { dateString, dateTimeString, englishIssue, idString, LIMITS, notesString, meta } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import {
   addDays,
@@ -81,43 +81,41 @@ export const createInvoiceInput = z.strictObject({
   clientId: idString,
   startDate: dateString,
   endDate: dateString,
-  dueDate: dateString.optional(),
-  issueDate: dateString.optional(),
-  number: z.string().trim().min(1).max(64).optional(),
-  taxRate: z.number().min(0).max(100).optional().meta({ description: 'A percentage of the subtotal (19 for 19 %)' }),
-  lines: z.enum(LINE_GROUPINGS).optional().meta({ description: 'One line per project (default), per project and task, or per entry' }),
-  notes: notesString.optional(),
+  dueDate: z.optional(dateString),
+  issueDate: z.optional(dateString),
+  number: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+  taxRate: meta(z.optional(z.number().check(z.gte(0), z.lte(100))), { description: 'A percentage of the subtotal (19 for 19 %)' }),
+  lines: meta(z.optional(z.enum(LINE_GROUPINGS)), { description: 'One line per project (default), per project and task, or per entry' }),
+  notes: z.optional(notesString),
 });
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
 /** The changes a draft accepts. */
 export const updateInvoiceInput = z.strictObject({
-  number: z.string().trim().min(1).max(64).optional(),
-  issueDate: dateString.optional(),
-  dueDate: dateString.optional(),
-  taxRate: z.number().min(0).max(100).optional(),
-  notes: notesString.nullable().optional(),
-  lineDescriptions: z
-    .array(z.string().trim().min(1).max(1000))
-    .max(200)
-    .optional()
-    .meta({ description: "New descriptions of the lines, in the invoice's line order (as many as it has lines)" }),
+  number: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+  issueDate: z.optional(dateString),
+  dueDate: z.optional(dateString),
+  taxRate: z.optional(z.number().check(z.gte(0), z.lte(100))),
+  notes: z.optional(z.nullable(notesString)),
+  lineDescriptions: meta(z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))).check(z.maxLength(200))), {
+    description: "New descriptions of the lines, in the invoice's line order (as many as it has lines)",
+  }),
 });
 export type UpdateInvoiceInput = z.input<typeof updateInvoiceInput>;
 
 /** The filters of the invoice list (those of GET /v1/invoices), and its page; the console's list query is this schema. */
 export const listInvoicesInput = z.strictObject({
-  status: z.enum(INVOICE_STATUSES).optional(),
-  clientId: idString.optional(),
-  startDate: dateString.optional().meta({ description: 'Invoices issued on or after this date' }),
-  endDate: dateString.optional().meta({ description: 'Invoices issued on or before this date' }),
-  limit: z.number().int().min(1).max(LIMITS.pageMax).optional(),
-  cursor: z.string().max(4096).optional(),
+  status: z.optional(z.enum(INVOICE_STATUSES)),
+  clientId: z.optional(idString),
+  startDate: meta(z.optional(dateString), { description: 'Invoices issued on or after this date' }),
+  endDate: meta(z.optional(dateString), { description: 'Invoices issued on or before this date' }),
+  limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(LIMITS.pageMax))),
+  cursor: z.optional(z.string().check(z.maxLength(4096))),
 });
 export type ListInvoicesInput = z.input<typeof listInvoicesInput>;
 
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const res = schema.safeParse(input);
+function parse<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+  const res = schema.safeParse(input, { error: englishIssue });
   if (res.success) return res.data;
   const issue = res.error.issues[0]!;
   throw invalidField(issue.path.map(String).join('.') || 'body', issue.message);

@@ -118,6 +118,18 @@ describe('function bundles', () => {
     expect(files.get('console-invoice-pdf')!.some((f) => /node_modules\/pdf-lib\//.test(f))).toBe(true);
   });
 
+  test("no function carries classic zod or zod's other locales (the schemas are written with zod/mini's functional API; classic is 90 KB, mini's part 30 KB)", () => {
+    const classic = NAMES.flatMap((name) =>
+      files
+        .get(name)!
+        .filter((f) => /node_modules\/zod\/(v4\/classic\/|v4\/locales\/(?!(en|index)\.js$)|v3\/)/.test(f))
+        .map((f) => `${name}: ${f}`),
+    );
+    expect(classic).toEqual([]);
+    // the guard reads the real file names: every function but the authorizers does bundle zod (its mini build)
+    expect(NAMES.filter((n) => files.get(n)!.some((f) => f.includes('node_modules/zod/v4/mini/'))).length).toBe(NAMES.length - AUTHORIZERS.length);
+  });
+
   test('the authorizer carries no zod, no entity declaration, no route table and no middy (what a merge once pulled back in)', () => {
     const held = files.get('authorizer')!.filter((f) => /node_modules\/(zod|@middy)\/|shared\/domain\/(entities\/|registry)|shared\/api\/(routes|schemas)/.test(f));
     expect(held).toEqual([]);

@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { invoices as invoiceEntity, lineItemSchema, type Invoice } from '../../domain/entities/invoices';
 import { clients as clientEntity } from '../../domain/entities/clients';
 import { timeEntries as timeEntryEntity } from '../../domain/entities/time-entries';
-import { dateTimeString, idString } from '../../domain/fields';
+import { dateTimeString, idString, meta } from '../../domain/fields';
 import { cursorParam, deletedSchema, limitParam, pageOf, responseSchema } from '../../api/schemas';
 import { repository } from '../../data/repository';
 import {
@@ -37,19 +37,20 @@ const TAG = 'Invoices';
 const base = '/console/api/workspaces/{workspaceId}/invoices';
 const one = `${base}/{invoiceId}`;
 
-const invoiceParams = z.strictObject({ workspaceId: s.workspaceParams.shape.workspaceId, invoiceId: idString.describe('The invoice id') });
+const invoiceParams = z.strictObject({ workspaceId: s.workspaceParams.shape.workspaceId, invoiceId: meta(idString, { description: 'The invoice id' }) });
 const invoiceSchema = responseSchema(invoiceEntity);
-const progressSchema = z
-  .object({
-    id: z.string().describe('The id the invoice will have'),
+const progressSchema = meta(
+  z.object({
+    id: meta(z.string(), { description: 'The id the invoice will have' }),
     status: z.literal('pending'),
     clientId: z.string(),
-    entryCount: z.int().describe('The entries found when it was started'),
-    locked: z.int().describe('The entries that carry its id so far'),
-  })
-  .meta({ id: 'ConsoleInvoiceInProgress' });
-const previewSchema = z
-  .object({
+    entryCount: meta(z.int(), { description: 'The entries found when it was started' }),
+    locked: meta(z.int(), { description: 'The entries that carry its id so far' }),
+  }),
+  { id: 'ConsoleInvoiceInProgress' },
+);
+const previewSchema = meta(
+  z.object({
     clientId: z.string(),
     number: z.string(),
     issueDate: z.string(),
@@ -60,14 +61,15 @@ const previewSchema = z
     tax: z.number(),
     total: z.number(),
     taxRate: z.number(),
-    notes: z.string().optional(),
+    notes: z.optional(z.string()),
     entryCount: z.int(),
-    lineEntries: z.array(z.array(z.string())).describe("The time entries of each line, in the lines' order"),
-  })
-  .meta({ id: 'ConsoleInvoicePreview' });
+    lineEntries: meta(z.array(z.array(z.string())), { description: "The time entries of each line, in the lines' order" }),
+  }),
+  { id: 'ConsoleInvoicePreview' },
+);
 /** The engine's list input, its page size and cursor in their query-string forms (those of every list). */
-const listQuery = listInvoicesInput.extend({ limit: limitParam, cursor: cursorParam });
-const payBody = z.strictObject({ paidAt: dateTimeString.optional().describe('When it was paid (default: now)') });
+const listQuery = z.extend(listInvoicesInput, { limit: limitParam, cursor: cursorParam });
+const payBody = z.strictObject({ paidAt: meta(z.optional(dateTimeString), { description: 'When it was paid (default: now)' }) });
 
 const made = (r: Invoice | InvoiceInProgress) => (isInProgress(r) ? new AcceptedReply(r) : r);
 
@@ -80,7 +82,7 @@ export const invoiceRoutes = {
       tag: TAG,
       summary: 'The workspace\'s clients, by name (what "New invoice" picks from; the list the invoices name)',
       params: s.workspaceParams,
-      response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), currency: z.string().optional() })) }),
+      response: z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), currency: z.optional(z.string()) })) }),
       successStatus: 200,
     },
     async ({ params }) => ({
@@ -167,7 +169,7 @@ export const invoiceRoutes = {
       tag: TAG,
       summary: 'The time entries on an invoice, oldest first (at most 5,000)',
       params: invoiceParams,
-      response: z.object({ items: z.array(responseSchema(timeEntryEntity)).max(5000) }),
+      response: z.object({ items: z.array(responseSchema(timeEntryEntity)).check(z.maxLength(5000)) }),
       successStatus: 200,
     },
     async ({ params }) => ({ items: await invoiceEntries(params.workspaceId, params.invoiceId) }),

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
-import { currencyCode, LIMITS, multiLine, nameString, notesString } from '../fields';
+import { currencyCode, LIMITS, multiLine, nameString, notesString, meta } from '../fields';
 
 /** Client: PK `WS#<ws>`, SK `CLIENT#<id>`; name unique per workspace, any case (lock item). */
 export const clients = defineEntity({
@@ -9,12 +9,12 @@ export const clients = defineEntity({
   type: 'CLIENT',
   description: 'The customers work is done for',
   fields: {
-    name: { schema: nameString.meta({ example: 'Acme Corp' }), required: true },
-    email: { schema: z.email().max(LIMITS.name).meta({ example: 'billing@acme.example' }) },
-    address: { schema: multiLine(z.string().trim().max(1000)).meta({ example: '1 Market Street\nSan Francisco, CA 94105' }) },
-    currency: { schema: currencyCode.meta({ example: 'USD' }) },
-    notes: { schema: notesString.meta({ example: 'Net 30; invoices go to the billing address' }) },
-    archived: { schema: z.boolean().meta({ example: false }), default: false },
+    name: { schema: meta(nameString, { example: 'Acme Corp' }), required: true },
+    email: { schema: meta(z.email().check(z.maxLength(LIMITS.name)), { example: 'billing@acme.example' }) },
+    address: { schema: meta(multiLine(z.string().check(z.trim(), z.maxLength(1000))), { example: '1 Market Street\nSan Francisco, CA 94105' }) },
+    currency: { schema: meta(currencyCode, { example: 'USD' }) },
+    notes: { schema: meta(notesString, { example: 'Net 30; invoices go to the billing address' }) },
+    archived: { schema: meta(z.boolean(), { example: false }), default: false },
   },
   key: { pk: {}, sk: { prefix: 'CLIENT', composite: ['id'] } },
   unique: { name: 'CLIENTNAME', field: 'name', message: (name) => `A client named "${name}" already exists in this workspace` },

@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
 import { EXAMPLE_IDS, idOf } from '../examples';
-import { nameString, notesString, tagIdsSchema } from '../fields';
+import { nameString, notesString, tagIdsSchema, meta } from '../fields';
 import { clients } from './clients';
 import { projects } from './projects';
 import { projectClientTask } from './rules';
@@ -22,13 +22,13 @@ export const favorites = defineEntity({
   description: "A user's saved time-entry templates; addressed by id and userId",
   fields: {
     userId: { schema: idOf.user, required: true, immutable: true },
-    name: { schema: nameString.meta({ example: 'Homepage design for Acme' }), required: true },
+    name: { schema: meta(nameString, { example: 'Homepage design for Acme' }), required: true },
     projectId: { schema: idOf.project },
     clientId: { schema: idOf.client },
     taskId: { schema: idOf.task },
-    tagIds: { schema: tagIdsSchema.meta({ example: [EXAMPLE_IDS.tag] }) },
-    billable: { schema: z.boolean().meta({ example: true }) },
-    notes: { schema: notesString.meta({ example: 'Design work on the relaunch' }) },
+    tagIds: { schema: meta(tagIdsSchema, { example: [EXAMPLE_IDS.tag] }) },
+    billable: { schema: meta(z.boolean(), { example: true }) },
+    notes: { schema: meta(notesString, { example: 'Design work on the relaunch' }) },
   },
   key: { pk: {}, sk: { prefix: 'FAVORITE', composite: ['userId', 'id'] } },
   references: [

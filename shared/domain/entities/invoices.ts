@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
 import { idOf } from '../examples';
-import { currencyCode, dateString, dateTimeString, inputSchema, money, notesString, singleLine, type CreateInput } from '../fields';
+import { currencyCode, dateString, dateTimeString, englishIssue, inputSchema, meta, money, notesString, singleLine, type CreateInput } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -20,10 +20,10 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
 
 export const lineItemSchema = z.strictObject({
-  description: singleLine(z.string().trim().min(1).max(1000)).meta({ example: 'Website relaunch: Homepage design' }),
-  quantity: z.number().positive().max(1_000_000).meta({ example: 16 }),
-  unitPrice: money.meta({ example: 120 }),
-  amount: money.meta({ example: 1920 }),
+  description: meta(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))), { example: 'Website relaunch: Homepage design' }),
+  quantity: meta(z.number().check(z.positive(), z.lte(1_000_000)), { example: 16 }),
+  unitPrice: meta(money, { example: 120 }),
+  amount: meta(money, { example: 1920 }),
 });
 export type LineItem = z.output<typeof lineItemSchema>;
 
@@ -36,23 +36,23 @@ export const invoices = defineEntity({
   type: 'INVOICE',
   description: 'Invoices created in the application: read and delete (draft or void) only',
   fields: {
-    number: { schema: singleLine(z.string().trim().min(1).max(64)).meta({ example: 'INV-000042' }), required: true },
+    number: { schema: meta(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))), { example: 'INV-000042' }), required: true },
     clientId: { schema: idOf.client, required: true },
     status: { schema: z.enum(INVOICE_STATUSES), required: true },
     // keySafe: a calendar date (YYYY-MM-DD), the sort key of the issue-date index.
-    issueDate: { schema: dateString.meta({ example: '2026-03-31' }), required: true, keySafe: true },
-    dueDate: { schema: dateString.meta({ example: '2026-04-30' }), required: true },
-    currency: { schema: currencyCode.meta({ example: 'USD' }), required: true },
-    lineItems: { schema: z.array(lineItemSchema).min(1).max(200), required: true },
-    subtotal: { schema: money.meta({ example: 1920 }), required: true },
-    tax: { schema: money.meta({ example: 364.8 }), required: true },
-    total: { schema: money.meta({ example: 2284.8 }), required: true },
-    notes: { schema: notesString.meta({ example: 'Thank you for your business. Payment within 30 days.' }) },
+    issueDate: { schema: meta(dateString, { example: '2026-03-31' }), required: true, keySafe: true },
+    dueDate: { schema: meta(dateString, { example: '2026-04-30' }), required: true },
+    currency: { schema: meta(currencyCode, { example: 'USD' }), required: true },
+    lineItems: { schema: z.array(lineItemSchema).check(z.minLength(1), z.maxLength(200)), required: true },
+    subtotal: { schema: meta(money, { example: 1920 }), required: true },
+    tax: { schema: meta(money, { example: 364.8 }), required: true },
+    total: { schema: meta(money, { example: 2284.8 }), required: true },
+    notes: { schema: meta(notesString, { example: 'Thank you for your business. Payment within 30 days.' }) },
     // Set by the application (shared/services/invoicing.ts): the tax rate the tax was computed with, a
     // percentage; when the invoice was sent and paid.
-    taxRate: { schema: z.number().min(0).max(100).meta({ example: 19 }) },
-    sentAt: { schema: dateTimeString.meta({ example: '2026-03-31T16:00:00.000Z' }) },
-    paidAt: { schema: dateTimeString.meta({ example: '2026-04-15T10:12:00.000Z' }) },
+    taxRate: { schema: meta(z.number().check(z.gte(0), z.lte(100)), { example: 19 }) },
+    sentAt: { schema: meta(dateTimeString, { example: '2026-03-31T16:00:00.000Z' }) },
+    paidAt: { schema: meta(dateTimeString, { example: '2026-04-15T10:12:00.000Z' }) },
   },
   key: { pk: {}, sk: { prefix: 'INVOICE', composite: ['id'] } },
   indexes: { GSI1: { access: 'issue date', pk: { prefix: 'INVOICES' }, sk: { composite: ['issueDate', 'id'] } } },
@@ -93,7 +93,7 @@ const invoiceInput = inputSchema(invoices.fields);
 
 /** Checks an invoice the application creates (admin CLI, seed): its fields, then (on write) its totals. */
 export function parseInvoice(input: unknown): CreateInput<typeof invoices.fields> {
-  const parsed = invoiceInput.safeParse(input);
+  const parsed = invoiceInput.safeParse(input, { error: englishIssue });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw invalidField(issue.path.map(String).join('.') || 'invoice', issue.message);

@@ -1,7 +1,7 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
 import { idOf } from '../examples';
-import { colorString, currencyCode, nameString, notesString } from '../fields';
+import { colorString, currencyCode, nameString, notesString, meta } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -15,14 +15,14 @@ export const projects = defineEntity({
   type: 'PROJECT',
   description: 'Projects, optionally of a client',
   fields: {
-    name: { schema: nameString.meta({ example: 'Website relaunch' }), required: true },
+    name: { schema: meta(nameString, { example: 'Website relaunch' }), required: true },
     clientId: { schema: idOf.client },
-    color: { schema: colorString.meta({ example: '#1A73E8' }) },
-    billable: { schema: z.boolean().meta({ example: true }), default: true },
-    hourlyRate: { schema: z.number().min(0).max(1_000_000).meta({ example: 120 }) },
-    currency: { schema: currencyCode.meta({ example: 'USD' }) },
-    archived: { schema: z.boolean().meta({ example: false }), default: false },
-    notes: { schema: notesString.meta({ example: 'Phase 1: design and build of the new marketing site' }) },
+    color: { schema: meta(colorString, { example: '#1A73E8' }) },
+    billable: { schema: meta(z.boolean(), { example: true }), default: true },
+    hourlyRate: { schema: meta(z.number().check(z.gte(0), z.lte(1_000_000)), { example: 120 }) },
+    currency: { schema: meta(currencyCode, { example: 'USD' }) },
+    archived: { schema: meta(z.boolean(), { example: false }), default: false },
+    notes: { schema: meta(notesString, { example: 'Phase 1: design and build of the new marketing site' }) },
   },
   key: { pk: {}, sk: { prefix: 'PROJECT', composite: ['id'] } },
   references: [{ field: 'clientId', target: () => clients }],

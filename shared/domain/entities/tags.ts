@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
-import { nameString } from '../fields';
+import { nameString, meta } from '../fields';
 
 /** Tag: PK `WS#<ws>`, SK `TAG#<id>`; name unique per workspace, any case. */
 export const tags = defineEntity({
@@ -9,8 +9,8 @@ export const tags = defineEntity({
   type: 'TAG',
   description: 'Labels for time entries and favorites',
   fields: {
-    name: { schema: nameString.meta({ example: 'Design' }), required: true },
-    archived: { schema: z.boolean().meta({ example: false }), default: false },
+    name: { schema: meta(nameString, { example: 'Design' }), required: true },
+    archived: { schema: meta(z.boolean(), { example: false }), default: false },
   },
   key: { pk: {}, sk: { prefix: 'TAG', composite: ['id'] } },
   unique: { name: 'TAGNAME', field: 'name', message: (name) => `A tag named "${name}" already exists in this workspace` },

@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
 import { invalidField } from '../errors';
 import { EXAMPLE_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../examples';
-import { dateTimeString, idString, LIMITS, notesString, singleLine, tagIdsSchema } from '../fields';
+import { dateTimeString, idString, LIMITS, notesString, singleLine, tagIdsSchema, meta } from '../fields';
 import { clients } from './clients';
 import { invoices } from './invoices';
 import { projects } from './projects';
@@ -29,22 +29,25 @@ export const timeEntries = defineEntity({
   description: 'Tracked time of a user; addressed by id and sortKey, listed newest first with cursor paging',
   fields: {
     userId: { schema: idOf.user, required: true },
-    name: { schema: singleLine(z.string().trim().max(LIMITS.name)).meta({ example: 'Homepage hero section' }) },
+    name: { schema: meta(singleLine(z.string().check(z.trim(), z.maxLength(LIMITS.name))), { example: 'Homepage hero section' }) },
     projectId: { schema: idOf.project },
     clientId: { schema: idOf.client },
     taskId: { schema: idOf.task },
     // keySafe: stored normalized to UTC with milliseconds (derived below), so it sorts as time.
-    startTime: { schema: dateTimeString.meta({ example: EXAMPLE_START }), required: true, keySafe: true },
-    endTime: { schema: dateTimeString.meta({ example: '2026-03-02T10:30:00.000Z' }) },
-    notes: { schema: notesString.meta({ example: 'Three variants of the hero section, reviewed with the client' }) },
+    startTime: { schema: meta(dateTimeString, { example: EXAMPLE_START }), required: true, keySafe: true },
+    endTime: { schema: meta(dateTimeString, { example: '2026-03-02T10:30:00.000Z' }) },
+    notes: { schema: meta(notesString, { example: 'Three variants of the hero section, reviewed with the client' }) },
     // No fixed default: a create that does not send it takes its project's billable (rule below).
-    billable: { schema: z.boolean().meta({ example: true }) },
-    tagIds: { schema: tagIdsSchema.meta({ example: [EXAMPLE_IDS.tag] }) },
+    billable: { schema: meta(z.boolean(), { example: true }) },
+    tagIds: { schema: meta(tagIdsSchema, { example: [EXAMPLE_IDS.tag] }) },
   },
   computed: {
-    sortKey: z.string().max(512).meta({ description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry', example: EXAMPLE_SORT_KEY }),
-    durationMinutes: z.number().optional().meta({ description: 'Computed by the server from startTime and endTime; absent while the timer runs', example: 90 }),
-    invoiceId: idString.optional().meta({
+    sortKey: meta(z.string().check(z.maxLength(512)), {
+      description: 'Composite sort key; pass it as the sortKey query parameter to get, update or delete this entry',
+      example: EXAMPLE_SORT_KEY,
+    }),
+    durationMinutes: meta(z.optional(z.number()), { description: 'Computed by the server from startTime and endTime; absent while the timer runs', example: 90 }),
+    invoiceId: meta(z.optional(idString), {
       example: EXAMPLE_IDS.invoice,
       description:
         'Read-only: the invoice (draft, sent or paid) this entry is billed on. While it is set, PUT, DELETE and stop of the entry are 409 naming the invoice number; voiding or deleting the invoice releases it',

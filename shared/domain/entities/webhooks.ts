@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
-import { singleLine } from '../fields';
+import { singleLine, meta } from '../fields';
 
 /**
  * Webhook endpoints: PK `WS#<ws>`, SK `WEBHOOK#<id>`; the whole list, in creation order. Not
@@ -24,25 +24,24 @@ export const webhooks = defineEntity({
   changes: false,
   fields: {
     url: {
-      schema: singleLine(z.string().trim().min(1).max(WEBHOOK_URL_MAX)).meta({
+      schema: meta(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(WEBHOOK_URL_MAX))), {
         description: 'Where events are POSTed (https; http and loopback only on a local run)',
         example: 'https://hooks.acme.example/timetrack',
       }),
       required: true,
     },
     events: {
-      schema: z
-        .array(z.string().min(1).max(64))
-        .min(1)
-        .max(100)
-        .meta({ description: 'Change types to receive: `time-entry.created`, `<resource>.*` or `*`', example: ['time-entry.*', 'project.deleted'] }),
+      schema: meta(z.array(z.string().check(z.minLength(1), z.maxLength(64))).check(z.minLength(1), z.maxLength(100)), {
+        description: 'Change types to receive: `time-entry.created`, `<resource>.*` or `*`',
+        example: ['time-entry.*', 'project.deleted'],
+      }),
       required: true,
     },
-    description: { schema: singleLine(z.string().trim().max(1000)).meta({ example: 'Time entries to the billing system' }) },
-    enabled: { schema: z.boolean().meta({ description: 'false: no events are sent; set true again to resume (events from then on)', example: true }), default: true },
+    description: { schema: meta(singleLine(z.string().check(z.trim(), z.maxLength(1000))), { example: 'Time entries to the billing system' }) },
+    enabled: { schema: meta(z.boolean(), { description: 'false: no events are sent; set true again to resume (events from then on)', example: true }), default: true },
   },
   computed: {
-    disabledReason: z.string().max(1024).optional().meta({
+    disabledReason: meta(z.optional(z.string().check(z.maxLength(1024))), {
       description: 'Why the server disabled the endpoint (absent while enabled)',
       example: 'Disabled on 2026-03-04T02:15:00.000Z: 5 events in a row exhausted their retries without a 2xx answer',
     }),
