@@ -49,7 +49,7 @@ import {
   SequenceMoved,
   type InvoiceJob,
 } from '../data/invoice-store';
-import { repository, type IfMatch, type RecordPage, type WriteOptions } from '../data/repository';
+import { repository, type IfMatch, type RecordPage } from '../data/repository';
 import * as settings from '../platform/settings';
 
 /**
