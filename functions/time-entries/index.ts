@@ -1,3 +1,4 @@
 import { entityHandler } from '../../shared/api/crud';
+import { timerOperations } from '../../shared/api/timers';
 
-export const handler = entityHandler('time-entries');
+export const handler = entityHandler('time-entries', timerOperations);

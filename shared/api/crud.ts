@@ -2,10 +2,6 @@ import { invalidField } from '../domain/errors';
 import type { Where } from '../data/query-plan';
 import { repository, type CreateValues, type FieldValues, type IfMatch, type Locator } from '../data/repository';
 import type { AnyEntity } from '../domain/entity';
-import { favorites, FROM_FAVORITE } from '../domain/entities/favorites';
-import { timeEntries, type TimeEntry } from '../domain/entities/time-entries';
-import { conflict } from '../domain/errors';
-import { pickFields } from '../domain/fields';
 import { headerValue } from './gateway-edge';
 import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
 import { REPLAYED_HEADER } from './headers';
@@ -41,8 +37,6 @@ interface OperationInputs<E extends AnyEntity> {
   get: Addressed;
   update: Addressed & { body: FieldValues<E> };
   delete: Addressed;
-  stop: InputOf<Routes['stopTimeEntry']>;
-  start: InputOf<Routes['startFavorite']>;
 }
 type Impl<In> = (input: In & RequestOf) => Promise<unknown>;
 /** An operation as the handler calls it, with any route's validated input. */
@@ -63,7 +57,7 @@ type Misfits = { [K in RouteId]: Fits<Routes[K]> extends true ? never : K }[Rout
 export const EVERY_ROUTE_FITS: [Misfits] extends [never] ? true : Misfits = true;
 
 /** The record a get/update/delete addresses: the path id plus the addressing query (sortKey, userId). */
-const locator = ({ params, query }: Addressed): Locator => ({ ...query, ...params });
+export const locator = ({ params, query }: Addressed): Locator => ({ ...query, ...params });
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /**
@@ -132,29 +126,11 @@ function recordOperations<E extends AnyEntity>(entity: E): { [Op in 'list' | 'cr
   };
 }
 
-/** The timer operations: their routes name their entities (shared/api/routes.ts, timerRoutes). */
-const timerOperations: { [Op in 'stop' | 'start']: Impl<OperationInputs<AnyEntity>[Op]> } = {
-  // A merge of endTime into an entry that must still be running when read (the write is guarded by that read).
-  stop: async (input) => {
-    const endTime = input.body.endTime ?? new Date().toISOString();
-    const notRunning = (cur: TimeEntry) => {
-      if (cur.endTime !== undefined) throw conflict(`Time entry ${cur.id} is not running (it ended at ${cur.endTime})`);
-    };
-    return recordReply(await repository(timeEntries).update(input.workspaceId, locator(input), { endTime }, { assert: notRunning }));
-  },
-  // The route's entity is the favorite (404 names it); the record made is a time entry.
-  start: async (input) => {
-    const favorite = await repository(favorites).get(input.workspaceId, locator(input));
-    const startTime = input.body.startTime ?? new Date().toISOString();
-    return recordReply(await repository(timeEntries).create(input.workspaceId, { ...pickFields(favorite, FROM_FAVORITE), startTime }));
-  },
-};
-
 /** The implementation of an entity route, or undefined when the route is not an entity operation. */
 export function entityOperation(route: RouteDef): OperationImpl | undefined {
   const { entity, operation } = route;
   if (!entity || !operation) return undefined;
-  const impl = operation === 'stop' || operation === 'start' ? timerOperations[operation] : recordOperations(entity)[operation];
+  const impl = recordOperations(entity)[operation];
   // The one widening: the route's schemas produced its input (validateInput, shared/api/handler.ts), and
   // EVERY_ROUTE_FITS checks that what they produce is what the operation takes.
   return impl as OperationImpl;
@@ -162,7 +138,8 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
 
 /**
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to
- * its entity operation, or to its own implementation in `overrides` (webhooks: shared/api/webhooks.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
+ * its entity operation, or to its own implementation in `overrides` (webhooks: shared/api/webhooks.ts; the
+ * timers' stop and start: shared/api/timers.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
  * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)
  */
 export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}) {

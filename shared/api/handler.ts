@@ -206,7 +206,8 @@ export function baseUrlOf(event: APIGatewayProxyEvent): string {
  * started from a favorite), its id in the path and the query that addresses it (sortKey, userId) from the record.
  */
 export function locationOf(route: RouteDef, body: unknown, baseUrl: string): string | undefined {
-  const created = route.operation === 'start' ? routeList.find((r) => r.id === 'getTimeEntry') : routeList.find((r) => r.entity === route.entity && r.operation === 'get');
+  const entity = route.creates ?? route.entity;
+  const created = routeList.find((r) => r.entity === entity && r.operation === 'get');
   const record = body as Record<string, unknown> | undefined;
   if (!created || typeof record?.id !== 'string') return undefined;
   const query = new URLSearchParams();

@@ -37,7 +37,7 @@ const SECRET_NOT_KEPT =
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What an entity route does with its entity (shared/api/crud.ts implements each once). */
-export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete' | 'stop' | 'start';
+export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete';
 
 export interface RouteDef {
   method: HttpMethod;
@@ -85,9 +85,14 @@ export interface RouteDef {
   etag?: boolean;
   /** Conditional requests: If-None-Match on a read (304), If-Match on a write (412). */
   conditional?: 'read' | 'write';
-  /** The entity an entity route works on, and what it does with it. */
+  /**
+   * The entity a route works on, and which of its five operations it is (shared/api/crud.ts implements
+   * them for every entity); a route with an entity and no operation is bound by its function's overrides.
+   */
   entity?: AnyEntity;
   operation?: Operation;
+  /** The entity a 201 made when it is not the route's own (starting a timer from a favorite makes a time entry). */
+  creates?: AnyEntity;
 }
 
 /** "time-entries" -> "TimeEntries", "Time entry" -> "TimeEntry" (route ids, at the type level too). */
@@ -414,11 +419,10 @@ const feedRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-/** Timers: stop a running time entry; start one from a favorite (served by the time-entries function). */
+/** Timers: stop a running time entry; start one from a favorite (served by the time-entries function, bound as its overrides: shared/api/timers.ts). */
 const timerRoutes = {
   stopTimeEntry: {
     entity: timeEntries,
-    operation: 'stop',
     method: 'POST',
     path: '/v1/time-entries/{id}/stop',
     resource: 'time-entries',
@@ -438,7 +442,8 @@ const timerRoutes = {
   },
   startFavorite: {
     entity: favorites,
-    operation: 'start',
+    // what its 201 made (the Location header names a time entry, not a favorite)
+    creates: timeEntries,
     method: 'POST',
     path: '/v1/favorites/{id}/start',
     resource: 'time-entries',
