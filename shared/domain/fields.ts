@@ -131,7 +131,7 @@ export function inputSchema<F extends FieldSpecs>(fields: F): z.ZodMiniObject<Cr
   const shape: Record<string, z.ZodMiniType> = {};
   for (const [name, f] of Object.entries(fields)) shape[name] = f.required ? f.schema : z.optional(f.schema);
   // The shape built above, field by field, is CreateShape<F>.
-  return z.strictObject(shape) as unknown as z.ZodMiniObject<CreateShape<F>, z.core.$strict>;
+  return z.strictObject(shape) as z.ZodMiniObject<CreateShape<F>, z.core.$strict>;
 }
 
 /** The fields `names` of a record that it holds (absent ones left out), typed as the record's. */
