@@ -5,7 +5,7 @@ import type { AnyEntity } from '../domain/entity';
 import { headerValue } from './gateway-edge';
 import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
 import { REPLAYED_HEADER } from './headers';
-import { isReplayed, runIdempotent } from './idempotency';
+import { isReplayed, recordAnswer, runIdempotent } from './idempotency';
 import { routeList, type InputOf, type Operation, type ResourceName, type RouteDef, type RouteId, type Routes } from './routes';
 // Binds the time entries' companion (the running-timer rule, the rollups) to their repository.
 import '../services/timers';
@@ -152,7 +152,8 @@ export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}
       const run = () => (own ? own(req) : operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
       if (route.noIdempotency && req.idempotencyKey) throw invalidField('Idempotency-Key', route.noIdempotency);
       if (!req.idempotencyKey) return run();
-      // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer.
+      // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer. The answer is
+      // kept in the record write's own transaction: the record (or the delete's result) at the route's status.
       const answer = await runIdempotent(
         {
           workspaceId: req.auth.workspaceId,
@@ -163,7 +164,7 @@ export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}
           body: req.rawBody,
           ...conditionsOf(req.headers),
         },
-        req.context,
+        recordAnswer(route.successStatus),
         async () => {
           const result = await run();
           const reply = result instanceof Reply ? result : new Reply(result);

@@ -1,51 +1,40 @@
-import type { Context } from 'aws-lambda';
-import {
-  IdempotencyAlreadyInProgressError,
-  IdempotencyConfig,
-  IdempotencyPersistenceLayerError,
-  IdempotencyValidationError,
-  makeIdempotent,
-} from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { DomainError } from '../domain/errors';
+import { createHash } from 'node:crypto';
+import { busy, DomainError } from '../domain/errors';
 import { canonicalJson } from '../data/cursor';
-import { db, tableName } from '../data/db';
-import { TABLE_TTL_ATTRIBUTE } from '../data/table';
+import { currentKeyedWrite, KeyedWrite, KeyTaken, type KeptAnswer, type KeptRecord } from '../data/idempotency';
 import { ApiError, errorBody } from './errors';
 import { IDEMPOTENCY_KEY_HEADER } from './headers';
 import { toApiError } from './response';
 
 /**
- * Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) on every POST, PUT and DELETE, with
- * Powertools idempotency (`makeIdempotent` + its DynamoDB persistence layer, in the API's own table):
- * - the record is kept per workspace (partition `WS#<ws>#IDEMPOTENCY`, sort key = Powertools' hash of the
- *   key string), for 24 hours (`ttl`, so DynamoDB's TTL removes it afterwards);
+ * Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) on every POST, PUT and DELETE, kept in the
+ * write's own transaction (shared/data/idempotency.ts; docs/decisions.md, "Idempotency in the transaction"):
+ * - the record is kept per workspace (partition `WS#<ws>#IDEMPOTENCY`, sort key = the SHA-256 of the key),
+ *   for 24 hours (`ttl`; a record past it no longer counts, whenever DynamoDB's TTL removes it);
+ * - it is written as one more item of the write's transaction, on the condition that no live record of the
+ *   key exists: the change and its answer commit together or not at all; there is no in-progress state;
  * - a repeat with the same key, method, path, query, body, If-Match and If-None-Match (bodies compared
  *   by the hash of their canonical JSON: whitespace and key order do not matter) gets the kept answer and
  *   `Idempotent-Replayed: true`; another method, path, query, body or condition is 422
- *   IDEMPOTENCY_KEY_REUSED; a
- *   repeat while the first runs is 409 CONFLICT with Retry-After (Powertools' in-progress record, which
- *   expires with the Lambda's remaining time, so a crashed attempt does not block its retries for long);
+ *   IDEMPOTENCY_KEY_REUSED. A repeat while the first still runs is no longer refused: whichever commits
+ *   first wins, the other's transaction is cancelled on the record's condition and it answers the winner's
+ *   answer, replayed (never a 5xx, never a second effect);
  * - kept: final answers only (issue 22 item 3): 2xx, 404, 412 and the 409s of lasting state conflicts
- *   (a taken name, a record in use, an invoice's status, a running timer); not kept: anything the
- *   middleware refused before (400, 401, 403, rate limits), failures (5xx: the 503 of a write that met
- *   contention past its retry budget included), 400s of the data layer, and the 409 of a whole list at its
- *   bound (a delete frees it): the function throws, Powertools deletes its in-progress record, and the
- *   retry with the same key runs afresh.
+ *   (a taken name, a record in use, an invoice's status, a running timer). A 2xx is kept by its write's
+ *   transaction; a refusal (no transaction committed) by one conditional PutItem of the record. Not kept:
+ *   anything the middleware refused before (400, 401, 403, rate limits), failures (5xx: the 503 of a write
+ *   that met contention past its retry budget included), 400s of the data layer, and the 409 of a whole
+ *   list at its bound (a delete frees it): nothing is written, so the retry with the same key runs afresh.
+ *   Before answering such a failure, the key's record is read once: if another request with the key
+ *   committed meanwhile, its answer is the answer.
  * Requests without the header do none of this (no extra call, no extra work).
  */
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+export { IDEMPOTENCY_WINDOW_SECONDS, type KeptAnswer } from '../data/idempotency';
 /** Statuses a kept answer may have besides 2xx: decided by the data, so repeating would give the same. */
 const KEPT_ERRORS: ReadonlySet<number> = new Set([404, 409, 412]);
 
-/** What is kept and replayed: the status, body and the headers that describe the resource (ETag). */
-export interface KeptAnswer {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-  /** Set on an answer that came from the store (a repeat). */
-  replayed?: true;
-}
+/** An answer, and whether it came from the store (a repeat). */
+export type IdempotentAnswer = KeptAnswer & { replayed?: true };
 
 export interface IdempotentRequest {
   workspaceId: string;
@@ -60,62 +49,96 @@ export interface IdempotentRequest {
   ifNoneMatch?: string;
 }
 
+/** What a repeat must match, hashed: method, path, query, canonical body and the conditions sent. */
+export function fingerprintOf(req: IdempotentRequest): string {
+  // The conditions join the fingerprint only when sent.
+  const conditions = { ...(req.ifMatch !== undefined ? { ifMatch: req.ifMatch } : {}), ...(req.ifNoneMatch !== undefined ? { ifNoneMatch: req.ifNoneMatch } : {}) };
+  const request = canonicalJson({ method: req.method, path: req.path, query: req.query ?? {}, body: req.body ?? null, ...conditions });
+  return createHash('sha256').update(request, 'utf8').digest('base64url');
+}
+
+/** A record write's result as the answer of a route that answers it (201/200, the record, its ETag). */
+export const recordAnswer =
+  (status: number) =>
+  (result: unknown): KeptAnswer => {
+    const etag = (result as { etag?: unknown } | null)?.etag;
+    return { status, body: result, headers: typeof etag === 'string' ? { ETag: etag } : {} };
+  };
+
 /**
  * Runs `work` once per (workspace, key) within the window and answers the kept result for repeats. `work`
- * answers a status, body and headers; a domain refusal it throws (404/409/412) is kept as its error answer.
+ * answers a status, body and headers; `answerOf` says, before the commit, what answer a record write's
+ * result gives (the answer the record keeps; `work` must answer the same). A domain refusal `work` throws
+ * (404/409/412) is kept as its error answer.
  */
-export async function runIdempotent(req: IdempotentRequest, context: Context, work: () => Promise<KeptAnswer>): Promise<KeptAnswer> {
-  const persistenceStore = new DynamoDBPersistenceLayer({
-    tableName: tableName(),
-    keyAttr: 'PK',
-    sortKeyAttr: 'SK',
-    staticPkValue: `WS#${req.workspaceId}#IDEMPOTENCY`,
-    expiryAttr: TABLE_TTL_ATTRIBUTE,
-    awsSdkV3Client: db(),
-  });
-  const config = new IdempotencyConfig({
-    eventKeyJmesPath: 'key',
-    payloadValidationJmesPath: 'request',
-    expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
-    responseHook: (response) => ({ ...(response as object), replayed: true }),
-  });
-  // What identifies the request (the key) and what a repeat must match (method, path, query, body).
-  // The conditions join the fingerprint only when sent, so requests without them keep their earlier fingerprint.
-  const conditions = { ...(req.ifMatch !== undefined ? { ifMatch: req.ifMatch } : {}), ...(req.ifNoneMatch !== undefined ? { ifNoneMatch: req.ifNoneMatch } : {}) };
-  const payload = { key: req.key, request: canonicalJson({ method: req.method, path: req.path, query: req.query ?? {}, body: req.body ?? null, ...conditions }) };
-  const run = makeIdempotent(
-    async (_payload: typeof payload, _context: Context): Promise<KeptAnswer> => {
-      try {
-        return await work();
-      } catch (err) {
-        // a refusal another request can clear soon (a list bound, contention) is not final: not kept
-        if (err instanceof DomainError && err.transient) throw err;
-        const api = toApiError(err);
-        if (api instanceof ApiError && KEPT_ERRORS.has(api.status)) {
-          return { status: api.status, body: errorBody(api.code, api.message, { details: api.details, reason: api.reason }), headers: { ...api.headers } };
-        }
-        throw err;
-      }
-    },
-    { persistenceStore, config, keyPrefix: 'idempotency' },
-  );
+export async function runIdempotent(req: IdempotentRequest, answerOf: (result: unknown) => KeptAnswer, work: () => Promise<KeptAnswer>): Promise<IdempotentAnswer> {
+  const keyed = new KeyedWrite({ workspaceId: req.workspaceId, key: req.key, fingerprint: fingerprintOf(req), answerOf });
+  let taken: KeptRecord | undefined;
   try {
-    return await run(payload, context);
+    return await keyed.run(async () => {
+      const answer = await work();
+      // No record write carried the key (the route wrote through something else): keep the answer now.
+      if (!keyed.committed) await keyed.keep(answer);
+      return keyed.committed ?? answer;
+    });
   } catch (err) {
-    if (err instanceof IdempotencyAlreadyInProgressError) {
-      throw new ApiError('CONFLICT', `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry after a moment`, undefined, { 'Retry-After': '1' });
+    // The work failed after its write committed (a step after it): the committed answer is the answer.
+    if (keyed.committed && !(err instanceof KeyTaken)) return keyed.committed;
+    const outcome = err instanceof KeyTaken ? { taken: err.record ?? (await keyed.read()) } : await afterFailure(keyed, err);
+    if ('kept' in outcome) return outcome.kept;
+    taken = outcome.taken;
+    // the key was taken, then its record was gone when read (its 24 hours ended in between): retry
+    if (!taken) throw busy(`A request with this ${IDEMPOTENCY_KEY_HEADER} has just expired; retry`);
+  }
+  if (taken.fingerprint !== keyed.request.fingerprint) {
+    throw new ApiError(
+      'IDEMPOTENCY_KEY_REUSED',
+      `This ${IDEMPOTENCY_KEY_HEADER} was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request`,
+    );
+  }
+  return { ...taken.answer, replayed: true };
+}
+
+/**
+ * The work threw. A final refusal is kept (one conditional PutItem) and is the answer (`kept`); another
+ * failure is thrown as it is, unless the key's record shows that another request with the key committed
+ * meanwhile (`taken`: the contention or the refusal came from it).
+ */
+async function afterFailure(keyed: KeyedWrite, err: unknown): Promise<{ kept: KeptAnswer } | { taken: KeptRecord | undefined }> {
+  const api = toApiError(err);
+  // a refusal another request can clear soon (a list bound, contention) is not final: not kept
+  const final = !(err instanceof DomainError && err.transient) && api instanceof ApiError && KEPT_ERRORS.has(api.status);
+  if (final) {
+    const answer: KeptAnswer = { status: api.status, body: errorBody(api.code, api.message, { details: api.details, reason: api.reason }), headers: { ...api.headers } };
+    try {
+      await keyed.keep(answer);
+      return { kept: answer };
+    } catch (keepErr) {
+      if (keepErr instanceof KeyTaken) return { taken: keepErr.record ?? (await keyed.read()) };
+      throw err; // the refusal could not be kept: it is answered all the same (a retry decides again)
     }
-    if (err instanceof IdempotencyValidationError) {
-      throw new ApiError(
-        'IDEMPOTENCY_KEY_REUSED',
-        `This ${IDEMPOTENCY_KEY_HEADER} was used with another method, path, body, If-Match or If-None-Match; use a new key for a new request`,
-      );
-    }
-    // A failure of the idempotency store itself: its cause decides (e.g. DynamoDB unavailable: 503).
-    if (err instanceof IdempotencyPersistenceLayerError && err.cause instanceof Error) throw err.cause;
+  }
+  const record = await keyed.read().catch(() => undefined);
+  if (record) return { taken: record };
+  throw err;
+}
+
+/**
+ * For an effect outside the table (a queued ping): keeps `answer` as the key's answer BEFORE the effect, so
+ * a concurrent or later repeat replays it rather than repeating the effect; `undo` takes it back when the
+ * effect then fails (the key stays usable). Without a key: nothing.
+ */
+export async function keepBeforeEffect<T>(answer: KeptAnswer, effect: () => Promise<T>): Promise<T> {
+  const keyed = currentKeyedWrite();
+  if (!keyed) return effect();
+  await keyed.keep(answer);
+  try {
+    return await effect();
+  } catch (err) {
+    await keyed.forget().catch(() => undefined);
     throw err;
   }
 }
 
 /** Whether an answer came from the store (a repeat). */
-export const isReplayed = (answer: KeptAnswer): boolean => answer.replayed === true;
+export const isReplayed = (answer: IdempotentAnswer): boolean => answer.replayed === true;

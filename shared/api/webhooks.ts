@@ -9,6 +9,7 @@ import { repository } from '../data/repository';
 import { addToDirectory, attemptsPage, encryptSecret, endpoint, type Endpoint } from '../data/webhooks';
 import type { AuthContext } from './auth';
 import { forbidden } from './errors';
+import { keepBeforeEffect } from './idempotency';
 import { recordReply, writeOptions } from './crud';
 import { Reply, type RouteImpls } from './handler';
 import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from '../services/webhook-delivery';
@@ -132,8 +133,10 @@ export const webhookOperations: RouteImpls = {
       occurredAt: new Date().toISOString(),
       data: { webhookId: ep.id, url: ep.url },
     };
-    await queuePing(auth.workspaceId, ep, event, deliveryQueue<DeliveryMessage>());
-    return { id: event.id, type: PING_TYPE, queued: true };
+    const answer = { id: event.id, type: PING_TYPE, queued: true };
+    // The queue is not the table: with an Idempotency-Key, the answer is kept before the ping is queued.
+    await keepBeforeEffect({ status: 200, body: answer, headers: {} }, () => queuePing(auth.workspaceId, ep, event, deliveryQueue<DeliveryMessage>()));
+    return answer;
   },
 
   listWebhookDeliveries: async ({ auth, params, query }) => {

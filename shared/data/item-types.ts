@@ -22,5 +22,6 @@ export const ITEM_TYPES = {
   delivery: 'DELIVERY',
   attempt: 'ATTEMPT',
   localQueue: 'LOCALQUEUE',
+  idempotency: 'IDEMPOTENCY',
 } as const;
 export type ItemType = (typeof ITEM_TYPES)[keyof typeof ITEM_TYPES];

@@ -180,6 +180,12 @@ export const keys = {
    * position of the sequence (an event, or a void where a write failed), zero-padded so the sort key
    * orders as the number does. Counter and events sit in separate partitions (their heat adds up otherwise).
    */
+  /**
+   * An Idempotency-Key's record (shared/data/idempotency.ts): one item per (workspace, key), SK = the
+   * SHA-256 of the key (base64url), so any key the header allows fits; `ttl` = 24 h after its write.
+   */
+  idempotency: (workspaceId: string, keyHash: string): Key => ({ PK: `${ws(workspaceId)}#IDEMPOTENCY`, SK: `KEY#${keyHash}` }),
+
   changeSequence: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#CHANGESEQ`, SK: 'SEQ' }),
   changeLogPartition: (workspaceId: string) => `${ws(workspaceId)}#CHANGES`,
   change: (workspaceId: string, position: number): Key => ({ PK: `${ws(workspaceId)}#CHANGES`, SK: changePositionKey(position) }),

@@ -1,11 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { changeResource, type ChangeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS, type CreateInput, type UpdateInput } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
-import { db, queryAll, tableName, type StoredItem } from './db';
+import { queryAll, tableName, type StoredItem } from './db';
 import { entityKey, indexKeys, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, queryInputOf, type Where } from './query-plan';
@@ -14,6 +13,7 @@ import { writeWithChange, type Change } from './changes';
 import { companionOf, type CompanionPlan } from './companions';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
+import { commitKept, consistentGet, keptItems } from './idempotency';
 
 /**
  * The one CRUD implementation every entity uses: it turns an entity declaration (shared/domain/entity.ts)
@@ -172,8 +172,8 @@ export class Repository<E extends AnyEntity> {
   async getItem(workspaceId: string, loc: Locator): Promise<StoredItem | undefined> {
     const key = locateKey(this.entity, workspaceId, loc);
     if (!key) return undefined;
-    const res = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-    const item = res.Item;
+    // in a request with an Idempotency-Key, its first read also reads the key's record (shared/data/idempotency.ts)
+    const item = await consistentGet(key);
     if (!item || item[TYPE] !== this.entity.type || item.id !== loc.id) return undefined;
     return item;
   }
@@ -212,9 +212,10 @@ export class Repository<E extends AnyEntity> {
       // Re-planned on every attempt: what travels with the record (a running timer to stop) may have changed.
       const plan = await this.companion(workspaceId, undefined, item);
       const all = [...ops, ...plan.ops];
-      if (all.length + plan.changes.length + 1 > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(all.length + plan.changes.length + 1, {}, rec);
+      const writes = all.length + plan.changes.length + 1 + keptItems();
+      if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, {}, rec);
       try {
-        await this.commit(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }]);
+        await this.commit(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }], created);
       } catch (err) {
         if (isContention(err)) {
           if (await budget.wait(attempt)) continue;
@@ -337,11 +338,11 @@ export class Repository<E extends AnyEntity> {
       const plan = await this.companion(workspaceId, before, item);
       ops.push(...plan.ops);
       // the record's ops, what travels with them, and one event per changed record
-      const writes = ops.length + plan.changes.length + 1;
+      const writes = ops.length + plan.changes.length + 1 + keptItems();
       if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, current, rec);
       const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
       try {
-        await this.commit(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }]);
+        await this.commit(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }], updated);
         return updated;
       } catch (err) {
         if (isContention(err)) {
@@ -388,8 +389,9 @@ export class Repository<E extends AnyEntity> {
         ...(opts.also ?? []),
       ];
       try {
-        await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current });
-        return { deleted: true, id: String(before.id) };
+        const deleted = { deleted: true as const, id: String(before.id) };
+        await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current }, deleted);
+        return deleted;
       } catch (err) {
         if (isContention(err)) {
           if (await budget.wait(attempt)) continue;
@@ -470,11 +472,15 @@ export class Repository<E extends AnyEntity> {
 
   /**
    * The one write path of every record: its ops with the change events in one transaction
-   * (shared/data/changes.ts), or the ops alone for an entity declared `changes: false`.
+   * (shared/data/changes.ts), or the ops alone for an entity declared `changes: false`. In a request with an
+   * Idempotency-Key, the key's record joins the transaction, holding the answer `result` gives
+   * (shared/data/idempotency.ts): the write and its answer commit together or not at all.
    */
-  private async commit(workspaceId: string, ops: WriteOp[], changes: Change | Change[]): Promise<void> {
-    if (this.entity.changes === false) await writeAll(ops);
-    else await writeWithChange(workspaceId, ops, Array.isArray(changes) ? changes : [changes]);
+  private async commit(workspaceId: string, ops: WriteOp[], changes: Change | Change[], result: unknown): Promise<void> {
+    await commitKept(result, ops, async (all) => {
+      if (this.entity.changes === false) await writeAll(all);
+      else await writeWithChange(workspaceId, all, Array.isArray(changes) ? changes : [changes]);
+    });
   }
 
   /**

@@ -1,14 +1,17 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db } from './db';
 import * as settings from '../platform/settings';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** One write of a unit of work, with the error to raise when its condition fails. */
+/**
+ * One write of a unit of work, with the error to raise when its condition fails (given DynamoDB's reason,
+ * which holds the item as it was when the op asked for it with ReturnValuesOnConditionCheckFailure).
+ */
 export interface WriteOp {
   item: TransactItem;
-  onConditionFail: () => Error;
+  onConditionFail: (reason?: CancellationReason) => Error;
 }
 
 /** Thrown by an op whose condition guards a read-modify-write: the caller re-reads and tries again. */
@@ -84,7 +87,7 @@ export async function writeAll(ops: WriteOp[]): Promise<void> {
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed >= 0) throw ops[failed]!.onConditionFail();
+      if (failed >= 0) throw ops[failed]!.onConditionFail(reasons[failed]);
       const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
       if (conflict && attempt < MAX_CONFLICT_RETRIES) {
         await sleep(Math.random() * 20 * 2 ** attempt);

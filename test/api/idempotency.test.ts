@@ -1,10 +1,11 @@
-import { withFaultClient, type FaultPlan } from '../faults/inject';
+import { withCrashAfter, withFaultClient, type FaultPlan } from '../faults/inject';
+import { drain } from '../changes/support';
 import { apiClient, useTestTable } from '../support/harness';
 import { workspaceWithKey } from '../resources/support';
 
 /**
- * Idempotency-Key on writes (shared/api/idempotency.ts, Powertools idempotency with its DynamoDB
- * persistence layer in the API's table), against DynamoDB Local through the local gateway.
+ * Idempotency-Key on writes (shared/api/idempotency.ts; the key's record is written in the write's own
+ * transaction, shared/data/idempotency.ts), against DynamoDB Local through the local gateway.
  */
 useTestTable();
 const api = apiClient();
@@ -109,14 +110,14 @@ describe('faults', () => {
 
   test("a write applied but answered with a timeout, then the client's retry with the same key: one record, the original answer", async () => {
     const { key } = await workspaceWithKey('idem-fault');
-    // data calls with a key: 1 the in-progress record, 2 the change-feed position, 3 the create's write, 4 the kept answer
+    // data calls with a key: 1 the change-feed position, 2 the create's transaction, which carries the key's record and answer
     const {
       res: first,
       calls,
       injected,
-    } = await withFault({ call: 3, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') }));
-    // the SDK sent the applied transaction again (same ClientRequestToken: nothing written twice), then the answer was kept
-    expect({ calls, injected }).toEqual({ calls: ['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand'], injected: 1 });
+    } = await withFault({ call: 2, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') }));
+    // the SDK sent the applied transaction again (same ClientRequestToken: nothing written twice); the answer was kept by it
+    expect({ calls, injected }).toEqual({ calls: ['UpdateItemCommand', 'TransactWriteItemsCommand'], injected: 1 });
     expect(first.status).toBe(201);
     const retry = await api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') });
     expect([retry.status, retry.body, retry.headers['Idempotent-Replayed']]).toEqual([201, first.body, 'true']);
@@ -125,10 +126,91 @@ describe('faults', () => {
 
   test('a failure (5xx) is not kept: the retry with the same key runs afresh', async () => {
     const { key } = await workspaceWithKey('idem-5xx');
-    const { res: failed } = await withFault({ call: 3, kind: 'throttle', times: 'always' }, () => api.post('/v1/clients', { name: 'Later' }, { key, headers: K('later') }));
+    const { res: failed } = await withFault({ call: 2, kind: 'throttle', times: 'always' }, () => api.post('/v1/clients', { name: 'Later' }, { key, headers: K('later') }));
     expect(failed.status).toBe(503);
     expect(await names(key)).toEqual([]);
     const retry = await api.post('/v1/clients', { name: 'Later' }, { key, headers: K('later') });
     expect([retry.status, retry.headers['Idempotent-Replayed']]).toEqual([201, undefined]);
+  });
+});
+
+describe("the record in the write's own transaction", () => {
+  /** The answers of 20 concurrent requests with one key: one effect, 20 identical answers, 19 replayed. */
+  function expectOneAnswer(results: Array<{ status: number; body: unknown; headers: Record<string, string | undefined> }>, status: number) {
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(status));
+    const answers = new Set(results.map((r) => JSON.stringify([r.body, r.headers.ETag ?? null, r.headers.Location ?? null])));
+    expect(answers.size).toBe(1);
+    expect(results.filter((r) => r.headers['Idempotent-Replayed'] === 'true').length).toBe(19);
+    expect(results.filter((r) => r.headers['Idempotent-Replayed'] === undefined).length).toBe(1);
+  }
+  const eventsOf = async (key: string) => (await drain(api, key)).events.map((e) => `${e.type} ${e.resourceId}`);
+
+  test('20 concurrent same-key creates: one record, one change event, 20 identical answers, 19 replayed', async () => {
+    const { key } = await workspaceWithKey('idem-tx-create');
+    const results = await Promise.all(Array.from({ length: 20 }, () => api.post('/v1/clients', { name: 'Once only' }, { key, headers: K('tx-create') })));
+    expectOneAnswer(results, 201);
+    expect(await names(key)).toEqual(['Once only']);
+    expect(await eventsOf(key)).toEqual([`client.created ${results[0]!.body.id}`]);
+  });
+
+  test('20 concurrent same-key updates: one change (one revision, one event), 20 identical answers, 19 replayed', async () => {
+    const { key } = await workspaceWithKey('idem-tx-update');
+    const c = await api.post('/v1/clients', { name: 'Before' }, { key });
+    const results = await Promise.all(Array.from({ length: 20 }, () => api.put(`/v1/clients/${c.body.id}`, { name: 'After' }, { key, headers: K('tx-update') })));
+    expectOneAnswer(results, 200);
+    expect([results[0]!.body.name, results[0]!.headers.ETag]).toEqual(['After', '"2"']);
+    expect((await api.get(`/v1/clients/${c.body.id}`, { key })).headers.ETag).toBe('"2"');
+    expect(await eventsOf(key)).toEqual([`client.created ${c.body.id}`, `client.updated ${c.body.id}`]);
+  });
+
+  test('20 concurrent same-key deletes: one delete, one event, 20 identical answers (not 404s), 19 replayed', async () => {
+    const { key } = await workspaceWithKey('idem-tx-delete');
+    const c = await api.post('/v1/clients', { name: 'Doomed' }, { key });
+    const results = await Promise.all(Array.from({ length: 20 }, () => api.del(`/v1/clients/${c.body.id}`, { key, headers: K('tx-delete') })));
+    expectOneAnswer(results, 200);
+    expect(results[0]!.body).toEqual({ deleted: true, id: c.body.id });
+    expect(await eventsOf(key)).toEqual([`client.created ${c.body.id}`, `client.deleted ${c.body.id}`]);
+  });
+
+  test('data calls: a keyed POST makes the calls of one without a key; a keyed PUT reads the record and the key in one call; a replay is that one read', async () => {
+    const { key } = await workspaceWithKey('idem-tx-calls');
+    const plain = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Plain' }, { key }));
+    const keyed = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('calls-post') }));
+    expect([plain.res.status, keyed.res.status]).toEqual([201, 201]);
+    expect(keyed.calls).toEqual(plain.calls);
+    expect(keyed.calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    const path = `/v1/clients/${keyed.res.body.id}`;
+    const put = await withFaultClient(undefined, () => api.put(path, { notes: 'n' }, { key, headers: K('calls-put') }));
+    expect([put.res.status, put.calls]).toEqual([200, ['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']]);
+    const replay = await withFaultClient(undefined, () => api.put(path, { notes: 'n' }, { key, headers: K('calls-put') }));
+    expect([replay.res.status, replay.res.body, replay.res.headers['Idempotent-Replayed'], replay.calls]).toEqual([200, put.res.body, 'true', ['BatchGetItemCommand']]);
+    const del = await withFaultClient(undefined, () => api.del(path, { key, headers: K('calls-del') }));
+    expect([del.res.status, del.calls]).toEqual([200, ['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']]);
+    const delAgain = await withFaultClient(undefined, () => api.del(path, { key, headers: K('calls-del') }));
+    expect([delAgain.res.status, delAgain.res.headers['Idempotent-Replayed'], delAgain.calls]).toEqual([200, 'true', ['BatchGetItemCommand']]);
+  });
+
+  test('a crash between the transaction and the answer: the retry with the same key replays the committed answer, nothing written twice', async () => {
+    const { key } = await workspaceWithKey('idem-tx-crash');
+    const crashed = await withCrashAfter('TransactWriteItemsCommand', () => api.post('/v1/clients', { name: 'Survivor' }, { key, headers: K('crash') }));
+    // the transaction was applied; the process "died" before it answered (no data call after it got through)
+    expect([crashed.applied, crashed.res.status, crashed.res.body.error.code]).toEqual([true, 500, 'INTERNAL_ERROR']);
+    const { res: retry, calls } = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Survivor' }, { key, headers: K('crash') }));
+    expect([retry.status, retry.headers['Idempotent-Replayed']]).toEqual([201, 'true']);
+    // a create reads nothing first: its transaction is cancelled on the key's record, which comes back with
+    // the cancellation (no read); the feed position it took is given up (a void)
+    expect(calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand', 'PutItemCommand']);
+    const stored = await api.get(`/v1/clients/${retry.body.id}`, { key });
+    expect([retry.body, retry.headers.ETag]).toEqual([stored.body, stored.headers.ETag]);
+    expect(await names(key)).toEqual(['Survivor']);
+    expect(await eventsOf(key)).toEqual([`client.created ${retry.body.id}`]);
+  });
+
+  test('a refusal decided by the data is kept by one conditional write; a concurrent repeat of it answers the same', async () => {
+    const { key } = await workspaceWithKey('idem-tx-refusal');
+    const results = await Promise.all(Array.from({ length: 5 }, () => api.del('/v1/clients/01GONE', { key, headers: K('gone') })));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill(404));
+    expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    expect(results.filter((r) => r.headers['Idempotent-Replayed'] === 'true').length).toBe(4);
   });
 });

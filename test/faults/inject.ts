@@ -164,3 +164,36 @@ export async function withCrashAt<T>(from: number, fn: () => Promise<T>): Promis
     client.destroy();
   }
 }
+
+/**
+ * A crash right after a write: the first data call named `command` reaches DynamoDB and is applied, then
+ * it and every later data call fail (the process died before it could answer; nothing after it is
+ * written). No retries (maxAttempts 1): the applied call's own answer is lost with the process.
+ * Control calls (rate counter, API keys) go through, as in faultClient.
+ */
+export async function withCrashAfter<T>(command: string, fn: () => Promise<T>): Promise<{ res: T; calls: string[]; applied: boolean }> {
+  const client = new DynamoDBClient({ ...dynamoConfig(), maxAttempts: 1 });
+  const calls: string[] = [];
+  let applied = false;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (isControlCall((args as { input?: Record<string, any> }).input)) return next(args);
+      if (applied) throw Object.assign(new Error('crashed after the write (injected)'), { name: 'InjectedCrash' });
+      calls.push(context.commandName ?? 'unknown');
+      const res = await next(args);
+      if (context.commandName === command) {
+        applied = true;
+        throw Object.assign(new Error('crashed after the write (injected)'), { name: 'InjectedCrash' });
+      }
+      return res;
+    },
+    { step: 'initialize', priority: 'high', name: 'crashAfter' },
+  );
+  setDb(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
+  try {
+    return { res: await fn(), calls, applied };
+  } finally {
+    setDb(undefined);
+    client.destroy();
+  }
+}
