@@ -194,7 +194,8 @@ function errorResponsesFor(r: RouteDef): Record<string, Json> {
     if (r.conflict) codes.push('CONFLICT');
     if (r.conditional === 'write') codes.push('PRECONDITION_FAILED');
     if (r.expiringCursor) codes.push('CURSOR_EXPIRED');
-    if (idempotent(r)) codes.push('CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
+    // a key never brings a 409 of its own: a repeat while the first runs waits for it and replays its answer
+    if (idempotent(r)) codes.push('IDEMPOTENCY_KEY_REUSED');
     if (r.body) codes.push('PAYLOAD_TOO_LARGE');
   }
   codes.push('INTERNAL_ERROR');
@@ -315,7 +316,7 @@ const CONDITIONAL_HEADERS: Record<'read' | 'write', Json> = {
 
 /**
  * Writes take an Idempotency-Key (shared/api/idempotency.ts), except those whose answer carries a secret
- * (noIdempotency: the key is refused with a 400, so no 422 or in-progress 409 can come of it).
+ * (noIdempotency: the key is refused with a 400, so no 422 can come of it).
  */
 const idempotent = (r: RouteDef) => r.scope !== null && r.method !== 'GET' && !r.notImplemented && !r.noIdempotency;
 /**
@@ -334,7 +335,7 @@ const IDEMPOTENCY_KEY_PARAMETER: Json = {
   in: 'header',
   required: false,
   description:
-    'A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.',
+    'A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$', example: '5f0c6a2e-0b6b-4a4e-9d3c-2f8f7d1f6a01' },
 };
 const REPLAYED_HEADER_DOC: Json = {

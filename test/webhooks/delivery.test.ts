@@ -296,6 +296,24 @@ test('Idempotency-Key is refused where the answer carries the secret', async () 
   expect((await api.get('/v1/webhooks', { key })).body.items).toHaveLength(0);
 });
 
+test('the test ping with an Idempotency-Key: concurrent and later repeats get the one event id, and one ping is sent', async () => {
+  const { key } = await workspaceWithKey('wh');
+  const r = await receiver();
+  const created = await hook(key, r);
+  const depth = await localQueueDepth();
+  const pings = await Promise.all(Array.from({ length: 5 }, () => api.post(`/v1/webhooks/${created.id}/test`, undefined, { key, headers: { 'Idempotency-Key': 'ping-1' } })));
+  expect(pings.map((p) => p.status)).toEqual([200, 200, 200, 200, 200]);
+  expect(new Set(pings.map((p) => p.body.id)).size).toBe(1);
+  expect(pings.filter((p) => p.headers['Idempotent-Replayed'] === 'true')).toHaveLength(4);
+  expect(await localQueueDepth()).toBe(depth + 1);
+  const later = await api.post(`/v1/webhooks/${created.id}/test`, undefined, { key, headers: { 'Idempotency-Key': 'ping-1' } });
+  expect([later.body.id, later.headers['Idempotent-Replayed']]).toEqual([pings[0]!.body.id, 'true']);
+  start();
+  await until(() => r.events().length === 1);
+  await settled();
+  expect(r.events().map((e) => e.id)).toEqual([pings[0]!.body.id]);
+});
+
 test('a dispatcher that dies after writing deliveries, before queueing them and moving its position, loses nothing and sends nothing twice', async () => {
   const { ws, key } = await workspaceWithKey('wh');
   const r = await receiver();

@@ -775,7 +775,7 @@ export type StopTimeEntryData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -862,7 +862,7 @@ export type StartFavoriteData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1274,7 +1274,7 @@ export type TestWebhookData = {
     body?: never;
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1302,10 +1302,6 @@ export type TestWebhookErrors = {
      * The resource does not exist in the key's workspace
      */
     404: ErrorResponse;
-    /**
-     * A unique name is taken, the record is still referenced, its state forbids the change, or a whole list is at its bound (the message names the limit; a delete frees a place). Never mere contention with other writers: that is retried, then a 503
-     */
-    409: ErrorResponse;
     /**
      * The Idempotency-Key was used in the last 24 hours with another method, path, query, body, If-Match or If-None-Match: nothing was changed
      */
@@ -1484,7 +1480,7 @@ export type AddClientData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1559,7 +1555,7 @@ export type DeleteClientData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1712,7 +1708,7 @@ export type UpdateClientData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1857,7 +1853,7 @@ export type CreateProjectData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -1932,7 +1928,7 @@ export type DeleteProjectData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2087,7 +2083,7 @@ export type UpdateProjectData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2231,7 +2227,7 @@ export type CreateTaskData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2306,7 +2302,7 @@ export type DeleteTaskData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2458,7 +2454,7 @@ export type UpdateTaskData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2597,7 +2593,7 @@ export type CreateTagData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2672,7 +2668,7 @@ export type DeleteTagData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -2821,7 +2817,7 @@ export type UpdateTagData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3013,7 +3009,7 @@ export type CreateTimeEntryData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3088,7 +3084,7 @@ export type DeleteTimeEntryData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3255,7 +3251,7 @@ export type UpdateTimeEntryData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3407,7 +3403,7 @@ export type CreateFavoriteData = {
     };
     headers?: {
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3482,7 +3478,7 @@ export type DeleteFavoriteData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3647,7 +3643,7 @@ export type UpdateFavoriteData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -3869,7 +3865,7 @@ export type DeleteInvoiceData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -4200,7 +4196,7 @@ export type DeleteWebhookData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };
@@ -4360,7 +4356,7 @@ export type UpdateWebhookData = {
          */
         'If-Match'?: string;
         /**
-         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
+         * A key of your choice (1-255 printable ASCII characters, e.g. a UUID) that makes retries safe: for 24 hours a repeat with the same key, method, path, query, body, If-Match and If-None-Match gets the first answer (with Idempotent-Replayed: true) and changes nothing; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key: one runs, the others get its answer (Idempotent-Replayed: true). Only final answers are kept (2xx, 404, 412, the 409s of lasting conflicts); refused requests (400, 401, 403, rate limit), failures (5xx, 503 included) and the 409 of a list at its bound are not, so a retry with the same key runs again. Keys are scoped to the workspace.
          */
         'Idempotency-Key'?: string;
     };

@@ -3149,11 +3149,6 @@ export type testWebhookResponse404 = {
   status: 404
 }
 
-export type testWebhookResponse409 = {
-  data: ConflictResponse
-  status: 409
-}
-
 export type testWebhookResponse422 = {
   data: IdempotencyKeyReusedResponse
   status: 422
@@ -3181,13 +3176,13 @@ export type testWebhookResponse504 = {
 
 export type testWebhookResponseDefault = {
   data: OtherErrorResponse
-  status: Exclude<HTTPStatusCodes, 200 | 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503 | 504>
+  status: Exclude<HTTPStatusCodes, 200 | 400 | 401 | 403 | 404 | 422 | 429 | 500 | 503 | 504>
 }
 
 export type testWebhookResponseSuccess = (testWebhookResponse200) & {
   headers: Headers;
 };
-export type testWebhookResponseError = (testWebhookResponse400 | testWebhookResponse401 | testWebhookResponse403 | testWebhookResponse404 | testWebhookResponse409 | testWebhookResponse422 | testWebhookResponse429 | testWebhookResponse500 | testWebhookResponse503 | testWebhookResponse504 | testWebhookResponseDefault) & {
+export type testWebhookResponseError = (testWebhookResponse400 | testWebhookResponse401 | testWebhookResponse403 | testWebhookResponse404 | testWebhookResponse422 | testWebhookResponse429 | testWebhookResponse500 | testWebhookResponse503 | testWebhookResponse504 | testWebhookResponseDefault) & {
   headers: Headers;
 };
 
