@@ -33,15 +33,19 @@ interface Req {
   query?: Record<string, string>;
   body?: unknown;
   why?: string;
-  /** Extra request headers (an Idempotency-Key: those rows show what the key costs, without a target). */
+  /** Extra request headers (an Idempotency-Key). */
   headers?: Record<string, string>;
+  /** A request with an Idempotency-Key: the first (the targets of its kind: the key adds no call), or a repeat (target: 1 data call). */
+  keyed?: 'first' | 'replay';
   /** A create whose body references no other record (target: position + transaction). */
   plain?: boolean;
 }
 
-/** What an Idempotency-Key adds to a write (shared/api/idempotency.ts). */
-const WITH_KEY = 'Idempotency-Key: + PutItem of the in-progress record and UpdateItem of the kept answer';
-const REPLAY = 'Idempotency-Key repeated: the kept answer is read back (one conditional PutItem that fails and returns it); the write does not run';
+/** What an Idempotency-Key adds to a write (shared/data/idempotency.ts): no call (its record is one more item of the transaction; an update's or delete's read reads it too, one BatchGetItem). */
+const WITH_KEY = 'Idempotency-Key: its record is one more Put in the transaction; a PUT/DELETE reads it with the record (BatchGetItem)';
+const REPLAY = 'Idempotency-Key repeated: the key is found by the first read (BatchGetItem of the record and the key) and its answer returned; the write does not run';
+const CREATE_REPLAY =
+  'Idempotency-Key repeated on a create (it reads nothing first): its transaction is cancelled on the key, which comes back with the cancellation, and its feed position is given up';
 
 /** Why some updates and deletes read the stored record first (shared/data/repository.ts). */
 export const NEEDS_READ = {
@@ -65,10 +69,12 @@ export function routeKind(id: RouteId): WorkRow['kind'] {
 export const WRITE_TARGETS = {
   updateOrDelete: 'GetItem + position + transaction (<= 3 data calls) + RL write',
   plainCreate: 'position + transaction (<= 2 data calls) + RL write',
+  /** Issue 35: a repeat with the same Idempotency-Key reads the kept answer. */
+  replay: '1 data call (the kept answer read) + RL write',
 } as const;
 
 /** The target of a request of this kind, and whether its calls meet it (reads: 1 call; writes: the issue's bounds). */
-export function targetOf(kind: WorkRow['kind'], req: { plain?: boolean }, calls: readonly Call[]): { target: string; met: boolean } | undefined {
+export function targetOf(kind: WorkRow['kind'], req: { plain?: boolean; keyed?: 'first' | 'replay' }, calls: readonly Call[]): { target: string; met: boolean } | undefined {
   const s = summarize(calls);
   const data = calls.filter((c) => !c.rate);
   const rl = s.rateCalls === 1;
@@ -84,7 +90,9 @@ export function targetOf(kind: WorkRow['kind'], req: { plain?: boolean }, calls:
   };
   const position = (c: Call) => c.feedPosition;
   const transaction = (c: Call) => c.command === 'TransactWriteItems';
-  const read = (c: Call) => c.command === 'GetItem';
+  // with an Idempotency-Key, the record and the key's record are read in one BatchGetItem
+  const read = (c: Call) => c.command === 'GetItem' || (req.keyed !== undefined && c.command === 'BatchGetItem');
+  if (req.keyed === 'replay') return { target: WRITE_TARGETS.replay, met: s.dataCalls === 1 && rl };
   switch (kind) {
     case 'list':
       return { target: '1 Query + RL write', met: s.dataCalls === 1 && s.commands[0] === 'Query' && rl };
@@ -123,6 +131,7 @@ export function callReasons(kind: WorkRow['kind'], calls: readonly Call[], why?:
     if (c.command === 'GetItem' || c.command === 'BatchGetItem')
       return [`${c.command}: reads a record the request names, to derive and check references (a task implies its project, a project its client)`];
     if (c.command === 'TransactWriteItems') return [`${c.command}: a second transaction${c.ok ? '' : ' (the first was cancelled)'}`];
+    if (c.command === 'PutItem' && c.feedWcu > 0) return [`${c.command}: gives the feed position up (a void: the transaction was cancelled)`];
     return [`${c.command}: ${c.ok ? '' : 'failed, '}not classified by bench/dynamo-work.ts callReasons`];
   });
 }
@@ -320,8 +329,8 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       if (r === 'clients') {
         const key = { 'Idempotency-Key': unique('bench-create').replace(/\s/g, '-') };
         const body = { name: unique('Client'), currency: 'EUR' };
-        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, path: base, body, headers: key });
-        reqs.push({ label: 'same Idempotency-Key again (replay)', why: REPLAY, path: base, body, headers: key });
+        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, path: base, body, headers: key, plain: true, keyed: 'first' });
+        reqs.push({ label: 'same Idempotency-Key again (replay)', why: CREATE_REPLAY, path: base, body, headers: key, keyed: 'replay' });
       }
       return reqs;
     }
@@ -333,7 +342,9 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
         reqs.push({ label: 'rename', why: NEEDS_READ.lock, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: { name: unique('Renamed') } });
       if (r === 'clients') {
         const key = { 'Idempotency-Key': unique('bench-update').replace(/\s/g, '-') };
-        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r], headers: key });
+        const at = { path: `${base}/${existing[r]!.id}`, query: idQuery(existing[r]!), body: updateBodies[r], headers: key };
+        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, ...at, keyed: 'first' });
+        reqs.push({ label: 'same Idempotency-Key again (replay)', why: REPLAY, ...at, keyed: 'replay' });
       }
       if (r === 'time-entries') {
         reqs.push({
@@ -351,6 +362,12 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       for (const f of fresh[r]!) {
         const rec = await f.make();
         reqs.push({ ...(f.label ? { label: f.label } : {}), ...(f.why ? { why: f.why } : {}), path: `${base}/${rec.id}`, query: idQuery(rec) });
+      }
+      if (r === 'clients') {
+        const rec = await fresh[r]![0]!.make();
+        const at = { path: `${base}/${rec.id}`, query: idQuery(rec), headers: { 'Idempotency-Key': unique('bench-delete').replace(/\s/g, '-') } };
+        reqs.push({ label: 'with Idempotency-Key', why: WITH_KEY, ...at, keyed: 'first' });
+        reqs.push({ label: 'same Idempotency-Key again (replay)', why: REPLAY, ...at, keyed: 'replay' });
       }
       return reqs;
     }
@@ -426,7 +443,7 @@ export async function measureDynamoWork(gateway: Gateway, counter: DynamoCounter
         ...(req.why ? { why: req.why } : {}),
       };
       if (route.method !== 'GET' && !route.notImplemented) row.reasons = callReasons(kind, calls, req.why);
-      if (!route.notImplemented && !req.headers) {
+      if (!route.notImplemented && (!req.headers || req.keyed)) {
         const target = targetOf(kind, req, calls);
         if (target) Object.assign(row, target);
       }

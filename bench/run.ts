@@ -391,7 +391,7 @@ function workSection(rows: WorkRow[], latency: WriteLatency[], targets: Target[]
   });
   const scans = rows.reduce((n, r) => n + r.summary.scans, 0);
   targets.push({ section: '4 DynamoDB work', name: 'Scan calls over every route', figure: String(scans), target: '0', met: scans === 0 });
-  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/api/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). Write targets (issue 27): an update or delete at most ${WRITE_TARGETS.updateOrDelete}; a create that references nothing at most ${WRITE_TARGETS.plainCreate}; creates that name other records and Idempotency-Key rows have no target and say why each call is there. RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
+  const note = `Scans over all ${rows.length} requests: ${scans} (${scans === 0 ? 'none, as required' : 'NOT ZERO'}). One request per route of shared/api/routes.ts routeList (+ filter and body variants), through the local gateway with the authorizer cache warm. RL = the rate-limit counter UpdateItem (1 WCU). Write targets (issue 27): an update or delete at most ${WRITE_TARGETS.updateOrDelete}; a create that references nothing at most ${WRITE_TARGETS.plainCreate}; with an Idempotency-Key the same targets (issue 35: its record is in the transaction; a PUT/DELETE's read is a BatchGetItem of the record and the key), a repeat ${WRITE_TARGETS.replay}; creates that name other records have no target and say why each call is there. RCU/WCU computed from item sizes (bench/lib/capacity.ts: GetItem consistent 1 RCU per 4 KB; Query 0.5 RCU per 4 KB read; writes 1 WCU per KB, 2x in a transaction, + GSI writes); "DDB Local reported" = ReturnConsumedCapacity as DynamoDB Local answers it (it counts 1 per batch/transaction and ignores index writes).`;
   const byLabel = new Map(rows.map((r) => [r.label, r]));
   const lHeader = ['write kind', 'requests', 'p50 ms', 'p90 ms', 'data calls (the row above)', 'WCU'];
   const lRows = latency.map((l) => {
@@ -1003,8 +1003,9 @@ const NOTES = `## What the figures mean, and what was changed
   "last run" is the row as the previous run printed it (docs/performance.md as committed before this run).
 - Targets (issue 27): an update or delete at most GetItem + position + TransactWriteItems; a create that
   references nothing at most position + TransactWriteItems (each + the rate-limit write). The last column
-  says why each call above the one write is there (bench/dynamo-work.ts \`callReasons\`); creates that name
-  other records and Idempotency-Key rows have no target and print their reasons. A second table gives the
+  says why each call above the one write is there (bench/dynamo-work.ts \`callReasons\`); Idempotency-Key
+  rows have the same targets (issue 35), a repeat 1 data call; creates that name other records have no
+  target and print their reasons. A second table gives the
   p50 latency per write kind (client and time entry: create, update, delete) through the local gateway.
 - The feed's per-workspace write ceiling (one position counter item per workspace) is in docs/capacity.md.
 - update = GetItem + position + TransactWriteItems; delete = GetItem + position + TransactWriteItems.

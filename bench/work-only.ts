@@ -16,7 +16,7 @@ runScript(async (ws) => {
   const { measureDynamoWork } = await import('./dynamo-work');
   const counter = new DynamoCounter(dynamoConfig()).install(db());
   const rows = await measureDynamoWork(createGateway({ authCacheTtlSeconds: 3600 }), counter, ws);
-  const header = ['endpoint', 'status', 'data calls', 'RCU', 'WCU', 'of which feed (calls / WCU)'];
+  const header = ['endpoint', 'status', 'data calls', 'RCU', 'WCU', 'of which feed (calls / WCU)', 'target'];
   const body = rows.map((r) => {
     const s = r.summary;
     return [
@@ -26,6 +26,7 @@ runScript(async (ws) => {
       fmt(s.rcu, 1),
       fmt(s.wcu, 1),
       s.feedCalls || s.feedWcu ? `${s.feedCalls} / ${fmt(s.feedWcu, 1)}` : '-',
+      r.target ? `${r.met ? 'MET' : 'MISSED'}: ${r.target}` : '-',
     ];
   });
   out(table(header, body, 1));

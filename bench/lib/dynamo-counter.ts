@@ -144,6 +144,17 @@ export class DynamoCounter {
       if (command === 'GetItem') {
         call.itemsRead = output?.Item ? 1 : 0;
         call.rcu = readUnits(itemSize(output?.Item as Item | undefined), input.ConsistentRead === true);
+      } else if (command === 'BatchGetItem') {
+        // each key asked for is a read of its own, rounded up per item (a missing one still costs the minimum)
+        for (const [table, ask] of Object.entries((input.RequestItems as Record<string, { Keys?: Item[]; ConsistentRead?: boolean }>) ?? {})) {
+          const got = ((output?.Responses as Record<string, Item[]> | undefined)?.[table] ?? []).map((it) => ({ key: keyOf(it), size: itemSize(it) }));
+          for (const k of ask.Keys ?? []) {
+            const key = keyOf(k);
+            const found = got.find((g) => g.key?.PK === key?.PK && g.key?.SK === key?.SK);
+            if (found) call.itemsRead++;
+            call.rcu += readUnits(found?.size ?? 0, ask.ConsistentRead === true);
+          }
+        }
       } else if (command === 'Query' || command === 'Scan') {
         let items = (output?.Items as Item[] | undefined) ?? [];
         if (input.FilterExpression && output) items = await this.unfiltered(input);
