@@ -28,6 +28,12 @@ import { toApiError } from './response';
  *   Before answering such a failure, the key's record is read once: if another request with the key
  *   committed meanwhile, its answer is the answer.
  * Requests without the header do none of this (no extra call, no extra work).
+ *
+ * For a caller with writes of its own (the console's POSTs): wrap the action in `runIdempotent` with the
+ * request's fingerprint parts and an `answerOf` that turns the write's result into the answer; inside, a
+ * repository write carries the key by itself, and a TransactWriteItems of the action's own goes through
+ * `commitKept(result, ops, commit)` (shared/data/idempotency.ts), which adds the key's record to it. An
+ * effect outside the table goes through `keepBeforeEffect`.
  */
 export { IDEMPOTENCY_WINDOW_SECONDS, type KeptAnswer } from '../data/idempotency';
 /** Statuses a kept answer may have besides 2xx: decided by the data, so repeating would give the same. */
