@@ -285,6 +285,15 @@ describe('bench write targets and the reason for each call (bench/dynamo-work.ts
     expect(targetOf('list', {}, [rl, call('Query')])).toEqual({ target: '1 Query + RL write', met: true });
   });
 
+  test('Idempotency-Key rows (issue 35): the targets of their kind, the read may be the BatchGetItem of the record and the key; a repeat 1 data call', () => {
+    expect(targetOf('update', { keyed: 'first' }, [rl, call('BatchGetItem'), position, tx])).toEqual({ target: WRITE_TARGETS.updateOrDelete, met: true });
+    expect(targetOf('update', {}, [rl, call('BatchGetItem'), position, tx])!.met).toBe(false);
+    expect(targetOf('delete', { keyed: 'first' }, [rl, call('BatchGetItem'), call('GetItem'), position, tx])!.met).toBe(false);
+    expect(targetOf('create', { plain: true, keyed: 'first' }, [rl, position, tx])!.met).toBe(true);
+    expect(targetOf('update', { keyed: 'replay' }, [rl, call('BatchGetItem')])).toEqual({ target: WRITE_TARGETS.replay, met: true });
+    expect(targetOf('create', { keyed: 'replay' }, [rl, position, tx, call('PutItem')])).toEqual({ target: WRITE_TARGETS.replay, met: false });
+  });
+
   test('every data call above the write gets a reason; the transaction and the rate-limit write do not', () => {
     const reasons = callReasons('update', [rl, call('GetItem'), position, tx], 'the lock is keyed by the stored name');
     expect(reasons).toHaveLength(2);
