@@ -94,8 +94,8 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   // Create a key with clients:read and time-entries:write.
   await page.getByRole('button', { name: 'Create key' }).click();
   await page.getByLabel('Name').fill('Browser key');
-  await page.getByLabel('clients:read', { exact: true }).check();
-  await page.getByLabel('time-entries:write', { exact: true }).check();
+  await page.getByLabel('clients: Read', { exact: true }).check();
+  await page.getByLabel('time-entries: Read and write', { exact: true }).check();
   expect(await page.getByLabel('Per minute', { exact: true }).inputValue()).toBe('60');
   expect(await page.getByLabel('Per hour', { exact: true }).inputValue()).toBe('1000');
   await page.getByLabel('Expires', { exact: true }).selectOption('30');
@@ -151,6 +151,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   expect((await v1('/v1/clients', rolled)).status).toBe(401);
 
   // Usage counts the requests made: secret 3 (200, 403, 200 after roll) + the reload's none.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Usage' }).click();
   await page.getByLabel('Key', { exact: true }).selectOption({ label: `Browser key (${secret.slice(0, 13)})` });
   await page.getByText(/Last 7 days: 3 requests, 0 rate-limited/).waitFor();
   expect(await page.locator('svg.chart rect').count()).toBeGreaterThan(0);
@@ -176,6 +177,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   for (const name of ['Create key', 'Edit', 'Roll', 'Revoke']) expect(await vpage.getByRole('button', { name }).count()).toBe(0);
   expect(await vpage.getByRole('heading', { name: 'Members' }).count()).toBe(0);
   expect(await vpage.getByRole('heading', { name: 'Audit log' }).count()).toBe(0);
+  for (const name of ['Members', 'Audit log']) expect(await vpage.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).count()).toBe(0);
   await context.close();
 
   expect(foreign).toEqual([]);
@@ -198,6 +200,7 @@ test("invoices: make one from the demo's billable time (preview, create), send i
   const page = await browser.newPage();
   const { problems, foreign } = watch(page);
   await signIn(page, ownerEmail, ownerPassword);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Invoices' }).click();
   await page.getByRole('heading', { name: 'Invoices' }).waitFor();
   await page.getByRole('table', { name: 'Invoices' }).waitFor(); // the seed's invoices
   await page.getByRole('button', { name: 'New invoice' }).click();
