@@ -16,7 +16,7 @@ export default defineConfig(
     'bench/out/',
     // written by openapi-typescript, compared byte for byte by test/contract/typed-client.test.ts
     'test/contract/generated/',
-    // written by openapi-typescript (npm run console:types), checked by test/console/page-types.test.ts
+    // written by openapi-typescript (npm run console:types), checked by test/console/page-build.test.ts
     'console/api/schema.ts',
   ]),
 

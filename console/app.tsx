@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, currentToken, messageOf, ok, rateLimitedUntil, whenUnauthorized } from './api/client';
 import { completeSignIn, discover, loadConfig, signIn, signOut, type Config } from './auth';
-import { go, href, route } from './router';
+import { go, href, parseHash, route } from './router';
 import { SECTIONS } from './sections';
 import { Button, ErrorBox, RANK } from './ui';
 
@@ -120,6 +120,8 @@ function Who({ me }: { me: Me }) {
 
 async function main() {
   const app = document.getElementById('app')!;
+  app.replaceChildren(); // the server's "Loading…" goes: Preact renders into an empty element
+  render(<p role="status">Signing in…</p>, app);
   const cfg = await loadConfig();
   await discover(cfg);
   let outcome: Awaited<ReturnType<typeof completeSignIn>>;
@@ -131,6 +133,8 @@ async function main() {
   }
   // A reload (or a first visit): ask the provider silently; its session, if any, signs the person in without a form.
   if (outcome === 'none') return signIn({ silent: true });
+  // The view the person was on before the round trip (replaceState fires no hashchange).
+  route.value = parseHash(location.hash);
   if (outcome === 'signed-out') return render(<SignedOut error={null} />, app);
   // An expired token: renew it the same way, back to the same view.
   whenUnauthorized(() => void signIn({ silent: true }));

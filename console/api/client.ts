@@ -49,8 +49,10 @@ function retryAfterSeconds(res: Response, body: unknown): number | null {
 
 /** fetch for openapi-fetch: a 403 RATE_LIMITED shows when to retry and is retried once by itself, after Retry-After. */
 async function send(request: Request): Promise<Response> {
-  const again = request.clone();
-  const res = await fetch(request);
+  // The body as text: sent twice when a rate-limited request is retried, and visible to the browser's tools.
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
+  const init: RequestInit = { method: request.method, headers: request.headers, cache: 'no-store', signal: request.signal, ...(body ? { body } : {}) };
+  const res = await fetch(request.url, init);
   if (res.status === 401) onUnauthorized();
   if (res.status !== 403) return res;
   const wait = retryAfterSeconds(
@@ -64,7 +66,7 @@ async function send(request: Request): Promise<Response> {
   rateLimitedUntil.value = Date.now() + wait * 1000;
   if (wait > MAX_AUTO_RETRY_SECONDS) return res;
   await sleep(wait * 1000);
-  const retried = await fetch(again);
+  const retried = await fetch(request.url, init);
   rateLimitedUntil.value = null;
   return retried;
 }

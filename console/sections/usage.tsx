@@ -129,6 +129,9 @@ function Chart({ items }: { items: Hour[] }) {
       <text class="axis-title" transform={`translate(12 ${top + plotH / 2}) rotate(-90)`} text-anchor="middle">
         Requests
       </text>
+      <text x={left + 6} y={limTop + 11} class="axis limited-text">
+        rate-limited (own scale)
+      </text>
       <line x1={left} x2={W - 8} y1={axisY} y2={axisY} class="axis-line" />
       <line x1={left} x2={left} y1={top} y2={limTop + limH} class="axis-line" />
       {items.map((i, n) => {
