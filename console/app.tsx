@@ -136,8 +136,12 @@ async function main() {
   // The view the person was on before the round trip (replaceState fires no hashchange).
   route.value = parseHash(location.hash);
   if (outcome === 'signed-out') return render(<SignedOut error={null} />, app);
-  // An expired token: renew it the same way, back to the same view.
-  whenUnauthorized(() => void signIn({ silent: true }));
+  // An expired token: renew it the same way, back to the same view (not in a loop: a token refused within a
+  // minute of its sign-in is an error to show, not one to renew).
+  const signedInAt = Date.now();
+  whenUnauthorized(() => {
+    if (Date.now() - signedInAt > 60_000) void signIn({ silent: true });
+  });
   const me = await loadMe();
   render(<Who me={me} />, document.getElementById('who')!);
   render(<Shell cfg={cfg} me={me} />, app);
