@@ -4,7 +4,8 @@ import type { SectionProps } from '../section';
 import { Button, ErrorBox, fmt, TableBox, useAction } from '../ui';
 
 /** The audit log (owners and admins), newest first, 25 at a time; each change as "field: before -> after". */
-const show = (v: unknown) => (v === undefined ? '' : v === null ? 'none' : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (v: unknown): string =>
+  v === undefined ? '' : v === null ? 'none' : typeof v === 'string' ? v : Array.isArray(v) ? v.map(show).join(', ') || '(none)' : JSON.stringify(v);
 export const changeText = (changes: AuditEntry['changes']) =>
   Object.entries(changes).map(([field, c]) => `${field}: ${c.from === undefined ? '' : `${show(c.from)} -> `}${c.to === undefined ? '(removed)' : show(c.to)}`);
 
