@@ -16,6 +16,8 @@ export default defineConfig(
     'bench/out/',
     // written by openapi-typescript, compared byte for byte by test/contract/typed-client.test.ts
     'test/contract/generated/',
+    // written by openapi-typescript (npm run console:types), checked by test/console/page-build.test.ts
+    'console/api/schema.ts',
   ]),
 
   {
@@ -27,7 +29,7 @@ export default defineConfig(
 
   {
     name: 'project/typescript',
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

@@ -124,7 +124,7 @@ export class Console extends Construct {
       },
       // The page's script and style, built by the project's esbuild next to the function's bundle.
       afterBundling: (inputDir, outputDir) => [
-        `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/console/app.ts" --bundle --minify --format=esm --target=es2022 --platform=browser --legal-comments=none --log-level=error --outfile="${outputDir}/${CONSOLE_ASSETS.script}"`,
+        `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/console/app.tsx" --bundle --minify --format=esm --target=es2022 --platform=browser --legal-comments=none --jsx=automatic --jsx-import-source=preact --log-level=error --outfile="${outputDir}/${CONSOLE_ASSETS.script}"`,
         `cp "${inputDir}/console/app.css" "${outputDir}/${CONSOLE_ASSETS.style}"`,
       ],
     });

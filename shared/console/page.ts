@@ -4,7 +4,7 @@ import * as settings from '../platform/settings';
 
 /**
  * GET /console: the page, its script and its style, all served by the API (nothing from a CDN). The script
- * is console/app.ts bundled by the project's esbuild (with oauth4webapi): at deploy time by the console
+ * is console/app.tsx (Preact) bundled by the project's esbuild (with oauth4webapi): at deploy time by the console
  * function's bundling (lib/console.ts), locally by `npm start` (local/console-assets.ts) into
  * CONSOLE_ASSETS_DIR. The Content-Security-Policy allows scripts and styles from the API only (no inline
  * script or style), network calls to the API and the OpenID Provider only, and no framing.

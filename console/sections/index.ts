@@ -1,0 +1,15 @@
+import type { Section } from '../section';
+import { AuditSection } from './audit';
+import { InvoicesSection } from './invoices';
+import { KeysSection } from './keys';
+import { MembersSection } from './members';
+import { UsageSection } from './usage';
+
+/** The page's sections, in the order of its navigation: one file each (docs/console.md, "Adding a section"). */
+export const SECTIONS: Section[] = [
+  { id: 'keys', title: 'API Keys', minRole: 'viewer', view: KeysSection },
+  { id: 'usage', title: 'Usage', minRole: 'viewer', view: UsageSection },
+  { id: 'members', title: 'Members', minRole: 'owner', view: MembersSection },
+  { id: 'audit', title: 'Audit log', minRole: 'admin', view: AuditSection },
+  { id: 'invoices', title: 'Invoices', minRole: 'viewer', view: InvoicesSection },
+];
