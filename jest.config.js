@@ -44,7 +44,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/bind.ts'],
-  testTimeout: 60000,
+  // A bound for a hung test, not a speed target: CI runs two files at once on 2 cores, and its loaded runs
+  // (another process on one core) make a test of 40 s take twice that, which must not turn CI red.
+  testTimeout: 180_000,
   // Two workers on CI's 2 cores (jest's default would be one fewer than the cores); --runInBand overrides.
   maxWorkers: 2,
   // A worker that grew past this after a file is replaced (module registries of big files add up).
