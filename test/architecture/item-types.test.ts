@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { ITEM_TYPES } from '../../shared/data/item-types';
@@ -171,4 +171,25 @@ describe('the `_type` values the production code writes', () => {
     const written = new Set(found.writes.map((w) => w.value));
     expect(itemTypes.filter((t) => !written.has(t))).toEqual([]);
   });
+});
+
+test('docs/data-model.md lists every item family (each registered type and entity type) with its key', () => {
+  const doc = readFileSync(join(ROOT, 'docs/data-model.md'), 'utf8');
+  const start = doc.indexOf('## Every item family, by `_type`');
+  expect(start).toBeGreaterThan(0);
+  const lines = doc.slice(start).split('\n');
+  const first = lines.findIndex((l) => l.startsWith('| `_type`'));
+  const end = lines.findIndex((l, i) => i > first && !l.startsWith('|'));
+  const rows = lines.slice(first + 2, end).filter((l) => l.startsWith('| `'));
+  expect(rows.length).toBeGreaterThan(20);
+  const listed = new Set(rows.flatMap((r) => [...r.split('|')[1]!.matchAll(/`([A-Z]+)`/g)].map((m) => m[1]!)));
+  expect([...itemTypes, ...entityTypes].filter((t) => !listed.has(t))).toEqual([]);
+  // each row names its partition and sort key
+  for (const r of rows)
+    expect(
+      r
+        .split('|')
+        .slice(2, 4)
+        .every((cell) => /`[^`]+`/.test(cell)),
+    ).toBe(true);
 });
