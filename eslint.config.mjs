@@ -58,7 +58,9 @@ export default defineConfig(
   {
     name: 'project/commonjs',
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs' },
+    // jest.config.js and the jest reporter (test/support/timing-reporter.js) are plain Node CommonJS
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 
   {

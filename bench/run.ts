@@ -19,6 +19,7 @@ import type { ColdResult, SdkComparison } from './cold-start';
 import { WRITE_TARGETS, type WorkRow, type WriteLatency } from './dynamo-work';
 import { BENCH_TABLE, benchEnv, muteStdout, out, startBench } from './lib/env';
 import { withDeadline } from './lib/bounded';
+import { withWorkSection, writeCostTable, WORK_SECTION_TITLE } from './lib/capacity-doc';
 import type { Workspace } from './lib/fixtures';
 import { markdownTable, metText, table, WARM_COLUMNS, warmRow, type Target } from './lib/report';
 import { fmt, kb, ratio } from './lib/stats';
@@ -401,7 +402,7 @@ function workSection(rows: WorkRow[], latency: WriteLatency[], targets: Target[]
   const lNote =
     'Latency of the whole request through the local gateway (handler, middleware, rate-limit write and the data calls) against DynamoDB Local on this machine, counter off: each call to DynamoDB Local costs a few ms here, so the p50 grows with the calls; in AWS each call is a few ms in-region as well.';
   return {
-    title: '4. DynamoDB work per endpoint',
+    title: WORK_SECTION_TITLE,
     text: `${table(header, body, 2)}\n${note}\n\np50 latency per write kind\n${table(lHeader, lRows)}\n${lNote}`,
     markdown: `${markdownTable(header, body, 2)}\n\n${note}\n\n### p50 latency per write kind\n\n${markdownTable(lHeader, lRows)}\n\n${lNote}`,
   };
@@ -808,10 +809,20 @@ async function main() {
   for (const f of failures) out(`\nFAILED ${f}`);
   out(`\n== Targets: ${met} of ${targets.length} met ==\n${table(tHeader, tRows, 2)}`);
   out(
-    `\n${quick || values.only ? 'Reduced run (--quick or --only): docs/performance.md not written. ' : ''}bench took ${seconds.toFixed(0)} s on ${m.cpu}, load ${m.load}; sections: ${timing}`,
+    `\n${quick || values.only ? 'Reduced run (--quick or --only): docs/performance.md not written (but for section 4 with --only work). ' : ''}bench took ${seconds.toFixed(0)} s on ${m.cpu}, load ${m.load}; sections: ${timing}`,
   );
   if (failures.length) process.exitCode = 1;
-  if (quick || values.only) return;
+  if (quick) return;
+  if (values.only) {
+    // --only work: section 4 of docs/performance.md in place, and the cost table of docs/capacity.md from it
+    const work = sections.find((s) => s.title === WORK_SECTION_TITLE);
+    if (!work) return;
+    const file = join(__dirname, '..', 'docs', 'performance.md');
+    writeFileSync(file, withWorkSection(readFileSync(file, 'utf8'), work.markdown));
+    writeCostTable();
+    out('docs/performance.md section 4 and the cost table of docs/capacity.md written');
+    return;
+  }
   const failed = failures.map((f) => `- FAILED ${f.split('\n')[0]}`);
 
   const doc = [
@@ -831,7 +842,7 @@ async function main() {
     'npm ci',
     'npm run bench              # everything (<= 15 min on 2 quiet cores); prints the tables and rewrites this file',
     'npm run bench -- --quick   # smaller counts (<= 5 min), for trying changes; does not write this file',
-    'npm run bench -- --only work --only webhooks   # some sections (keys in the notes below); does not write this file',
+    'npm run bench -- --only work --only webhooks   # some sections (keys in the notes below); does not write this file, but for section 4 when work is one',
     'npm run bench -- --note "why the machine was busy"  # a sentence printed next to the figures',
     'npm run bench -- --cold-runs 5 --compare-runs 2     # fewer cold-start processes (named in this file when used)',
     'npx tsx bench/warm-only.ts [--iterations 1000] [--mode memory]  # the warm-overhead section alone',
@@ -855,7 +866,8 @@ async function main() {
     NOTES,
   ].join('\n');
   writeFileSync(join(__dirname, '..', 'docs', 'performance.md'), doc);
-  out('docs/performance.md written');
+  writeCostTable();
+  out('docs/performance.md and the cost table of docs/capacity.md written');
 }
 
 /** Explanations that do not change from run to run (kept next to the code that measures them). */

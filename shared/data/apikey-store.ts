@@ -69,7 +69,7 @@ function countOne(workspaceId: string): WriteOp {
         UpdateExpression: 'SET #t = :t ADD #a :one',
         ConditionExpression: 'attribute_not_exists(#a) OR #a < :max',
         ExpressionAttributeNames: { '#a': 'active', '#t': '_type' },
-        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ACTIVE_KEYS(), ':t': 'APIKEYCOUNT' },
+        ExpressionAttributeValues: { ':one': 1, ':max': MAX_ACTIVE_KEYS(), ':t': ITEM_TYPES.apiKeyCount },
       },
     },
     onConditionFail: () => new BoundReached(),

@@ -5,8 +5,12 @@
  */
 export const ITEM_TYPES = {
   apiKey: 'APIKEY',
+  /** a workspace's active-key counter: `WS#<ws>#APIKEYS` / `COUNT` */
+  apiKeyCount: 'APIKEYCOUNT',
   rateCounter: 'RATECOUNTER',
   uniqueLock: 'UNIQUE',
+  /** a whole list's bound counter: `WS#<ws>#LISTBOUND` / `<TYPE>[#<per>]` (record count and bytes) */
+  listBound: 'LISTBOUND',
   runningTimer: 'RUNNINGTIMER',
   change: 'CHANGE',
   changeVoid: 'CHANGEVOID',
@@ -15,6 +19,8 @@ export const ITEM_TYPES = {
   invoiceJob: 'INVOICEJOB',
   invoiceSequence: 'INVOICESEQ',
   member: 'MEMBER',
+  /** a workspace's owner counter: `WS#<ws>#MEMBERS` / `COUNT` */
+  memberCount: 'MEMBERCOUNT',
   audit: 'AUDIT',
   account: 'ACCOUNT',
   webhookDirectory: 'WEBHOOKDIR',

@@ -46,8 +46,8 @@ function ownerDelta(workspaceId: string, delta: 1 | -1): WriteOp {
         Key: keys.memberCounter(workspaceId),
         UpdateExpression: 'SET #t = :t ADD owners :d',
         ...(delta < 0
-          ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':d': delta, ':one': 1, ':t': 'MEMBERCOUNT' } }
-          : { ExpressionAttributeValues: { ':d': delta, ':t': 'MEMBERCOUNT' } }),
+          ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':d': delta, ':one': 1, ':t': ITEM_TYPES.memberCount } }
+          : { ExpressionAttributeValues: { ':d': delta, ':t': ITEM_TYPES.memberCount } }),
         ExpressionAttributeNames: { '#t': TYPE_ATTRIBUTE },
       },
     },

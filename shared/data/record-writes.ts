@@ -127,7 +127,7 @@ export function boundOps(
   if (count === 0 && bytes === 0) return [];
   // only what grows is checked: a record added needs room for one more, bytes added need room for them
   const conditions: string[] = [];
-  const values: Record<string, unknown> = { ':type': 'LISTBOUND', ':count': count, ':bytes': bytes };
+  const values: Record<string, unknown> = { ':type': ITEM_TYPES.listBound, ':count': count, ':bytes': bytes };
   if (count > 0) {
     conditions.push('(attribute_not_exists(#n) OR #n < :max)');
     values[':max'] = max;

@@ -25,6 +25,7 @@ const RELEVANT = [
   'test/cdk/api.test.ts',
   'test/cdk/least-privilege.test.ts',
   'test/cdk/bundles.test.ts',
+  'test/cdk/docs.test.ts',
   'test/isolation',
   'test/resources/entities.test.ts',
   'test/api/openapi.test.ts',

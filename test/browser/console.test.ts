@@ -1,3 +1,4 @@
+// @run-alone: npm start, chromium and a waited-out authorizer cache (run after the parallel files, one at a time)
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @run-alone: kills its DynamoDB Local under a write load and counts what comes back (test/support/run-tests.sh runs it after the parallel files)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @run-alone: kills DynamoDB Local just after acknowledged commits (run after the parallel files, one at a time)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

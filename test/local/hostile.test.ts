@@ -1,3 +1,4 @@
+// @run-alone: npm start with 2-3 s header and request timeouts, and answers timed against them (run after the parallel files)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';

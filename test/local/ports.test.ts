@@ -1,3 +1,4 @@
+// @run-alone: launches npm start several times on chosen ports (run after the parallel files, one at a time)
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';

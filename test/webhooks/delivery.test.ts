@@ -16,7 +16,12 @@ import { type Receiver, until, useDeliveryRig } from './support';
  */
 process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
 process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.1,0.1,0.2,0.2,0.3,0.3,0.3';
-process.env.WEBHOOK_TIMEOUT_MS = '300';
+// Receivers answer within milliseconds, but a loaded machine (CI on 2 cores, files in parallel) can take
+// over 300 ms: a POST timed out after its receiver got it is sent again, and the tests that count exactly one
+// POST per event would see two. So 5 s by default; only the test of a hanging receiver shortens it.
+const TIMEOUT_MS = '5000';
+const HANG_TIMEOUT_MS = '300';
+process.env.WEBHOOK_TIMEOUT_MS = TIMEOUT_MS;
 process.env.WEBHOOK_DISABLE_AFTER = '2';
 
 useTestTable();
@@ -32,6 +37,7 @@ const PATIENT_SCHEDULE = '0.05,0.1,0.2,0.5,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1
 const SHORT_SCHEDULE = process.env.WEBHOOK_RETRY_SCHEDULE;
 afterEach(() => {
   process.env.WEBHOOK_RETRY_SCHEDULE = SHORT_SCHEDULE;
+  process.env.WEBHOOK_TIMEOUT_MS = TIMEOUT_MS;
 });
 
 async function hook(key: string, r: Receiver, events: string[] = ['*']) {
@@ -109,6 +115,7 @@ test('a receiver failing for a while (5xx, timeouts, refused connections) then r
   const r = await receiver();
   const created = await hook(key, r);
   process.env.WEBHOOK_RETRY_SCHEDULE = PATIENT_SCHEDULE;
+  process.env.WEBHOOK_TIMEOUT_MS = HANG_TIMEOUT_MS;
   // Each event: first a 503, then a hang (timeout); then the receiver goes away (refused) and comes back.
   r.behave = ({ attempt }) => (attempt === 1 ? 503 : attempt === 2 ? 'hang' : 200);
   start();
