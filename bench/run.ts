@@ -5,7 +5,7 @@
  *
  * Starts its own DynamoDB Local (in memory, free port), builds the function bundles with the stack's
  * esbuild options, then measures: 1 bundle sizes, 2 cold starts, 3 warm middleware overhead, 4 DynamoDB
- * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list, 10 invoices from time. Prints one table per section and every
+ * work per route, 5 time-entry paging, 6 gateway throughput, 7 report cost, 8 webhook delivery, 9 the largest whole list, 10 invoices from time, 11 the console's keys, 12 the invoice PDF. Prints one table per section and every
  * target as MET / NOT MET, and writes docs/performance.md. No assertions: it is not part of `npm test`
  * (test/bench/helpers.test.ts checks its pure helpers).
  */
@@ -61,6 +61,9 @@ export interface BenchConfig {
   invoiceSizes: number[];
   /** Keys made through the console's API and resolved by the authorizer in section 11. */
   consoleKeys: number;
+  /** Renders timed per invoice PDF of section 12 (the large one a third as often), and the large one's lines (5,000: an invoice of 5,000 entries by entry). */
+  pdfRuns: number;
+  pdfLargeLines: number;
 }
 export const FULL: BenchConfig = {
   name: 'full',
@@ -86,6 +89,8 @@ export const FULL: BenchConfig = {
   compareSdk: true,
   invoiceSizes: [100, 5000],
   consoleKeys: 21,
+  pdfRuns: 9,
+  pdfLargeLines: 5000,
 };
 export const QUICK: BenchConfig = {
   name: 'quick',
@@ -109,6 +114,8 @@ export const QUICK: BenchConfig = {
   compareSdk: true,
   invoiceSizes: [100, 1000],
   consoleKeys: 7,
+  pdfRuns: 3,
+  pdfLargeLines: 5000,
 };
 /** Every section with counts just big enough to run its plumbing (test/bench/plumbing.test.ts). */
 export const TINY: BenchConfig = {
@@ -134,6 +141,8 @@ export const TINY: BenchConfig = {
   compareSdk: false,
   invoiceSizes: [5, 20],
   consoleKeys: 2,
+  pdfRuns: 1,
+  pdfLargeLines: 100,
 };
 let CFG: BenchConfig = FULL;
 const COLD_RATIO_TARGET = 1.5;
@@ -643,6 +652,20 @@ registerSection({
     return (targets) => {
       const f = formatConsole(result, targets);
       return [{ title: "11. The console's key creation and the authorizer with console-made keys", text: f.text, markdown: f.markdown }];
+    };
+  },
+});
+
+registerSection({
+  key: 'pdf',
+  title: (c) => `12. the invoice PDF (200 lines of 1,200 characters; ${c.pdfLargeLines} lines by entry)`,
+  boundSeconds: 180,
+  measure: async (ctx) => {
+    const { measurePdf, formatPdf } = await import('./invoice-pdf');
+    const runs = await measurePdf({ runs: ctx.cfg.pdfRuns, largeLines: ctx.cfg.pdfLargeLines, progress: ctx.progress });
+    return (targets) => {
+      const f = formatPdf(runs, targets);
+      return [{ title: '12. The invoice PDF (the renderer)', text: f.text, markdown: f.markdown }];
     };
   },
 });
