@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { BUNDLING, PROJECT_ROOT, entryFor } from '../lib/service-function';
+import { BUNDLING, PROJECT_ROOT, entryFor, esbuildAliasOf } from '../lib/service-function';
 import { FUNCTION_NAMES, RESOURCES } from '../shared/api/routes';
 
 /**
@@ -41,6 +41,7 @@ export function esbuildOptions(fn: FunctionId, sdk: SdkMode, outfile: string): B
     minify: BUNDLING.minify,
     sourcemap: BUNDLING.sourceMap,
     external: sdk === 'external' ? [...external, '@aws-sdk/*'] : external,
+    alias: fn === 'empty' ? {} : esbuildAliasOf(fn),
     metafile: true,
     logLevel: 'silent',
   };
