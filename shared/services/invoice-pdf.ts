@@ -61,9 +61,17 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
   const color = rgb(0.1, 0.1, 0.1);
   let page: PDFPage = doc.addPage(A4);
   let y = A4[1] - MARGIN;
+  // The page's font is set when it changes, never per call: drawText's `font` option adds an entry to the
+  // page's font dictionary on every call (found among all the others: 5,000 lines made that quadratic).
+  let pageFont: PDFFont | undefined;
   /** Text already drawable and fitted. */
   const draw = (t: string, x: number, size: number, f: PDFFont) => {
-    if (t !== '') page.drawText(t, { x, y, size, font: f, color });
+    if (t === '') return;
+    if (pageFont !== f) {
+      page.setFont(f);
+      pageFont = f;
+    }
+    page.drawText(t, { x, y, size, color });
   };
   const text = (s: string, x: number, size = 10, f: PDFFont = font, maxWidth = A4[0] - MARGIN - x) => draw(m(f).fit(s, size, maxWidth), x, size, f);
   const right = (s: string, xRight: number, size = 10, f: PDFFont = font) => {
@@ -72,6 +80,7 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
   };
   const newPage = () => {
     page = doc.addPage(A4);
+    pageFont = undefined;
     y = A4[1] - MARGIN;
   };
   const money = (n: number) => formatMoney(n, invoice.currency);
