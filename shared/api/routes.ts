@@ -95,6 +95,33 @@ export interface RouteDef {
   creates?: AnyEntity;
 }
 
+/**
+ * Schemas built when first read. A route's schema fields made with `later` become, once the route passes
+ * through `lazyRoute`, properties that build the schema the first time they are read and keep it: a
+ * function builds only the schemas of the routes its requests reach (and the OpenAPI document all of
+ * them), nothing at import. Reading a field is the same as before; spreading a route builds its schemas.
+ */
+const LATER = Symbol('built when first read');
+function later<T>(make: () => T): T {
+  return { [LATER]: make } as unknown as T;
+}
+let built = 0;
+/** How many schemas `later` and `once` have built so far in this process (test/api/lazy-routes.test.ts). */
+export const lazySchemasBuilt = () => built;
+/** `make`, run once. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= (built++, { value: make() })).value;
+}
+function lazyRoute<R extends object>(route: R): R {
+  // the descriptors, not the values: reading a field already made lazy would build it
+  for (const [name, { value }] of Object.entries(Object.getOwnPropertyDescriptors(route))) {
+    const make = (value as { [LATER]?: () => unknown } | null | undefined)?.[LATER];
+    if (make) Object.defineProperty(route, name, { enumerable: true, configurable: true, get: once(make) });
+  }
+  return route;
+}
+
 /** "time-entries" -> "TimeEntries", "Time entry" -> "TimeEntry" (route ids, at the type level too). */
 type Pascal<S extends string> = S extends `${infer A}-${infer B}`
   ? `${Capitalize<A>}${Pascal<B>}`
@@ -177,8 +204,9 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
   const write = `${resource}:write` as Scope;
   const lower = kind.toLowerCase();
   const a = /^[aeiou]/.test(lower) ? `an ${lower}` : `a ${lower}`;
-  const item = s.responseSchema(entity);
-  const params = s.idParamsFor(resource);
+  // every schema below is built the first time a request (or the document) reads it: none at import
+  const item = once(() => s.responseSchema(entity));
+  const params = later(() => s.idParamsFor(resource));
   const opts: CrudOptions = given ?? {};
   const idq = opts.idQuery ? { query: opts.idQuery } : {};
   const paged = entity.list.mode === 'paged';
@@ -187,7 +215,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
     ? `Bounded, so the whole list always fits one answer: ${bound.per ? `one ${bound.per === 'userId' ? 'user' : bound.per}` : 'a workspace'} may hold at most ${bound.maxRecords} ${resource} (the default; the operator's \`${bound.env}\` may set another), weighing at most ${WHOLE_LIST_MAX_BYTES / 1_000_000} MB together as JSON (\`MAX_LIST_BYTES\`); a create or growing update past either is 409 CONFLICT naming the limit.`
     : undefined;
   const common = { resource: resource as FunctionName, entity };
-  const listQuery = paged ? z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...opts.listQuery?.shape }) : opts.listQuery;
+  const listQuery = paged ? later(() => z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...opts.listQuery?.shape })) : opts.listQuery;
   const ids = {
     list: `list${pascal(resource)}`,
     create: createId(kind),
@@ -205,7 +233,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
       summary: opts.listSummary ?? `List ${resource}`,
       ...(boundNote ? { description: boundNote } : {}),
       ...(listQuery ? { query: listQuery } : {}),
-      response: paged ? s.pageOf(item) : s.listOf(item),
+      response: later(() => (paged ? s.pageOf(item()) : s.listOf(item()))),
       ...(opts.listCsv ? { csv: true } : {}),
       successStatus: 200,
     },
@@ -216,7 +244,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
           path: base,
           scope: write,
           summary: opts.notOffered.create.summary,
-          response: item,
+          response: later(item),
           successStatus: 201,
           notImplemented: opts.notOffered.create.message,
         }
@@ -229,8 +257,8 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
           scope: write,
           summary: `Create ${a}`,
           ...(boundNote ? { description: boundNote } : {}),
-          body: s.createBodySchema(entity.fields),
-          response: opts.createResponse ? opts.createResponse(item) : item,
+          body: later(() => s.createBodySchema(entity.fields)),
+          response: later(() => (opts.createResponse ? opts.createResponse(item()) : item())),
           ...(opts.createNoIdempotency ? { noIdempotency: opts.createNoIdempotency } : {}),
           successStatus: 201,
           conflict: true,
@@ -247,7 +275,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
       summary: `Get ${a}`,
       params,
       ...idq,
-      response: item,
+      response: later(item),
       successStatus: 200,
       kind,
     },
@@ -259,7 +287,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
           scope: write,
           summary: opts.notOffered.update.summary,
           params,
-          response: item,
+          response: later(item),
           successStatus: 200,
           notImplemented: opts.notOffered.update.message,
         }
@@ -274,8 +302,8 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
           summary: opts.updateSummary ?? `Update ${a} (fields not sent keep their value; null clears an optional field)`,
           params,
           ...idq,
-          body: s.updateBodySchema(entity.fields),
-          response: item,
+          body: later(() => s.updateBodySchema(entity.fields)),
+          response: later(item),
           successStatus: 200,
           conflict: true,
           kind,
@@ -296,6 +324,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
       kind,
     },
   };
+  for (const route of Object.values(routes)) lazyRoute(route);
   // Built by id at run time; each route's schemas are those its type names (createBodySchema: CreateInput, ...).
   return routes as CrudRoutes<E, O>;
 }
@@ -429,12 +458,12 @@ const timerRoutes = {
     scope: 'time-entries:write',
     summary: 'Stop a running time entry (409 when it is not running)',
     description: "Sets `endTime` (the body's, default now; not before `startTime`) on an entry that has none. The body is optional.",
-    params: s.idParamsFor(timeEntries.resource),
+    params: later(() => s.idParamsFor(timeEntries.resource)),
     // Addressed as the entity's other id routes are.
     query: ROUTE_OPTIONS['time-entries'].idQuery,
     body: s.stopBody,
     bodyOptional: true,
-    response: s.responseSchema(timeEntries),
+    response: later(() => s.responseSchema(timeEntries)),
     successStatus: 200,
     conflict: true,
     etag: true,
@@ -453,11 +482,11 @@ const timerRoutes = {
     summary: "Start a timer from a favorite: a new running time entry with the favorite's fields",
     description:
       "Creates a running time entry (no `endTime`) for the favorite's user with its name, project, client, task, tags, billable and notes, starting at the body's `startTime` (default now). The user's running entry, if any, is stopped at that instant in the same write (409 when it started later). The body is optional.",
-    params: s.idParamsFor(favorites.resource),
+    params: later(() => s.idParamsFor(favorites.resource)),
     query: ROUTE_OPTIONS.favorites.idQuery,
     body: s.startBody,
     bodyOptional: true,
-    response: s.responseSchema(timeEntries),
+    response: later(() => s.responseSchema(timeEntries)),
     successStatus: 201,
     conflict: true,
     etag: true,
@@ -501,7 +530,7 @@ const csvRoutes = {
     summary: 'List time entries as CSV, newest startTime first (paginated: the next cursor in the Next-Cursor header)',
     description:
       'The page of `GET /v1/time-entries` with the same parameters, as RFC 4180 CSV: a header row, then one row per entry (`tagIds` joined with `;`, an absent value empty). The next page: pass the `Next-Cursor` header as `cursor`; no header on the last page.',
-    query: z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...s.timeEntryListQuery.shape }),
+    query: later(() => z.strictObject({ limit: s.limitParam, cursor: s.cursorParam, ...s.timeEntryListQuery.shape })),
     response: s.textSchema,
     produces: CSV_TYPE,
     csvOf: 'listTimeEntries',
@@ -555,8 +584,8 @@ const webhookRoutes = {
     scope: 'webhooks:read',
     summary: 'Delivery attempts of a webhook, newest first (paginated)',
     params: s.idParamsFor('webhooks'),
-    query: z.strictObject({ limit: s.limitParam, cursor: s.cursorParam }),
-    response: s.pageOf(s.webhookAttemptSchema),
+    query: later(() => z.strictObject({ limit: s.limitParam, cursor: s.cursorParam })),
+    response: later(() => s.pageOf(s.webhookAttemptSchema)),
     successStatus: 200,
     kind: 'Webhook',
   },
@@ -576,8 +605,12 @@ export const routes: typeof publicRoutes &
 
 export type RouteId = keyof typeof routes;
 export type Routes = typeof routes;
+for (const route of Object.values(routes)) lazyRoute(route as RouteDef);
 export const ROUTE_IDS = Object.keys(routes) as RouteId[];
-export const routeList: Array<RouteDef & { id: RouteId }> = ROUTE_IDS.map((id) => ({ id, ...(routes[id] as RouteDef) }));
+// each route with its id, its lazy schemas kept lazy (a spread would build them all)
+export const routeList: Array<RouteDef & { id: RouteId }> = ROUTE_IDS.map(
+  (id) => Object.defineProperties({ id }, Object.getOwnPropertyDescriptors(routes[id] as RouteDef)) as RouteDef & { id: RouteId },
+);
 /** The functions behind the API (one per resource, plus openapi, me and changes), in route-table order. */
 export const FUNCTION_NAMES: readonly FunctionName[] = [...new Set(routeList.map((r) => r.resource))];
 

@@ -1,8 +1,12 @@
-import { readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
 import { build, type Metafile } from 'esbuild';
+import { stageConfig } from '../../lib/config';
 import { RESOURCES } from '../../shared/api/routes';
-import { BUNDLE_LIMITS, BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, entryFor } from '../../lib/service-function';
+import { BUNDLE_LIMITS, BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, ServiceFunction, entryFor, esbuildAliasOf } from '../../lib/service-function';
 
 /**
  * Builds every function (each folder of functions/) with the esbuild options the stack uses
@@ -59,6 +63,7 @@ describe('function bundles', () => {
           minify: BUNDLING.minify,
           sourcemap: BUNDLING.sourceMap,
           external: [...BUNDLING.externalModules],
+          alias: esbuildAliasOf(name),
           logLevel: 'silent',
         });
         sizes.set(
@@ -134,4 +139,104 @@ describe('function bundles', () => {
     const held = files.get('authorizer')!.filter((f) => /node_modules\/(zod|@middy)\/|shared\/domain\/(entities\/|registry)|shared\/api\/(routes|schemas)/.test(f));
     expect(held).toEqual([]);
   });
+});
+
+describe('the invoice PDF function: pdf-lib with only what the invoice uses (lib/service-function.ts FUNCTION_ALIASES)', () => {
+  const run = (args: string[], input?: string) =>
+    execFileSync(process.execPath, args, { cwd: PROJECT_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(input ? { input } : {}) });
+  /** The text of a PDF by pdf-parse, in a plain Node process (pdf.js loads its worker with a dynamic import jest does not allow). */
+  const pdfText = (file: string) =>
+    run([
+      '-e',
+      "const { PDFParse } = require('pdf-parse'); const p = new PDFParse({ data: require('fs').readFileSync(process.argv[1]) }); p.getText().then((r) => { process.stdout.write(r.text); return p.destroy(); });",
+      file,
+    ]);
+  const invoice = {
+    id: '01JTESTPDF00000000000000000',
+    number: 'INV-000042',
+    clientId: '01JTESTCLIENT0000000000000',
+    status: 'sent',
+    issueDate: '2026-03-31',
+    dueDate: '2026-04-30',
+    currency: 'EUR',
+    lineItems: [
+      { description: 'Website: homepage design, café ☕', quantity: 1.5, unitPrice: 120, amount: 180 },
+      { description: 'Support '.repeat(100), quantity: 2, unitPrice: 85.5, amount: 171 },
+    ],
+    subtotal: 351,
+    tax: 66.69,
+    total: 417.69,
+    taxRate: 19,
+    notes: 'Bank transfer within 30 days.\nThank you!',
+  };
+
+  test('the bundled renderer draws the same text as the package itself, and carries none of pako, upng or the 12 other fonts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pdf-bundle-'));
+    // inside the project, so the bundle finds the AWS SDK it leaves external
+    const bundleDir = join(PROJECT_ROOT, 'cdk.out', 'pdf-renderer-test');
+    mkdirSync(bundleDir, { recursive: true });
+    const result = await build({
+      entryPoints: [join(PROJECT_ROOT, 'shared/services/invoice-pdf.ts')],
+      absWorkingDir: PROJECT_ROOT,
+      bundle: true,
+      outfile: join(bundleDir, 'renderer.js'),
+      metafile: true,
+      platform: 'node',
+      target: BUNDLING.target,
+      format: BUNDLING.format,
+      external: [...BUNDLING.externalModules],
+      alias: esbuildAliasOf('console-invoice-pdf'),
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((f) => /node_modules\/(pako|@pdf-lib\/upng)\/|standard-fonts\/.*(Courier|Times|Symbol|Zapf|Oblique)/.test(f))).toEqual([]);
+    // pdf-lib's own modules are those of its ES build (its nested tslib aside)
+    const pdfLib = inputs.filter((f) => /node_modules\/pdf-lib\/(?!node_modules\/)/.test(f));
+    expect(pdfLib.length).toBeGreaterThan(0);
+    expect(pdfLib.filter((f) => !f.includes('node_modules/pdf-lib/es/'))).toEqual([]);
+    const render = (module: string, out: string) =>
+      run(
+        [
+          '-e',
+          `require(process.argv[1]).invoicePdf(JSON.parse(require('fs').readFileSync(0, 'utf8')), { name: 'Studio North', address: 'Harbour 5' }, { name: 'Acme Corp' }).then((b) => require('fs').writeFileSync(process.argv[2], b));`,
+          module,
+          out,
+        ],
+        JSON.stringify(invoice),
+      );
+    render(join(bundleDir, 'renderer.js'), join(dir, 'bundled.pdf'));
+    execFileSync(
+      process.execPath,
+      [
+        join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'),
+        '-e',
+        `require('./shared/services/invoice-pdf').invoicePdf(JSON.parse(require('fs').readFileSync(0, 'utf8')), { name: 'Studio North', address: 'Harbour 5' }, { name: 'Acme Corp' }).then((b) => require('fs').writeFileSync(process.argv[1], b));`,
+        join(dir, 'source.pdf'),
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        input: JSON.stringify(invoice),
+      },
+    );
+    const bundled = pdfText(join(dir, 'bundled.pdf'));
+    expect(bundled).toBe(pdfText(join(dir, 'source.pdf')));
+    expect(bundled).toContain('Website: homepage design, café ? 1.50 €120.00 €180.00');
+    expect(bundled).toContain('Total €417.69');
+    // compressed by Node's zlib: the page's content stream is a FlateDecode stream zlib inflates back
+    expect(readFileSync(join(dir, 'bundled.pdf')).toString('latin1')).toContain('/FlateDecode');
+  }, 120_000);
+
+  test("the stack's own bundling (NodejsFunction: esbuild's CLI with --alias) builds the same function", () => {
+    const app = new App();
+    const stack = new Stack(app, 'PdfBundle');
+    new ServiceFunction(stack, 'Pdf', { name: 'console-invoice-pdf', config: stageConfig('dev'), description: 'test', tableName: 'table' });
+    const asm = app.synth();
+    const dirs = readdirSync(asm.directory).filter((d) => d.startsWith('asset.'));
+    const built = dirs.map((d) => join(asm.directory, d, 'index.js')).filter((f) => existsSync(f));
+    expect(built).toHaveLength(1);
+    const code = readFileSync(built[0]!, 'utf8');
+    // no pako (its messages), and the size of the bundle the size test builds with the same options (give or take esbuild's CLI banner)
+    expect(code).not.toContain('incorrect header check');
+    expect(Buffer.byteLength(code)).toBeLessThanOrEqual(BUNDLE_LIMITS.invoicePdf);
+  }, 180_000);
 });
