@@ -76,19 +76,17 @@ const pageRoutes = {
     },
     async () => consoleSettings(),
   ),
-  getConsoleOpenApi: consoleRoute(
-    {
-      method: 'GET',
-      path: '/console/api/openapi.json',
-      access: null,
-      tag: 'Page',
-      summary: "The console API's OpenAPI 3.0 document (public)",
-      response: s.textSchema,
-      successStatus: 200,
-    },
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    async ({ baseUrl }) => (require('./openapi') as typeof import('./openapi')).buildConsoleOpenApi(baseUrl),
-  ),
+  // Its implementation is bound by the console function's entry (functions/console/index.ts): the document
+  // is built from this table (shared/console/openapi.ts), which this module must not import.
+  getConsoleOpenApi: consoleRoute({
+    method: 'GET',
+    path: '/console/api/openapi.json',
+    access: null,
+    tag: 'Page',
+    summary: "The console API's OpenAPI 3.0 document (public)",
+    response: s.textSchema,
+    successStatus: 200,
+  }),
 };
 
 export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes };
