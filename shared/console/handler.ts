@@ -7,9 +7,8 @@ import { buildStack, type CallerKind, type Impl } from '../api/kernel/stack';
 import { logger } from '../platform/logger';
 import * as settings from '../platform/settings';
 import { enforceRateLimit } from '../api/rate-limit';
-import { buildConsoleOpenApi } from './openapi';
-import { consoleRouteList, findConsoleRoute, matchConsolePath, type ConsoleRouteId } from './routes';
-import { functionOf, type ConsoleFunctionName, type ConsolePerson, type ConsoleRequest, type ConsoleRoute, type ConsoleRouteDecl, type ConsoleRun } from './route-table';
+import { consoleRouteList, findConsoleRoute, matchConsolePath, type ConsoleRouteId, type ConsoleTableRoute } from './routes';
+import { functionOf, type ConsoleFunctionName, type ConsolePerson, type ConsoleRequest, type ConsoleRouteDecl, type ConsoleRun } from './route-table';
 
 /**
  * The console's caller kind: a signed-in person (the console authorizer verified their ID token and put
@@ -32,7 +31,6 @@ export const personCounterId = (email: string) => `person#${createHash('sha256')
 
 const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
-type ConsoleTableRoute = ConsoleRoute & { id: ConsoleRouteId };
 /** The signed-in person and, on a route of a workspace, their membership of it. */
 interface PersonCaller {
   person: ConsolePerson;
@@ -87,6 +85,3 @@ export function consoleHandler(fn: ConsoleFunctionName = 'console', implementati
   for (const r of personCaller.routesOf(fn)) impls[r.id] = (implementations[r.id] ?? r.run) as ConsoleRun | undefined;
   return buildStack(personCaller, fn, impls);
 }
-
-/** The console's OpenAPI document (GET /console/api/openapi.json), bound by the console function's entry. */
-export const getConsoleOpenApi: ConsoleRun = async ({ baseUrl }) => buildConsoleOpenApi(baseUrl);
