@@ -128,7 +128,7 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
 
 /**
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to
- * its entity operation, or to its own implementation in `overrides` (webhooks: shared/api/webhooks.ts; the
+ * its entity operation, or to its own implementation in `overrides` (webhooks: shared/webhooks/routes.ts; the
  * timers' stop and start: shared/api/timers.ts); the stack runs it under the request's Idempotency-Key
  * (shared/api/handler.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
  * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)

@@ -515,7 +515,7 @@ const csvRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-/** What webhooks offer besides their five routes (shared/api/webhooks.ts implements them). */
+/** What webhooks offer besides their five routes (shared/webhooks/routes.ts implements them). */
 const webhookRoutes = {
   rotateWebhookSecret: {
     method: 'POST',
