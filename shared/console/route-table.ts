@@ -69,7 +69,8 @@ export type ConsoleRun<D extends ConsoleRouteDecl = ConsoleRouteDecl> = (req: Co
 
 export type ConsoleRoute<D extends ConsoleRouteDecl = ConsoleRouteDecl> = D & {
   /** Absent for a route its function's entry binds (a route of another function, the console's document). */
-  run?: ConsoleRun<D>;
+  // a method: a table of routes of many declarations is a list of ConsoleRoute (its parameter is bivariant)
+  run?(req: ConsoleRequest<D>): Promise<unknown>;
 };
 
 /** The function that serves a route. */

@@ -98,7 +98,7 @@ export type ConsoleRouteId = keyof typeof consoleRoutes;
 export type ConsoleTableRoute = ConsoleRoute & { id: ConsoleRouteId };
 export const consoleRouteList: ConsoleTableRoute[] = (Object.keys(consoleRoutes) as ConsoleRouteId[]).map((id) => ({
   id,
-  ...(consoleRoutes[id] as unknown as ConsoleRoute),
+  ...(consoleRoutes[id] as ConsoleRoute),
 }));
 
 /**
