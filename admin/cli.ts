@@ -10,7 +10,7 @@ import { ensureTable } from '../shared/data/setup';
 import { isValidWorkspaceId, keyState } from '../shared/domain/apikeys';
 import { seedWorkspace } from '../shared/seed/seed';
 import { LOCAL_WEBHOOK_KEY_RING } from '../shared/data/secrets';
-import { reencryptSecrets } from '../shared/data/webhooks';
+import { reencryptSecrets } from '../shared/webhooks/store';
 
 /**
  * Operator CLI: `npm run --silent admin -- <command>`. Talks to DynamoDB directly: DynamoDB Local

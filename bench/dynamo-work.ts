@@ -379,7 +379,7 @@ async function webhookRequests(route: RouteDef & { id: RouteId }, ws: Workspace)
   process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
   const { repository } = await import('../shared/data/repository');
   const { webhooks } = await import('../shared/domain/entities/webhooks');
-  const { encryptSecret } = await import('../shared/data/webhooks');
+  const { encryptSecret } = await import('../shared/webhooks/store');
   const { newWebhookSecret } = await import('../shared/domain/webhooks');
   const body = { url: 'http://127.0.0.1:9/bench', events: ['client.*'] };
   const hook = async () =>

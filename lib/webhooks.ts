@@ -40,7 +40,7 @@ export interface WebhookDeliveryProps {
 /**
  * Webhook delivery in AWS, from managed parts (docs/webhooks.md): the table's stream, filtered to new
  * change-event items -> the dispatcher function -> an SQS queue (with a dead-letter queue) -> the sender
- * function. Both functions run the code `npm start` runs locally (shared/services/webhook-delivery.ts).
+ * function. Both functions run the code `npm start` runs locally (shared/webhooks/delivery.ts).
  * Least privilege: each function gets only the table actions it calls, SQS send where it queues, and
  * the webhook key ring (the keys encrypting the stored `whsec_` secrets; shared/data/secrets.ts) only
  * where secrets are sealed (the webhooks API function) or opened to sign (the sender). The cursor secret

@@ -2,12 +2,12 @@ import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dyn
 import { ulid } from '../shared/domain/ids';
 import { db, tableName } from '../shared/data/db';
 import { keys } from '../shared/data/keys';
-import { useFallbackQueue } from '../shared/data/queue';
+import { useFallbackQueue } from '../shared/webhooks/queue';
 import { TYPE_ATTRIBUTE as TYPE } from '../shared/data/table';
 
 /**
  * The local run's queue: SQS's part, kept in the table (messages survive a restart). Outside Lambda,
- * `deliveryQueue()` (shared/data/queue.ts) sends to it once this module is loaded (by the local gateway,
+ * `deliveryQueue()` (shared/webhooks/queue.ts) sends to it once this module is loaded (by the local gateway,
  * the local delivery loop and the tests that read it); no Lambda function bundles it. local/webhooks.ts
  * drains it.
  */

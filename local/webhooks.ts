@@ -1,11 +1,11 @@
-import { dispatch, handleMessage, type DeliveryMessage } from '../shared/services/webhook-delivery';
-import { deliveryQueue } from '../shared/data/queue';
-import { directory } from '../shared/data/webhooks';
+import { dispatch, handleMessage, type DeliveryMessage } from '../shared/webhooks/delivery';
+import { deliveryQueue } from '../shared/webhooks/queue';
+import { directory } from '../shared/webhooks/store';
 import { localAck, localReceive } from './queue';
 
 /**
  * Webhook delivery on a local run: the AWS parts' work (stream -> dispatcher, SQS -> sender) done by one
- * loop over the same code, with the table-backed queue of shared/data/webhooks.ts. Each round
+ * loop over the same code, with the table-backed queue of shared/webhooks/store.ts. Each round
  * dispatches every workspace with webhooks, then handles the messages that are due and deletes each
  * after it was handled. A message whose handling was cut short (a crash, Ctrl-C) stays queued and is
  * handled again by the next loop: nothing pending is lost across a restart.

@@ -1,4 +1,4 @@
-import { dispatcherHandler } from '../../shared/services/webhook-workers';
+import { dispatcherHandler } from '../../shared/webhooks/workers';
 
-/** Webhook dispatcher: DynamoDB stream (new change events) -> deliveries -> SQS (shared/services/webhook-workers.ts). */
+/** Webhook dispatcher: DynamoDB stream (new change events) -> deliveries -> SQS (shared/webhooks/workers.ts). */
 export const handler = dispatcherHandler;

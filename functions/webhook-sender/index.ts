@@ -1,4 +1,4 @@
-import { senderHandler } from '../../shared/services/webhook-workers';
+import { senderHandler } from '../../shared/webhooks/workers';
 
-/** Webhook sender: SQS -> one signed POST per message (shared/services/webhook-workers.ts). */
+/** Webhook sender: SQS -> one signed POST per message (shared/webhooks/workers.ts). */
 export const handler = senderHandler;

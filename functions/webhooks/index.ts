@@ -1,4 +1,4 @@
 import { entityHandler } from '../../shared/api/crud';
-import { webhookOperations } from '../../shared/api/webhooks';
+import { webhookOperations } from '../../shared/webhooks/routes';
 
 export const handler = entityHandler('webhooks', webhookOperations);

@@ -1,11 +1,8 @@
-import { invalidField } from '../domain/errors';
 import type { Where } from '../data/query-plan';
 import { repository, type CreateValues, type FieldValues, type IfMatch, type Locator } from '../data/repository';
 import type { AnyEntity } from '../domain/entity';
 import { headerValue } from './gateway-edge';
 import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
-import { REPLAYED_HEADER } from './headers';
-import { isReplayed, recordAnswer, runIdempotent } from './idempotency';
 import { routeList, type InputOf, type Operation, type ResourceName, type RouteDef, type RouteId, type Routes } from './routes';
 // Binds the time entries' companion (the running-timer rule, the rollups) to their repository.
 import '../services/timers';
@@ -90,13 +87,6 @@ export const writeOptions = (headers: Headers | undefined) => {
   return ifMatch === undefined ? {} : { ifMatch };
 };
 
-/** The conditional headers a request sent (part of what an Idempotency-Key's repeat must match). */
-function conditionsOf(headers: Headers | undefined): { ifMatch?: string; ifNoneMatch?: string } {
-  const ifMatch = headerValue(headers, 'If-Match');
-  const ifNoneMatch = headerValue(headers, 'If-None-Match');
-  return { ...(ifMatch !== undefined ? { ifMatch } : {}), ...(ifNoneMatch !== undefined ? { ifNoneMatch } : {}) };
-}
-
 /** The five record operations of an entity. */
 function recordOperations<E extends AnyEntity>(entity: E): { [Op in 'list' | 'create' | 'get' | 'update' | 'delete']: Impl<OperationInputs<E>[Op]> } {
   const repo = repository(entity);
@@ -138,8 +128,9 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
 
 /**
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to
- * its entity operation, or to its own implementation in `overrides` (webhooks: shared/api/webhooks.ts; the
- * timers' stop and start: shared/api/timers.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
+ * its entity operation, or to its own implementation in `overrides` (webhooks: shared/webhooks/routes.ts; the
+ * timers' stop and start: shared/api/timers.ts); the stack runs it under the request's Idempotency-Key
+ * (shared/api/handler.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
  * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)
  */
 export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}) {
@@ -148,31 +139,7 @@ export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}
     const own = (overrides as Record<string, RouteImpl<RouteDef> | undefined>)[route.id];
     const operation = entityOperation(route);
     if (!operation && !own) continue;
-    impls[route.id] = async (req) => {
-      const run = () => (own ? own(req) : operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
-      if (route.noIdempotency && req.idempotencyKey) throw invalidField('Idempotency-Key', route.noIdempotency);
-      if (!req.idempotencyKey) return run();
-      // With an Idempotency-Key, the operation runs once per key; repeats get the kept answer. The answer is
-      // kept in the record write's own transaction: the record (or the delete's result) at the route's status.
-      const answer = await runIdempotent(
-        {
-          workspaceId: req.auth.workspaceId,
-          key: req.idempotencyKey,
-          method: route.method,
-          path: req.path,
-          query: req.rawQuery,
-          body: req.rawBody,
-          ...conditionsOf(req.headers),
-        },
-        recordAnswer(route.successStatus),
-        async () => {
-          const result = await run();
-          const reply = result instanceof Reply ? result : new Reply(result);
-          return { status: reply.status ?? route.successStatus, body: reply.body, headers: { ...reply.headers } };
-        },
-      );
-      return new Reply(answer.body, { ...answer.headers, ...(isReplayed(answer) ? { [REPLAYED_HEADER]: 'true' } : {}) }, answer.status);
-    };
+    impls[route.id] = own ?? ((req) => operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
   }
   return resourceHandler(resource, impls as RouteImpls);
 }

@@ -202,7 +202,7 @@ const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
 };
 
 /** The table: every answer the gateway gives itself, by id. */
-export const GATEWAY_ANSWERS: Readonly<Record<GatewayAnswerId, GatewayAnswer>> = Object.fromEntries(
+export const GATEWAY_ANSWERS: Readonly<Record<GatewayAnswerId, GatewayAnswer>> = Object.fromEntries<GatewayAnswer>(
   (Object.entries(SPECS) as Array<[GatewayAnswerId, AnswerSpec]>).map(([id, s]) => [
     id,
     Object.freeze({
@@ -214,11 +214,11 @@ export const GATEWAY_ANSWERS: Readonly<Record<GatewayAnswerId, GatewayAnswer>> =
       message: s.message,
       messageFromGateway: s.messageFromGateway ?? false,
       headers: Object.freeze({ ...JSON_CONTENT_TYPE, ...(s.headers ?? {}) }),
-      deployed: s.deployed ?? { kind: 'gateway-response', responseType: id },
+      deployed: s.deployed ?? { kind: 'gateway-response' as const, responseType: id },
       on: s.on,
     }),
   ]),
-) as unknown as Record<GatewayAnswerId, GatewayAnswer>;
+) as Record<GatewayAnswerId, GatewayAnswer>;
 
 export const gatewayAnswerList: readonly GatewayAnswer[] = Object.values(GATEWAY_ANSWERS);
 

@@ -1,18 +1,18 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { EXAMPLE_CURSOR, EXAMPLE_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START } from '../domain/examples';
 import { ENTITIES } from '../domain/registry';
 import { ERROR_STATUS, type ErrorCode } from './errors';
 import { API_KEY_HEADER, CORS, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
 import { IDEMPOTENCY_KEY_HEADER, NEXT_CURSOR_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
+import { buildDocument, Components, type Json } from './kernel/openapi';
 import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 
 /**
- * The OpenAPI 3.0 document, generated from the route table and its zod schemas. Nothing here is
- * written by hand per route: a new route appears in the document as soon as it is in the table.
+ * The OpenAPI 3.0 document, generated from the route table and its zod schemas by the kernel's builder
+ * (shared/api/kernel/openapi.ts). Nothing here is written by hand per route: a new route appears in the
+ * document as soon as it is in the table.
  */
-type Json = Record<string, unknown>;
-const schemas: Record<string, Json> = {};
 
 const INT32 = 2 ** 31;
 /** Every integer gets its format (int32 when its bounds fit, else int64), as generators and linters expect. */
@@ -43,19 +43,10 @@ function withDateExamples(v: unknown): unknown {
   return o;
 }
 
-function toSchema(schema: z.ZodMiniType, io: 'input' | 'output'): Json {
-  const out = withDateExamples(withIntegerFormats(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }))) as Json;
-  const defs = (out.definitions ?? {}) as Record<string, Json>;
-  delete out.definitions;
-  delete out.$schema;
-  for (const [id, def] of Object.entries(defs)) schemas[id] ??= rewriteRefs(withDateExamples(withIntegerFormats(def))) as Json;
-  const id = z.globalRegistry.get(schema)?.id;
-  if (id) {
-    schemas[id] ??= rewriteRefs(out) as Json;
-    return { $ref: `#/components/schemas/${id}` };
-  }
-  return rewriteRefs(out) as Json;
-}
+/** The document's component schemas: every JSON schema with its integer formats and date examples. */
+const components = new Components((v) => withDateExamples(withIntegerFormats(v)));
+const schemas = components.schemas;
+const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): Json => components.schema(schema, io);
 
 /**
  * A component schema's example, composed from its properties' examples (each declared once, on its zod
@@ -87,18 +78,6 @@ function composedExample(s: Json, seen: readonly string[] = []): unknown {
     return out;
   }
   return undefined;
-}
-
-function rewriteRefs(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(rewriteRefs);
-  if (v && typeof v === 'object') {
-    const o: Json = {};
-    for (const [k, val] of Object.entries(v as Json)) {
-      o[k] = k === '$ref' && typeof val === 'string' ? val.replace('#/definitions/', '#/components/schemas/') : rewriteRefs(val);
-    }
-    return o;
-  }
-  return v;
 }
 
 /**
@@ -243,17 +222,7 @@ function gatewayHeadersOf(a: GatewayAnswer): Record<string, Json> {
 const gatewayHeaders = (code: ErrorCode): Record<string, Json> =>
   Object.assign({}, ...gatewayAnswerList.filter((a) => a.code === code && !ownComponent(a) && a.on !== 'no-operation').map(gatewayHeadersOf));
 
-function parameters(schema: z.ZodMiniObject | undefined, where: 'path' | 'query'): Json[] {
-  if (!schema) return [];
-  return Object.entries(schema.shape).map(([name, prop]) => {
-    const p = prop as z.ZodMiniType;
-    const s = toSchema(p, 'input');
-    const description = (s.description as string | undefined) ?? z.globalRegistry.get(p)?.description;
-    delete s.description;
-    if (s.type === 'integer') delete s.pattern; // the digits pattern of a query-string integer (limitParam)
-    return { name, in: where, required: where === 'path' || !p.safeParse(undefined).success, schema: s, ...(description ? { description } : {}) };
-  });
-}
+const parameters = (schema: z.ZodMiniObject | undefined, where: 'path' | 'query'): Json[] => components.parameters(schema, where, true);
 
 /**
  * Rate-limit headers (draft-ietf-httpapi-ratelimit-headers-10; docs/rate-limits.md). Every response
@@ -439,76 +408,82 @@ function gettingStarted(): string {
 }
 
 export function buildOpenApi(serverUrl?: string): Json {
-  const paths: Record<string, Record<string, Json>> = {};
-  for (const r of routeList) {
-    const op: Json = {
-      operationId: r.id,
-      summary: r.summary,
-      tags: [r.resource === 'openapi' ? 'meta' : r.resource],
-      security: r.scope ? [{ ApiKeyAuth: [] }] : [],
-      description: [
-        r.description,
-        r.scope === ANY_KEY
-          ? 'Any valid API key may call it (no scope needed); it is rate-limited like every route.'
-          : r.scope
-            ? r.alsoScopes?.length
-              ? `Required scopes: ${[r.scope, ...r.alsoScopes].map((x) => `\`${x}\``).join(' and ')}.`
-              : `Required scope: \`${r.scope}\`.`
-            : 'Public: no API key needed.',
-        r.noIdempotency ? `${r.noIdempotency}.` : undefined,
-      ]
-        .filter(Boolean)
-        .join(' '),
-      ...(r.scope && r.scope !== ANY_KEY ? { 'x-required-scope': r.scope } : {}),
-      ...(r.alsoScopes?.length ? { 'x-also-required-scopes': [...r.alsoScopes] } : {}),
+  return buildDocument(routeList, operationOf, (paths) => documentOf(paths, serverUrl));
+}
+
+/** The operation of a route. */
+function operationOf(r: RouteDef & { id: string }): Json {
+  const op: Json = {
+    operationId: r.id,
+    summary: r.summary,
+    tags: [r.resource === 'openapi' ? 'meta' : r.resource],
+    security: r.scope ? [{ ApiKeyAuth: [] }] : [],
+    description: [
+      r.description,
+      r.scope === ANY_KEY
+        ? 'Any valid API key may call it (no scope needed); it is rate-limited like every route.'
+        : r.scope
+          ? r.alsoScopes?.length
+            ? `Required scopes: ${[r.scope, ...r.alsoScopes].map((x) => `\`${x}\``).join(' and ')}.`
+            : `Required scope: \`${r.scope}\`.`
+          : 'Public: no API key needed.',
+      r.noIdempotency ? `${r.noIdempotency}.` : undefined,
+    ]
+      .filter(Boolean)
+      .join(' '),
+    ...(r.scope && r.scope !== ANY_KEY ? { 'x-required-scope': r.scope } : {}),
+    ...(r.alsoScopes?.length ? { 'x-also-required-scopes': [...r.alsoScopes] } : {}),
+  };
+  const params = [
+    ...parameters(r.params, 'path'),
+    ...parameters(r.query, 'query'),
+    ...(r.conditional ? [CONDITIONAL_HEADERS[r.conditional]] : []),
+    ...(idempotent(r) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
+  if (params.length) op.parameters = params;
+  // The CSV form of this JSON operation (also answered here for Accept: text/csv)
+  const csvRoute = r.csv ? routeList.find((c) => c.csvOf === r.id) : undefined;
+  if (csvRoute) op['x-csv-operation'] = csvRoute.id;
+  if (r.body) op.requestBody = { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
+  const responses: Record<string, Json> = {};
+  if (!r.notImplemented) {
+    // A CSV page carries its next cursor in a header (the CSV route of a paged list)
+    const paged = r.csvOf !== undefined && r.operation === 'list';
+    const headers = {
+      ...(r.scope ? successHeaders : {}),
+      ...(r.etag ? { ETag: ETAG_HEADER } : {}),
+      ...(r.successStatus === 201 ? { Location: LOCATION_DOC } : {}),
+      ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}),
+      ...CORS_HEADERS,
+      ...(paged ? { [NEXT_CURSOR_HEADER]: NEXT_CURSOR_DOC } : {}),
     };
-    const params = [
-      ...parameters(r.params, 'path'),
-      ...parameters(r.query, 'query'),
-      ...(r.conditional ? [CONDITIONAL_HEADERS[r.conditional]] : []),
-      ...(idempotent(r) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
-    ];
-    if (params.length) op.parameters = params;
-    // The CSV form of this JSON operation (also answered here for Accept: text/csv)
-    const csvRoute = r.csv ? routeList.find((c) => c.csvOf === r.id) : undefined;
-    if (csvRoute) op['x-csv-operation'] = csvRoute.id;
-    if (r.body) op.requestBody = { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
-    const responses: Record<string, Json> = {};
-    if (!r.notImplemented) {
-      // A CSV page carries its next cursor in a header (the CSV route of a paged list)
-      const paged = r.csvOf !== undefined && r.operation === 'list';
-      const headers = {
-        ...(r.scope ? successHeaders : {}),
-        ...(r.etag ? { ETag: ETAG_HEADER } : {}),
-        ...(r.successStatus === 201 ? { Location: LOCATION_DOC } : {}),
-        ...(idempotent(r) ? { [REPLAYED_HEADER]: REPLAYED_HEADER_DOC } : {}),
-        ...CORS_HEADERS,
-        ...(paged ? { [NEXT_CURSOR_HEADER]: NEXT_CURSOR_DOC } : {}),
+    const text = r.produces?.split(';')[0];
+    responses[String(r.successStatus)] = {
+      description: r.successStatus === 201 ? 'Created' : 'OK',
+      ...(Object.keys(headers).length ? { headers } : {}),
+      // JSON only, CSV on a route of its own (csvOf): a generated client's call is typed as one or the other
+      content: text
+        ? {
+            [text]: {
+              schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS, ...(text === 'text/csv' ? { description: 'RFC 4180 CSV with a header row' } : {}) },
+              ...(TEXT_EXAMPLES[r.id] !== undefined ? { example: TEXT_EXAMPLES[r.id] } : {}),
+            },
+          }
+        : { 'application/json': { schema: toSchema(r.response, 'output') } },
+    };
+    if (r.conditional === 'read') {
+      responses['304'] = {
+        description: 'Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit)',
+        headers: { ...successHeaders, ETag: ETAG_HEADER, ...CORS_HEADERS },
       };
-      const text = r.produces?.split(';')[0];
-      responses[String(r.successStatus)] = {
-        description: r.successStatus === 201 ? 'Created' : 'OK',
-        ...(Object.keys(headers).length ? { headers } : {}),
-        // JSON only, CSV on a route of its own (csvOf): a generated client's call is typed as one or the other
-        content: text
-          ? {
-              [text]: {
-                schema: { type: 'string', maxLength: MAX_TEXT_RESPONSE_CHARS, ...(text === 'text/csv' ? { description: 'RFC 4180 CSV with a header row' } : {}) },
-                ...(TEXT_EXAMPLES[r.id] !== undefined ? { example: TEXT_EXAMPLES[r.id] } : {}),
-              },
-            }
-          : { 'application/json': { schema: toSchema(r.response, 'output') } },
-      };
-      if (r.conditional === 'read') {
-        responses['304'] = {
-          description: 'Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit)',
-          headers: { ...successHeaders, ETag: ETAG_HEADER, ...CORS_HEADERS },
-        };
-      }
     }
-    op.responses = { ...responses, ...errorResponsesFor(r) };
-    (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
+  op.responses = { ...responses, ...errorResponsesFor(r) };
+  return op;
+}
+
+/** The document around the paths. */
+function documentOf(paths: Record<string, Json>, serverUrl: string | undefined): Json {
   const errorRef = toSchema(errorSchema, 'output');
   for (const schema of Object.values(schemas)) schema.example ??= composedExample(schema);
   const tagNames: string[] = [...new Set(routeList.map((r) => (r.resource === 'openapi' ? 'meta' : r.resource)))];

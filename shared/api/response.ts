@@ -67,7 +67,7 @@ function isUnavailable(e: { name?: string; code?: string; message?: string; $met
 
 /**
  * The one mapping from anything thrown to a response. Typed ApiErrors keep their code and message;
- * a malformed JSON body is a 400; DynamoDB throttling, timeouts, unreachability and transactions cancelled
+ * DynamoDB throttling, timeouts, unreachability and transactions cancelled
  * for load (throttled, conflicting) are a retryable 503; everything else
  * is a 500 whose body carries only the request id.
  */
@@ -84,12 +84,7 @@ export function toErrorResponse(thrown: unknown, requestId: string): { response:
       unexpected: false,
     };
   }
-  const e = err as
-    | { name?: string; code?: string; message?: string; cause?: { package?: string }; $metadata?: unknown; statusCode?: number; CancellationReasons?: Array<{ Code?: string }> }
-    | undefined;
-  if (e?.cause?.package === '@middy/http-json-body-parser') {
-    return { response: errorResponse('VALIDATION_ERROR', 400, 'Request body must be valid JSON', { details: [{ field: 'body', message: 'malformed JSON' }] }), unexpected: false };
-  }
+  const e = err as { name?: string; code?: string; message?: string; $metadata?: unknown; statusCode?: number; CancellationReasons?: Array<{ Code?: string }> } | undefined;
   if (e && isUnavailable(e)) {
     return {
       response: errorResponse('SERVICE_UNAVAILABLE', 503, 'The service is busy; retry after a short wait', { requestId, headers: { 'Retry-After': '1' } }),

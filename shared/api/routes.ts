@@ -6,6 +6,7 @@ import { favorites } from '../domain/entities/favorites';
 import { timeEntries } from '../domain/entities/time-entries';
 import { ENTITIES, RESOURCES, type Entity, type ResourceName } from '../domain/registry';
 import { meta } from '../domain/fields';
+import type { InputOf, KeyAccess, RouteDecl } from './kernel/route';
 import * as s from './schemas';
 
 /**
@@ -16,7 +17,7 @@ import * as s from './schemas';
  * declaration and its line in the registry (shared/domain/registry.ts); ROUTE_OPTIONS below holds what
  * differs per resource. docs/architecture.md walks through adding one.
  */
-export { RESOURCES, SCOPES, isScope, type ResourceName, type Scope };
+export { RESOURCES, SCOPES, isScope, type InputOf, type ResourceName, type Scope };
 /**
  * The Lambdas: one per resource, `openapi` (the document and its reference page, public), `me` (the calling
  * key), `changes` (the change feed) and `reports` (the summary report).
@@ -39,7 +40,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** What an entity route does with its entity (shared/api/crud.ts implements each once). */
 export type Operation = 'list' | 'create' | 'get' | 'update' | 'delete';
 
-export interface RouteDef {
+/**
+ * An API route: the kernel's declaration (shared/api/kernel/route.ts: method, path, summary, schemas, status,
+ * conflict, notImplemented) plus what the API says besides. Its `access` is derived from `scope` and
+ * `alsoScopes` when the table is built (`routeList`).
+ */
+export interface RouteDef extends RouteDecl {
   method: HttpMethod;
   /** API Gateway style template, e.g. /v1/clients/{id}. */
   path: string;
@@ -49,14 +55,6 @@ export interface RouteDef {
   scope: RouteScope;
   /** Scopes needed besides `scope`, checked after it and before any work (a route that reads another resource). */
   alsoScopes?: readonly Scope[];
-  summary: string;
-  /** More than the summary says (the OpenAPI operation's description, before its scope). */
-  description?: string;
-  params?: z.ZodMiniObject;
-  query?: z.ZodMiniObject;
-  body?: z.ZodMiniType;
-  /** The body may be left out (it is then `{}`). */
-  bodyOptional?: boolean;
   /**
    * Also answers `Accept: text/csv` with RFC 4180 CSV (shared/api/csv.ts). The document declares only JSON
    * here, so a generated client's call is typed as JSON alone; the CSV is described by the route whose
@@ -65,20 +63,14 @@ export interface RouteDef {
   csv?: boolean;
   /** This route is the CSV form of that JSON route: the same input, scope and implementation, always CSV. */
   csvOf?: string;
-  response: z.ZodMiniType;
   /** The answer is this text type, not JSON (the implementation returns the text). */
   produces?: TextContentType;
-  successStatus: 200 | 201;
   /** Also answered with a trailing slash (a page: GET /v1/docs/). */
   trailingSlash?: boolean;
   /** Its cursor expires (410 CURSOR_EXPIRED): the change feed's. */
   expiringCursor?: boolean;
   /** Refuses Idempotency-Key (400), saying why: its answer carries a secret, which is never kept. */
   noIdempotency?: string;
-  /** May answer 409 CONFLICT (uniqueness, references, state). */
-  conflict?: boolean;
-  /** Declared, but permanently answered with 501 NOT_IMPLEMENTED (documented as such). */
-  notImplemented?: string;
   /** The kind named in NOT_FOUND messages of id routes. */
   kind?: string;
   /** A single-resource answer carrying the record's ETag header. */
@@ -552,7 +544,7 @@ const csvRoutes = {
   },
 } satisfies Record<string, RouteDef>;
 
-/** What webhooks offer besides their five routes (shared/api/webhooks.ts implements them). */
+/** What webhooks offer besides their five routes (shared/webhooks/routes.ts implements them). */
 const webhookRoutes = {
   rotateWebhookSecret: {
     method: 'POST',
@@ -607,10 +599,16 @@ export type RouteId = keyof typeof routes;
 export type Routes = typeof routes;
 for (const route of Object.values(routes)) lazyRoute(route as RouteDef);
 export const ROUTE_IDS = Object.keys(routes) as RouteId[];
-// each route with its id, its lazy schemas kept lazy (a spread would build them all)
-export const routeList: Array<RouteDef & { id: RouteId }> = ROUTE_IDS.map(
-  (id) => Object.defineProperties({ id }, Object.getOwnPropertyDescriptors(routes[id] as RouteDef)) as RouteDef & { id: RouteId },
-);
+/** A route of the table as the kernel takes it: its id and its access (the key's scopes; null: public). */
+export type ApiRoute = RouteDef & { id: RouteId; access: KeyAccess | null };
+/** The access of an API route: `scope` and `alsoScopes` (none for ANY_KEY), or public. */
+export const accessOf = (r: Pick<RouteDef, 'scope' | 'alsoScopes'>): KeyAccess | null =>
+  r.scope === null ? null : { scopes: r.scope === ANY_KEY ? [] : [r.scope, ...(r.alsoScopes ?? [])] };
+// each route with its id and access, its lazy schemas kept lazy (a spread would build them all)
+export const routeList: ApiRoute[] = ROUTE_IDS.map((id) => {
+  const route = routes[id] as RouteDef;
+  return Object.defineProperties({ id, access: accessOf(route) }, Object.getOwnPropertyDescriptors(route)) as ApiRoute;
+});
 /** The functions behind the API (one per resource, plus openapi, me and changes), in route-table order. */
 export const FUNCTION_NAMES: readonly FunctionName[] = [...new Set(routeList.map((r) => r.resource))];
 
@@ -622,7 +620,7 @@ export function pathTemplates(): Map<string, RouteDef[]> {
 }
 
 /** Finds the route of an API Gateway event (resource template + method). */
-export function findRoute(pathTemplate: string, method: string): (RouteDef & { id: RouteId }) | undefined {
+export function findRoute(pathTemplate: string, method: string): ApiRoute | undefined {
   return routeList.find((r) => r.path === pathTemplate && r.method === method);
 }
 
@@ -659,9 +657,3 @@ export function templateMatcher(templates: readonly string[]): (path: string) =>
     return undefined;
   };
 }
-
-export type InputOf<R extends RouteDef> = {
-  params: R['params'] extends z.ZodMiniType ? z.output<R['params']> : Record<string, never>;
-  query: R['query'] extends z.ZodMiniType ? z.output<R['query']> : Record<string, never>;
-  body: R['body'] extends z.ZodMiniType ? z.output<R['body']> : undefined;
-};

@@ -282,7 +282,7 @@ export const changeEventSchema = meta(
         "The event's place in the workspace's change feed: events are in this order (a record's changes in the order they were made); numbers may be skipped. Webhook deliveries are concurrent and may arrive in any order: sort on position, or read the feed.",
       example: 1042,
     }),
-    data: meta(z.union(CHANGE_ENTITIES.map((e) => responseSchema(e)) as unknown as [z.ZodMiniObject, z.ZodMiniObject, ...z.ZodMiniObject[]]), {
+    data: meta(z.union(CHANGE_ENTITIES.map((e): z.ZodMiniObject => responseSchema(e)) as [z.ZodMiniObject, z.ZodMiniObject, ...z.ZodMiniObject[]]), {
       description: 'The record after the change (for a deleted event, its last state), as its GET returns it',
     }),
     previousSortKey: meta(z.optional(z.string().check(z.maxLength(512))), {

@@ -1,36 +1,14 @@
-import * as z from 'zod/mini';
 import { ERROR_STATUS, type ErrorCode } from '../api/errors';
+import { buildDocument, Components, type Json } from '../api/kernel/openapi';
 import { errorSchema } from '../api/schemas';
-import { consoleRouteList } from './routes';
 import type { ConsoleRoute } from './route-table';
 
 /**
  * The console API's own OpenAPI 3.0 document (GET /console/api/openapi.json), generated from the console
- * route table; the integration document (/v1/openapi.json) does not list these routes.
+ * route table (given by shared/console/routes.ts, which this module does not import: no cycle) by the
+ * kernel's builder (shared/api/kernel/openapi.ts); the integration document (/v1/openapi.json) does not
+ * list these routes.
  */
-type Json = Record<string, unknown>;
-
-function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', components: Record<string, Json>): Json {
-  const out = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
-  const defs = (out.definitions ?? {}) as Record<string, Json>;
-  delete out.definitions;
-  delete out.$schema;
-  for (const [id, def] of Object.entries(defs)) components[id] ??= refs(def) as Json;
-  const id = z.globalRegistry.get(schema)?.id;
-  if (id) {
-    components[id] ??= refs(out) as Json;
-    return { $ref: `#/components/schemas/${id}` };
-  }
-  return refs(out) as Json;
-}
-function refs(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(refs);
-  if (!v || typeof v !== 'object') return v;
-  return Object.fromEntries(
-    Object.entries(v as Json).map(([k, val]) => [k, k === '$ref' && typeof val === 'string' ? val.replace('#/definitions/', '#/components/schemas/') : refs(val)]),
-  );
-}
-
 const ERRORS: Array<[ErrorCode, string]> = [
   ['VALIDATION_ERROR', 'Bad input: details name each field'],
   ['UNAUTHORIZED', 'No valid sign-in token (an API key is refused here)'],
@@ -54,51 +32,38 @@ function errorsFor(r: ConsoleRoute): Record<string, Json> {
   );
 }
 
-function params(schema: z.ZodMiniObject | undefined, where: 'path' | 'query', components: Record<string, Json>): Json[] {
-  if (!schema) return [];
-  return Object.entries(schema.shape).map(([name, prop]) => {
-    const p = prop as z.ZodMiniType;
-    const s = toSchema(p, 'input', components);
-    return { name, in: where, required: where === 'path' || !p.safeParse(undefined).success, schema: s };
-  });
-}
-
-export function buildConsoleOpenApi(serverUrl?: string): Json {
-  const components: Record<string, Json> = {};
-  components.Error = toSchema(errorSchema, 'output', components);
-  const paths: Record<string, Json> = {};
-  for (const r of consoleRouteList) {
-    const op: Json = {
-      operationId: r.id,
-      summary: r.summary,
-      ...(r.description || r.access !== null
-        ? { description: [r.description, r.access === null ? '' : r.access === 'person' ? 'Any signed-in person.' : `Least role: ${r.access}.`].filter(Boolean).join(' ') }
-        : {}),
-      tags: [r.tag],
-      ...(r.access === null ? { security: [] } : {}),
-      parameters: [...params(r.params, 'path', components), ...params(r.query, 'query', components)],
-      ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input', components) } } } } : {}),
-      responses: {
-        [String(r.successStatus)]: {
-          description: r.secret ? 'OK (carries a secret: Cache-Control: no-store)' : 'OK',
-          content: r.produces
-            ? { [r.produces.split(';')[0]!]: { schema: { type: 'string', ...(r.produces.startsWith('application/pdf') ? { format: 'binary' } : {}) } } }
-            : { 'application/json': { schema: toSchema(r.response, 'output', components) } },
-        },
-        ...(r.accepted
-          ? {
-              '202': {
-                description: 'Accepted: the work goes on in later requests (the body says how far it is)',
-                content: { 'application/json': { schema: toSchema(r.accepted, 'output', components) } },
-              },
-            }
-          : {}),
-        ...errorsFor(r),
+export function buildConsoleOpenApi(consoleRouteList: ReadonlyArray<ConsoleRoute & { id: string }>, serverUrl?: string): Json {
+  const components = new Components();
+  components.schemas.Error = components.schema(errorSchema, 'output');
+  const operation = (r: ConsoleRoute & { id: string }): Json => ({
+    operationId: r.id,
+    summary: r.summary,
+    ...(r.description || r.access !== null
+      ? { description: [r.description, r.access === null ? '' : r.access === 'person' ? 'Any signed-in person.' : `Least role: ${r.access}.`].filter(Boolean).join(' ') }
+      : {}),
+    tags: [r.tag],
+    ...(r.access === null ? { security: [] } : {}),
+    parameters: [...components.parameters(r.params, 'path', false), ...components.parameters(r.query, 'query', false)],
+    ...(r.body ? { requestBody: { required: !r.bodyOptional, content: { 'application/json': { schema: components.schema(r.body, 'input') } } } } : {}),
+    responses: {
+      [String(r.successStatus)]: {
+        description: r.secret ? 'OK (carries a secret: Cache-Control: no-store)' : 'OK',
+        content: r.produces
+          ? { [r.produces.split(';')[0]!]: { schema: { type: 'string', ...(r.produces.startsWith('application/pdf') ? { format: 'binary' } : {}) } } }
+          : { 'application/json': { schema: components.schema(r.response, 'output') } },
       },
-    };
-    paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method.toLowerCase()]: op };
-  }
-  return {
+      ...(r.accepted
+        ? {
+            '202': {
+              description: 'Accepted: the work goes on in later requests (the body says how far it is)',
+              content: { 'application/json': { schema: components.schema(r.accepted, 'output') } },
+            },
+          }
+        : {}),
+      ...errorsFor(r),
+    },
+  });
+  return buildDocument(consoleRouteList, operation, (paths) => ({
     openapi: '3.0.3',
     info: {
       title: 'Time-tracking console API',
@@ -114,7 +79,7 @@ export function buildConsoleOpenApi(serverUrl?: string): Json {
       securitySchemes: {
         personToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The ID token the OpenID Provider issued to the console (Cognito in AWS)' },
       },
-      schemas: components,
+      schemas: components.schemas,
     },
-  };
+  }));
 }

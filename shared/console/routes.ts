@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './features/api-keys';
 import { invoiceRoutes } from './features/invoices';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
 import { ASSET_HEADERS, CONSOLE_ASSETS, consolePage, pageHeaders, readAsset } from './page';
+import { buildConsoleOpenApi } from './openapi';
 import { consoleRoute, TextReply, type ConsoleRoute } from './route-table';
 import * as s from './schemas';
 
@@ -86,16 +87,18 @@ const pageRoutes = {
       response: s.textSchema,
       successStatus: 200,
     },
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    async ({ baseUrl }) => (require('./openapi') as typeof import('./openapi')).buildConsoleOpenApi(baseUrl),
+    // the document of this table (the builder is given the table: it imports none of this module)
+    async ({ baseUrl }): Promise<unknown> => buildConsoleOpenApi(consoleRouteList, baseUrl),
   ),
 };
 
 export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes };
 export type ConsoleRouteId = keyof typeof consoleRoutes;
-export const consoleRouteList: Array<ConsoleRoute & { id: ConsoleRouteId }> = (Object.keys(consoleRoutes) as ConsoleRouteId[]).map((id) => ({
+/** A route of the console's table: its declaration, implementation (if bound here) and id. */
+export type ConsoleTableRoute = ConsoleRoute & { id: ConsoleRouteId };
+export const consoleRouteList: ConsoleTableRoute[] = (Object.keys(consoleRoutes) as ConsoleRouteId[]).map((id) => ({
   id,
-  ...(consoleRoutes[id] as unknown as ConsoleRoute),
+  ...(consoleRoutes[id] as ConsoleRoute),
 }));
 
 /**
@@ -106,8 +109,8 @@ export const consoleRouteList: Array<ConsoleRoute & { id: ConsoleRouteId }> = (O
 export const BINARY_MEDIA_TYPES: string[] = [...new Set(consoleRouteList.flatMap((r) => (r.produces && !/^text\/|json/.test(r.produces) ? [r.produces] : [])))];
 
 /** Distinct path templates of the console, each with its routes. */
-export function consolePathTemplates(): Map<string, Array<ConsoleRoute & { id: ConsoleRouteId }>> {
-  const m = new Map<string, Array<ConsoleRoute & { id: ConsoleRouteId }>>();
+export function consolePathTemplates(): Map<string, ConsoleTableRoute[]> {
+  const m = new Map<string, ConsoleTableRoute[]>();
   for (const r of consoleRouteList) m.set(r.path, [...(m.get(r.path) ?? []), r]);
   return m;
 }

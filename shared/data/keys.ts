@@ -206,7 +206,7 @@ export const keys = {
   workspaceOfChangeLog: (pk: string): string | undefined => (pk.startsWith('WS#') && pk.endsWith('#CHANGES') ? pk.slice(3, -'#CHANGES'.length) : undefined),
 
   /**
-   * Webhook delivery (shared/data/webhooks.ts). Per endpoint, one partition holds its deliveries (one
+   * Webhook delivery (shared/webhooks/store.ts). Per endpoint, one partition holds its deliveries (one
    * item per event, SK `DELIVERY#<eventId>`: written once, so a re-dispatched event is not sent twice)
    * and its attempt log (SK `ATTEMPT#<ulid>`, newest last). Per workspace, the dispatcher's feed
    * position. Outside any workspace: the directory of workspaces with webhooks and the local run's

@@ -5,7 +5,7 @@ import * as settings from '../platform/settings';
 
 /**
  * Webhook rules that do no I/O: the signing secret's format, which addresses a delivery may reach,
- * and the retry schedule (docs/webhooks.md). Delivery itself is shared/services/webhook-delivery.ts.
+ * and the retry schedule (docs/webhooks.md). Delivery itself is shared/webhooks/delivery.ts.
  */
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */

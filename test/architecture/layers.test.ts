@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /**
@@ -10,11 +10,34 @@ import { dirname, join, relative, resolve } from 'node:path';
  *   import domain, data and services, not each other;
  * - nothing in shared/ imports local/, admin/, lib/, bench/ or functions/;
  * - admin/ and local/ do not import each other;
- * - the folder graph has no cycle;
- * - in shared/, only shared/platform/settings.ts reads process.env.
+ * - the folder graph has no cycle, and no file imports itself through others (file-level cycle check);
+ * - in shared/, only shared/platform/settings.ts reads process.env;
+ * - a wing (WINGS: a feature in one folder, shared/webhooks/, shared/invoicing/) imports shared/platform,
+ *   shared/domain, shared/data and the kernel (shared/api) only, never another wing; inside it, its routes
+ *   import its services and store, its services its store, its store neither (routes -> services -> store);
+ *   and only what is above the wings (functions, local, lib, admin, shared/console, shared/seed) imports it.
  */
 const ROOT = resolve(__dirname, '../..');
+/**
+ * The wings: a feature that is neither HTTP nor storage in one folder. A wing's file is its routes
+ * (`routes.ts`, `routes-*.ts`, `routes/`), its store (`store.ts`, `store-*.ts`, `store/`: the only code that
+ * knows its items) or one of its services (the rest).
+ */
+const WINGS = ['shared/webhooks', 'shared/invoicing'];
+type WingPart = 'routes' | 'services' | 'store';
+const partOf = (file: string): WingPart => {
+  const inWing = file.slice(file.indexOf('/', 'shared/'.length) + 1);
+  if (/^routes(-[^/]*)?(\.ts)?$|^routes\//.test(inWing)) return 'routes';
+  if (/^store(-[^/]*)?(\.ts)?$|^store\//.test(inWing)) return 'store';
+  return 'services';
+};
+/** What each part of a wing may import of its own wing. */
+const WING_PARTS: Record<WingPart, WingPart[]> = { routes: ['services', 'store'], services: ['services', 'store'], store: ['store'] };
+/** What a wing may import outside itself: the layers below it and the kernel (shared/api). */
+const WING_MAY_IMPORT = ['shared/platform', 'shared/domain', 'shared/data', 'shared/api'];
+
 const FOLDERS = [
+  ...WINGS,
   'shared/platform',
   'shared/domain',
   'shared/data',
@@ -38,17 +61,18 @@ function sources(dir: string): string[] {
     return p.endsWith('.ts') ? [p] : [];
   });
 }
+/** A relative import (a side-effect `import './x'` too), require or dynamic import, and its specifier. */
+const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 const folderOf = (file: string) => FOLDERS.find((f) => relative(ROOT, file).startsWith(`${f}/`));
 
 /** Every (from folder, to folder, file, specifier) of a relative import, require or dynamic import. */
 function edges(): Array<{ from: string; to: string; file: string; spec: string }> {
   const out: Array<{ from: string; to: string; file: string; spec: string }> = [];
-  const pattern = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
   for (const top of ['shared', 'functions', 'lib', 'bin', 'local', 'admin', 'bench', 'test']) {
     for (const file of sources(join(ROOT, top))) {
       const from = folderOf(file);
       if (!from) continue;
-      for (const m of readFileSync(file, 'utf8').matchAll(pattern)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         const target = resolve(dirname(file), m[1]!);
         const to = FOLDERS.find((f) => relative(ROOT, target) === f || relative(ROOT, target).startsWith(`${f}/`));
         if (to && to !== from) out.push({ from, to, file: relative(ROOT, file), spec: m[1]! });
@@ -59,19 +83,20 @@ function edges(): Array<{ from: string; to: string; file: string; spec: string }
 }
 
 const ALLOWED: Record<string, string[]> = {
+  ...Object.fromEntries(WINGS.map((w) => [w, WING_MAY_IMPORT])),
   'shared/platform': [],
   'shared/domain': ['shared/platform'],
   'shared/data': ['shared/platform', 'shared/domain'],
   'shared/services': ['shared/platform', 'shared/domain', 'shared/data'],
   'shared/api': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
   // The console's HTTP layer (its own route table and stack) builds on the API's error model and responses.
-  'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services'],
-  'shared/seed': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
-  functions: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services'],
-  lib: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data'],
+  'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services', ...WINGS],
+  'shared/seed': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services', ...WINGS],
+  functions: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', ...WINGS],
+  lib: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', ...WINGS],
   bin: ['lib'],
-  local: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
-  admin: ['shared/platform', 'shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
+  local: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions', ...WINGS],
+  admin: ['shared/platform', 'shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', ...WINGS],
 };
 
 const violations = (all: ReturnType<typeof edges>) =>
@@ -110,4 +135,118 @@ test('no cycle between folders', () => {
   };
   for (const node of graph.keys()) visit(node, []);
   expect(cycles).toEqual([]);
+});
+
+/** Every relative import between two files of one wing, with the part of each. */
+function wingEdges(): Array<{ wing: string; from: WingPart; to: WingPart; file: string; spec: string }> {
+  const out: Array<{ wing: string; from: WingPart; to: WingPart; file: string; spec: string }> = [];
+  for (const wing of WINGS.filter((w) => existsSync(join(ROOT, w)))) {
+    for (const file of sources(join(ROOT, wing))) {
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const target = relative(ROOT, resolve(dirname(file), m[1]!));
+        if (target.startsWith(`${wing}/`)) out.push({ wing, from: partOf(relative(ROOT, file)), to: partOf(target), file: relative(ROOT, file), spec: m[1]! });
+      }
+    }
+  }
+  return out;
+}
+const wingViolations = (all: ReturnType<typeof wingEdges>) =>
+  all.filter((e) => !WING_PARTS[e.from].includes(e.to)).map((e) => `${e.file} imports ${e.spec} (${e.wing}: ${e.from} -> ${e.to})`);
+
+test('a wing: routes -> services -> store, and outside it only the layers below and the kernel; wings do not import each other', () => {
+  const all = edges();
+  expect(all.some((e) => e.from === 'shared/webhooks')).toBe(true); // the scan sees the webhooks wing
+  // ALLOWED of a wing lists no other wing, and no layer below a wing lists one
+  expect(violations(all.filter((e) => WINGS.includes(e.from) || WINGS.includes(e.to)))).toEqual([]);
+  const inside = wingEdges();
+  expect(inside.some((e) => e.from === 'routes' && e.to === 'store')).toBe(true);
+  expect(wingViolations(inside)).toEqual([]);
+});
+
+test('the wing check fails on a planted violation of each rule', () => {
+  // a wing importing another wing
+  expect(violations([{ from: 'shared/webhooks', to: 'shared/invoicing', file: 'shared/webhooks/delivery.ts', spec: '../invoicing/store' }])).toEqual([
+    'shared/webhooks/delivery.ts imports ../invoicing/store (shared/webhooks -> shared/invoicing)',
+  ]);
+  // the API layer importing a wing
+  expect(violations([{ from: 'shared/api', to: 'shared/webhooks', file: 'shared/api/crud.ts', spec: '../webhooks/store' }])).toEqual([
+    'shared/api/crud.ts imports ../webhooks/store (shared/api -> shared/webhooks)',
+  ]);
+  // a store importing its wing's services, services importing its routes
+  expect(
+    wingViolations([
+      { wing: 'shared/webhooks', from: 'store', to: 'services', file: 'shared/webhooks/store.ts', spec: './delivery' },
+      { wing: 'shared/webhooks', from: 'services', to: 'routes', file: 'shared/webhooks/delivery.ts', spec: './routes' },
+    ]),
+  ).toEqual([
+    'shared/webhooks/store.ts imports ./delivery (shared/webhooks: store -> services)',
+    'shared/webhooks/delivery.ts imports ./routes (shared/webhooks: services -> routes)',
+  ]);
+  expect(partOf('shared/invoicing/routes.ts')).toBe('routes');
+  expect(partOf('shared/invoicing/store/invoices.ts')).toBe('store');
+  expect(partOf('shared/invoicing/sweep.ts')).toBe('services');
+});
+
+/** The file graph of the production code: each file and the files it imports (relative imports, type-only ones included). */
+function fileGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const top of ['shared', 'functions', 'lib', 'bin', 'local', 'admin']) {
+    for (const file of sources(join(ROOT, top))) {
+      const to: string[] = [];
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const t = resolve(dirname(file), m[1]!);
+        const hit = [`${t}.ts`, join(t, 'index.ts'), t].find((c) => existsSync(c) && statSync(c).isFile());
+        if (hit) to.push(relative(ROOT, hit));
+      }
+      graph.set(relative(ROOT, file), to);
+    }
+  }
+  return graph;
+}
+
+/** The import cycles of a file graph: its strongly connected components of more than one file, or a file importing itself (Tarjan). */
+function fileCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+test('no file-level import cycle in the production code', () => {
+  const graph = fileGraph();
+  expect(graph.size).toBeGreaterThan(100);
+  expect(fileCycles(graph)).toEqual([]);
+});
+
+test('the cycle check fails on a planted cycle (the console route table requiring its document lazily was one)', () => {
+  const graph = new Map(fileGraph());
+  graph.set('shared/console/routes.ts', [...graph.get('shared/console/routes.ts')!]);
+  expect(graph.get('shared/console/openapi.ts')).not.toContain('shared/console/routes.ts');
+  graph.set('shared/console/openapi.ts', [...graph.get('shared/console/openapi.ts')!, 'shared/console/routes.ts']);
+  expect(fileCycles(graph)).toEqual([['shared/console/openapi.ts', 'shared/console/routes.ts']]);
 });

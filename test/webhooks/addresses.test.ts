@@ -1,4 +1,4 @@
-import { post, setWebhookResolver } from '../../shared/services/webhook-delivery';
+import { post, setWebhookResolver } from '../../shared/webhooks/delivery';
 import { localQueueDepth } from '../../local/queue';
 import { refusedAddress } from '../../shared/domain/webhooks';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
-import { dispatch } from '../../shared/services/webhook-delivery';
-import { dispatchPosition } from '../../shared/data/webhooks';
+import { dispatch } from '../../shared/webhooks/delivery';
+import { dispatchPosition } from '../../shared/webhooks/store';
 import { localEnqueue, localQueueDepth } from '../../local/queue';
 import { HIGH_LIMITS, workspaceWithKey } from '../resources/support';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../shared/data/db';
 import { entityKey } from '../../shared/data/keys';
-import { reencryptSecrets, sealedKeyId } from '../../shared/data/webhooks';
+import { reencryptSecrets, sealedKeyId } from '../../shared/webhooks/store';
 import { localQueueDepth } from '../../local/queue';
 import { webhooks } from '../../shared/domain/entities/webhooks';
 import { workspaceWithKey } from '../resources/support';

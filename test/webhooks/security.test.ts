@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setWebhookResolver } from '../../shared/services/webhook-delivery';
+import { setWebhookResolver } from '../../shared/webhooks/delivery';
 import { localQueueDepth } from '../../local/queue';
 import { refusedAddress } from '../../shared/domain/webhooks';
 import { err, fields, workspaceWithKey } from '../resources/support';

@@ -3,7 +3,7 @@ import { handler as dispatcher } from '../../functions/webhook-dispatcher';
 import { handler as sender } from '../../functions/webhook-sender';
 import { keys } from '../../shared/data/keys';
 import { localAck, localQueueDepth, localReceive } from '../../local/queue';
-import type { DeliveryMessage } from '../../shared/services/webhook-delivery';
+import type { DeliveryMessage } from '../../shared/webhooks/delivery';
 import { workspaceWithKey } from '../resources/support';
 import { apiClient, useTestTable } from '../support/harness';
 import { Receiver, until } from './support';

@@ -6,7 +6,7 @@ import { singleLine, meta } from '../fields';
  * Webhook endpoints: PK `WS#<ws>`, SK `WEBHOOK#<id>`; the whole list, in creation order. Not
  * time-tracking data, so their writes make no change-feed events (`changes: false`).
  *
- * Internals the API never shows (`_` attributes, written by shared/api/webhooks.ts): `_secret` (the
+ * Internals the API never shows (`_` attributes, written by shared/webhooks/store.ts): `_secret` (the
  * signing secret, encrypted), `_prevSecret` and `_prevSecretUntil` (the secret before a rotation, still
  * signed with for a while), `_readable` (the resources the creating key could read: the only ones whose
  * events it receives), `_activeSince` (events that occurred before are not sent: creation or

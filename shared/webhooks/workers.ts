@@ -3,14 +3,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { keys } from '../data/keys';
-import { deliveryQueue } from '../data/queue';
+import { deliveryQueue } from './queue';
 import { logger } from '../platform/logger';
-import { dispatch, handleMessage, type DeliveryMessage } from './webhook-delivery';
+import { dispatch, handleMessage, type DeliveryMessage } from './delivery';
 
 /**
  * The two Lambda functions of webhook delivery in AWS (lib/webhooks.ts wires them):
  * - the dispatcher, woken by the table's stream, filtered to new change-event items: it dispatches each
- *   workspace named in the batch (shared/services/webhook-delivery.ts, dispatch). A failure fails the batch,
+ *   workspace named in the batch (shared/webhooks/delivery.ts, dispatch). A failure fails the batch,
  *   which the stream retries: dispatch is idempotent (its own feed position, deliveries written once).
  * - the sender, fed by the SQS queue: one attempt per message; a message whose handling failed is
  *   reported back (partial batch response, Powertools' batch utility) and SQS delivers it again, then to

@@ -23,8 +23,8 @@ import {
   setDeliveryState,
   type Delivery,
   type Endpoint,
-} from '../data/webhooks';
-import type { Queue } from '../data/queue';
+} from './store';
+import type { Queue } from './queue';
 import { logger } from '../platform/logger';
 import * as settings from '../platform/settings';
 
@@ -304,7 +304,7 @@ async function attempt(d: Delivery, ep: Endpoint, secrets: readonly string[], qu
   logger.info('Webhook attempt', { webhookId: ep.id, eventId: d.event.id, attempt: number, statusCode: outcome.statusCode, error: outcome.error, status });
   if (!recorded) return; // another handler of the same message moved the delivery on first
   if (status === 'pending') {
-    // SQS takes whole seconds (shared/data/queue.ts rounds up); the local queue keeps fractions (short test schedules)
+    // SQS takes whole seconds (shared/webhooks/queue.ts rounds up); the local queue keeps fractions (short test schedules)
     await queue.send([{ body: { kind: 'deliver', workspaceId: d.workspaceId, webhookId: ep.id, eventId: d.event.id }, delaySeconds: Math.min(MAX_DELAY_SECONDS, delay!) }]);
   } else if (status === 'delivered') {
     if (ep.failedEvents > 0) await resetExhausted(d.workspaceId, ep.id);

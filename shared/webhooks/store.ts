@@ -5,12 +5,13 @@ import type { ChangeEvent } from '../domain/changes';
 import type { WebhookAttempt } from '../domain/webhook-attempt';
 import { webhooks } from '../domain/entities/webhooks';
 import { ulid } from '../domain/ids';
-import { db, queryAll, tableName, type StoredItem } from './db';
-import { ITEM_TYPES } from './item-types';
-import { entityKey, keys } from './keys';
-import { queryPage } from './paging';
-import { getWebhookKeyRing, KEY_ID } from './secrets';
-import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE } from './table';
+import { db, queryAll, tableName, type StoredItem } from '../data/db';
+import { repository, type CreateValues, type FieldValues, type IfMatch } from '../data/repository';
+import { ITEM_TYPES } from '../data/item-types';
+import { entityKey, keys } from '../data/keys';
+import { queryPage } from '../data/paging';
+import { getWebhookKeyRing, KEY_ID } from '../data/secrets';
+import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE } from '../data/table';
 
 /**
  * Storage of webhook delivery (docs/data-model.md, "Webhooks"): the encrypted signing secrets, the
@@ -157,6 +158,50 @@ function endpointOf(item: StoredItem): Endpoint {
     failedEvents: Number(item._failedEvents ?? 0),
   };
 }
+/** What a create of an endpoint stores besides its fields: the secret (sealed here), who made it and what it may send. */
+export interface NewEndpoint {
+  secret: string;
+  /** The resources whose events it may send: those its creating key could read. */
+  readable: readonly string[];
+  createdByKey: string;
+}
+/**
+ * Creates an endpoint: its record through the entity's repository (so its change event, bound and locks go
+ * in the same transaction) with its internals (`_secret` sealed, `_readable`, `_activeSince`,
+ * `_failedEvents`, `_createdByKey`), and lists the workspace in the dispatcher's directory.
+ */
+export async function createEndpoint(workspaceId: string, fields: CreateValues<typeof webhooks>, made: NewEndpoint) {
+  await addToDirectory(workspaceId);
+  return repository(webhooks).create(workspaceId, fields, {
+    system: {
+      internals: {
+        _secret: await encryptSecret(made.secret),
+        _readable: [...made.readable],
+        _activeSince: new Date().toISOString(),
+        _failedEvents: 0,
+        _createdByKey: made.createdByKey,
+      },
+    },
+  });
+}
+/**
+ * Updates an endpoint's fields (If-Match as `ifMatch`); `resume`: re-enabled, it sends the events from now on
+ * and forgets the failures that disabled it.
+ */
+export async function updateEndpoint(workspaceId: string, id: string, fields: FieldValues<typeof webhooks>, opts: { ifMatch?: IfMatch; resume?: boolean }) {
+  const resume = opts.resume ? { system: { internals: { _activeSince: new Date().toISOString(), _failedEvents: 0 } } } : {};
+  return repository(webhooks).update(workspaceId, { id }, fields, { ...(opts.ifMatch !== undefined ? { ifMatch: opts.ifMatch } : {}), ...resume });
+}
+/** Seals a new signing secret; the one it replaces still signs (as the previous secret) for `previousForMs`. */
+export async function rotateEndpointSecret(workspaceId: string, before: Endpoint, secret: string, previousForMs: number): Promise<void> {
+  await repository(webhooks).update(
+    workspaceId,
+    { id: before.id },
+    {},
+    { system: { internals: { _secret: await encryptSecret(secret), _prevSecret: before.sealedSecret, _prevSecretUntil: Date.now() + previousForMs } } },
+  );
+}
+
 /** Every endpoint of a workspace (one Query of its `WEBHOOK#` items). */
 export async function endpointsOf(workspaceId: string): Promise<Endpoint[]> {
   const items = await queryAll({

@@ -4,15 +4,14 @@ import { webhooks } from '../domain/entities/webhooks';
 import { invalidField, notFound } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import { newWebhookSecret, PING_TYPE } from '../domain/webhooks';
-import { deliveryQueue } from '../data/queue';
-import { repository } from '../data/repository';
-import { addToDirectory, attemptsPage, encryptSecret, endpoint, type Endpoint } from '../data/webhooks';
-import type { AuthContext } from './auth';
-import { forbidden } from './errors';
-import { keepBeforeEffect } from './idempotency';
-import { recordReply, writeOptions } from './crud';
-import { Reply, type RouteImpls } from './handler';
-import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from '../services/webhook-delivery';
+import { deliveryQueue } from './queue';
+import { attemptsPage, createEndpoint, endpoint, rotateEndpointSecret, updateEndpoint, type Endpoint } from './store';
+import type { AuthContext } from '../api/auth';
+import { forbidden } from '../api/errors';
+import { keepBeforeEffect } from '../api/idempotency';
+import { recordReply, writeOptions } from '../api/crud';
+import { Reply, type RouteImpls } from '../api/handler';
+import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage } from './delivery';
 
 /**
  * The webhook routes that do more than the generic entity operations (shared/api/crud.ts): create and
@@ -20,8 +19,6 @@ import { checkDestination, PREVIOUS_SECRET_MS, queuePing, type DeliveryMessage }
  * types; create makes the signing secret (shown once, stored encrypted) and records which resources
  * the creating key can read; rotate-secret, test and deliveries. Get, list and delete are generic.
  */
-const repo = () => repository(webhooks);
-
 async function assertUrl(url: string): Promise<void> {
   const dest = await checkDestination(url);
   if ('refused' in dest) throw invalidField('url', dest.refused);
@@ -81,18 +78,7 @@ export const webhookOperations: RouteImpls = {
     assertEvents(body.events);
     await assertUrl(body.url);
     const secret = newWebhookSecret();
-    await addToDirectory(auth.workspaceId);
-    const record = await repo().create(auth.workspaceId, body, {
-      system: {
-        internals: {
-          _secret: await encryptSecret(secret),
-          _readable: readableBy(auth),
-          _activeSince: new Date().toISOString(),
-          _failedEvents: 0,
-          _createdByKey: auth.keyId,
-        },
-      },
-    });
+    const record = await createEndpoint(auth.workspaceId, body, { secret, readable: readableBy(auth), createdByKey: auth.keyId });
     return new Reply({ ...record, secret }, recordReply(record).headers);
   },
 
@@ -105,8 +91,7 @@ export const webhookOperations: RouteImpls = {
     if (before) assertMaySteer(auth, before, body.events ?? before.events);
     if (body.url) await assertUrl(body.url);
     // Re-enabling resumes with the events from now on, and forgets the failures that disabled it.
-    const resume = body.enabled === true && before && !before.enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
-    const record = await repo().update(auth.workspaceId, { id: params.id }, body, { ...writeOptions(headers), ...(resume ? { system: { internals: resume } } : {}) });
+    const record = await updateEndpoint(auth.workspaceId, params.id, body, { ...writeOptions(headers), resume: body.enabled === true && !!before && !before.enabled });
     return recordReply(record);
   },
 
@@ -114,12 +99,7 @@ export const webhookOperations: RouteImpls = {
     const before = await existing(auth.workspaceId, params.id);
     assertMaySteer(auth, before);
     const secret = newWebhookSecret();
-    await repo().update(
-      auth.workspaceId,
-      { id: params.id },
-      {},
-      { system: { internals: { _secret: await encryptSecret(secret), _prevSecret: before.sealedSecret, _prevSecretUntil: Date.now() + PREVIOUS_SECRET_MS } } },
-    );
+    await rotateEndpointSecret(auth.workspaceId, before, secret, PREVIOUS_SECRET_MS);
     return { id: params.id, secret };
   },
 
