@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsoleOpenApi } from '../shared/console/openapi';
+import { consoleRouteList } from '../shared/console/routes';
 import { CONSOLE_SOURCE_DIR } from './console-assets';
 
 /**
@@ -13,7 +14,7 @@ export const CONSOLE_TYPES_FILE = join(CONSOLE_SOURCE_DIR, 'api', 'schema.ts');
 
 export async function generateConsoleTypes(): Promise<string> {
   const { default: openapiTS, astToString } = await import('openapi-typescript');
-  const ast = await openapiTS(Buffer.from(JSON.stringify(buildConsoleOpenApi())), { alphabetize: false, exportType: false });
+  const ast = await openapiTS(Buffer.from(JSON.stringify(buildConsoleOpenApi(consoleRouteList))), { alphabetize: false, exportType: false });
   return `/* Generated from GET /console/api/openapi.json by openapi-typescript (npm run console:types): do not edit. */\n\n${astToString(ast)}`;
 }
 
