@@ -118,6 +118,8 @@ export class Console extends Construct {
       description: `time-tracking ${config.stage}: the console (GET /console, /console/api/...)`,
       environment: {
         ...tokenEnv,
+        // The page's CSP allows it next to the issuer: the pool domain serves authorize, token and logout.
+        CONSOLE_AUTH_ORIGIN: this.domain.baseUrl(),
         CONSOLE_LOGOUT_URL: Fn.join('', [this.domain.baseUrl(), '/logout?client_id=', this.client.userPoolClientId, '&logout_uri=', this.consoleUrl]),
         API_KEY_CACHE_SECONDS: String(API_KEY_CACHE_SECONDS),
         CURSOR_SECRET_ARN: props.cursorSecret.secretArn,

@@ -48,6 +48,13 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     expect(JSON.stringify(policies)).not.toContain('dynamodb:');
   });
 
+  test("the page's CSP allows the pool domain (token endpoint) next to the issuer: CONSOLE_AUTH_ORIGIN is the domain's base URL", () => {
+    const env = s.json.Resources[s.logicalId(c.fn.fn)]!.Properties!.Environment.Variables;
+    expect(env.CONSOLE_AUTH_ORIGIN).toEqual(s.stack.resolve(c.domain.baseUrl()));
+    expect(JSON.stringify(env.CONSOLE_AUTH_ORIGIN)).toContain('.amazoncognito.com');
+    expect(JSON.stringify(env.CONSOLE_ISSUER)).toContain('https://cognito-idp.');
+  });
+
   test('every console route is a method: the public ones without auth, the API behind the console authorizer', () => {
     const authorizerId = s.logicalId(c.authorizer);
     const methods = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method' && consoleRouteList.some((x) => x.id === r.Properties!.OperationName));
