@@ -6,7 +6,7 @@ import { hideBundlingLines } from '../lib/quiet-bundling';
 import { TimeTrackingStack } from '../lib/time-tracking-stack';
 
 /**
- * `cdk synth|deploy [-c stage=dev|prod] [-c alarmEmail=ops@example.com] [-c tracing=true|false] [-c logLevel=INFO] [-c corsOrigins=https://app.example.com]`
+ * `cdk synth|deploy [-c stage=dev|prod] [-c sesFromAddress=no-reply@example.com] [-c waf=true] [-c wafIpRateLimit=2000] [-c wafCountOnly=true] [-c alarmEmail=ops@example.com] [-c tracing=true|false] [-c logLevel=INFO] [-c corsOrigins=https://app.example.com]`
  * (CORS origins: the context value, else CORS_ORIGINS, else `*`.)
  * One stack per stage: TimeTracking-dev, TimeTracking-prod.
  */
@@ -21,6 +21,9 @@ const config = stageConfigFromContext({
   logLevel: app.node.tryGetContext('logLevel'),
   corsOrigins: app.node.tryGetContext('corsOrigins') ?? process.env.CORS_ORIGINS,
   wafIpRateLimit: app.node.tryGetContext('wafIpRateLimit'),
+  waf: app.node.tryGetContext('waf'),
+  wafCountOnly: app.node.tryGetContext('wafCountOnly'),
+  sesFromAddress: app.node.tryGetContext('sesFromAddress'),
 });
 
 new TimeTrackingStack(app, `TimeTracking-${config.stage}`, {

@@ -15,6 +15,8 @@ import { ServiceFunction } from './service-function';
 export const CONSOLE_AUTHORIZER_CACHE_TTL = Duration.seconds(60);
 /** The API key authorizer's cache, which the page states (changes reach the gateway within it). */
 const API_KEY_CACHE_SECONDS = 300;
+/** The ID and access tokens' validity, and the oldest `iat` the verifier accepts. */
+export const CONSOLE_TOKEN_VALIDITY = Duration.minutes(15);
 
 export interface ConsoleProps {
   config: StageConfig;
@@ -63,6 +65,10 @@ export class Console extends Construct {
         emailBody: 'You were added to a workspace of the time-tracking console. User name: {username}  Temporary password: {####}',
       },
       featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      // Production e-mail through Amazon SES (Cognito's own sender has a daily quota AWS calls too low for production).
+      ...(config.cognitoEmail.sesFromAddress
+        ? { email: cognito.UserPoolEmail.withSES({ fromEmail: config.cognitoEmail.sesFromAddress, fromName: 'Time-tracking console', sesRegion: Aws.REGION }) }
+        : {}),
       deletionProtection: prod,
       removalPolicy: config.removalPolicy,
     });
@@ -88,7 +94,9 @@ export class Console extends Construct {
     this.client = this.userPool.addClient('ConsoleClient', {
       userPoolClientName: 'console',
       generateSecret: false,
-      authFlows: {},
+      // A public client of a browser page: the code flow through managed login only; of the SDK's flows, refresh
+      // tokens only (no SRP, password, admin password, choice-based or custom auth against this client).
+      authFlows: { userSrp: false, userPassword: false, adminUserPassword: false, custom: false, user: false },
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL],
@@ -97,9 +105,12 @@ export class Console extends Construct {
       },
       supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
       preventUserExistenceErrors: true,
-      idTokenValidity: Duration.hours(1),
-      accessTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.hours(8),
+      // Short-lived bearer tokens: the page renews them with prompt=none against the managed-login session
+      // (the console page); the verifier also refuses an iat older than this (CONSOLE_TOKEN_MAX_AGE_SECONDS).
+      idTokenValidity: CONSOLE_TOKEN_VALIDITY,
+      accessTokenValidity: CONSOLE_TOKEN_VALIDITY,
+      // The shortest Cognito allows: the page does not keep refresh tokens.
+      refreshTokenValidity: Duration.minutes(60),
       enableTokenRevocation: true,
     });
     new cognito.CfnManagedLoginBranding(this, 'ManagedLoginBranding', {
@@ -109,7 +120,7 @@ export class Console extends Construct {
     });
 
     const issuer = Fn.join('', ['https://cognito-idp.', Aws.REGION, '.', Aws.URL_SUFFIX, '/', this.userPool.userPoolId]);
-    const tokenEnv = { CONSOLE_ISSUER: issuer, CONSOLE_CLIENT_ID: this.client.userPoolClientId };
+    const tokenEnv = { CONSOLE_ISSUER: issuer, CONSOLE_CLIENT_ID: this.client.userPoolClientId, CONSOLE_TOKEN_MAX_AGE_SECONDS: String(CONSOLE_TOKEN_VALIDITY.toSeconds()) };
 
     this.fn = new ServiceFunction(this, 'Fn-console', {
       name: 'console',

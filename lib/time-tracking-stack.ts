@@ -15,7 +15,7 @@ import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
 import { Console } from './console';
-import { BINARY_MEDIA_TYPES } from '../shared/console/routes';
+import { BINARY_MEDIA_TYPES, consoleRouteList } from '../shared/console/routes';
 import { EdgeFirewall } from './waf';
 
 export interface TimeTrackingStackProps extends StackProps {
@@ -33,6 +33,8 @@ export const WORKSPACE_DATA_KEYS: readonly string[] = [keys.workspacePartition('
 
 /** The routes anyone may call without a key (scope null): their own method throttling. */
 export const PUBLIC_ROUTES = routeList.filter((r) => r.scope === null);
+/** The console's public routes (its page, assets, config, OpenAPI document): each with the public method throttle too. */
+export const CONSOLE_PUBLIC_ROUTES = consoleRouteList.filter((r) => r.access === null);
 
 /** Cache time of the authorizer (identity source: API_KEY_HEADER): the cache is why revocation takes up to 5 minutes. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
@@ -52,7 +54,8 @@ export class TimeTrackingStack extends Stack {
   readonly cursorSecret: secretsmanager.Secret;
   readonly accessLogGroup: logs.LogGroup;
   readonly executionLogGroup: logs.LogGroup;
-  readonly firewall: EdgeFirewall;
+  /** The AWS WAF web ACLs (API stage, user pool): prod always, dev with `-c waf=true`. */
+  readonly firewall?: EdgeFirewall;
   readonly webhooks: WebhookDelivery;
   readonly console: Console;
 
@@ -216,7 +219,7 @@ export class TimeTrackingStack extends Stack {
         throttlingBurstLimit: config.throttling.burstLimit,
         // The public routes get their own, smaller bucket (anonymous callers cannot use up the stage's).
         methodOptions: Object.fromEntries(
-          PUBLIC_ROUTES.map((r) => [
+          [...PUBLIC_ROUTES, ...CONSOLE_PUBLIC_ROUTES].map((r) => [
             `${r.path}/${r.method}`,
             {
               throttlingRateLimit: config.publicThrottling.rateLimit,
@@ -237,8 +240,6 @@ export class TimeTrackingStack extends Stack {
       removalPolicy: config.removalPolicy,
     });
     this.api.deploymentStage.node.addDependency(this.executionLogGroup);
-    // 413 for bodies Lambda cannot take; the optional per-IP rate rule (lib/waf.ts).
-    this.firewall = new EdgeFirewall(this, 'Firewall', { config, api: this.api });
 
     const authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       authorizerName: `time-tracking-${config.stage}-api-key`,
@@ -327,6 +328,16 @@ export class TimeTrackingStack extends Stack {
     // ---------------------------------------------------------------- the console (lib/console.ts): Cognito, its routes and authorizer
     this.console = new Console(this, 'Console', { config, api: this.api, table: this.table, cursorSecret: this.cursorSecret });
 
+    // ---------------------------------------------------------------- AWS WAF (lib/waf.ts): on the stage and the user pool
+    if (config.waf.enabled) {
+      this.firewall = new EdgeFirewall(this, 'Firewall', { config, api: this.api, userPool: this.console.userPool });
+    } else {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: 'The dev stage has no AWS WAF web ACL unless deployed with -c waf=true (its cost is not worth it for a sandbox); prod always has one (lib/waf.ts).',
+      });
+    }
+
     // ---------------------------------------------------------------- monitoring
     const monitoring = new Monitoring(this, 'Monitoring', {
       config,
@@ -363,8 +374,9 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   // No $context.identity.userAgent: API Gateway writes it unescaped, so a quote in a User-Agent would break
   // the JSON line (the authorizer-errors metric filter would miss it) or forge fields after it.
   httpMethod: '$context.httpMethod',
+  // The route's template only: $context.path is the raw request path, written unescaped (a quote in it would
+  // break the JSON line or forge fields); the template is one API Gateway made.
   resourcePath: '$context.resourcePath',
-  path: '$context.path',
   protocol: '$context.protocol',
   status: '$context.status',
   responseLength: '$context.responseLength',

@@ -47,6 +47,8 @@ export const invoiceStepLeaseMs = () => number('INVOICE_STEP_LEASE_MS', 120_000)
 export const consoleIssuer = () => raw('CONSOLE_ISSUER');
 export const consoleClientId = () => raw('CONSOLE_CLIENT_ID');
 export const consoleJwksUrl = () => raw('CONSOLE_JWKS_URL');
+/** The oldest ID token (its `iat`) the console accepts, in seconds (default 3600; the stack sets the pool's ID token validity). */
+export const consoleTokenMaxAgeSeconds = () => number('CONSOLE_TOKEN_MAX_AGE_SECONDS', 3600);
 /** Where the sign-out goes (empty: none). */
 export const consoleLogoutUrl = () => raw('CONSOLE_LOGOUT_URL');
 /** The origin of the provider's authorize, token and logout endpoints when not the issuer's (Cognito's user pool domain). */

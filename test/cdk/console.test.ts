@@ -36,7 +36,32 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     expect(url).toContain(`/${stage}/console`);
     expect(url).toContain(s.logicalId(s.stack.api));
     expect(p.LogoutURLs).toEqual(p.CallbackURLs);
-    expect(p.ExplicitAuthFlows).toBeUndefined(); // no password flow through the API: managed login only
+    // Refresh tokens only: no SRP, password, admin password, choice-based or custom auth on the public client.
+    expect(p.ExplicitAuthFlows).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
+    // Short-lived tokens (15 minutes), refresh tokens the shortest Cognito allows, revocation on.
+    expect([p.IdTokenValidity, p.AccessTokenValidity, p.RefreshTokenValidity]).toEqual([15, 15, 60]);
+    expect(p.TokenValidityUnits).toEqual({ IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' });
+    expect(p.EnableTokenRevocation).toBe(true);
+  });
+
+  test("Cognito's e-mail: through SES from the context's address in prod (-c sesFromAddress), Cognito's default in dev; prod pool retained with deletion protection", () => {
+    const [pool] = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::Cognito::UserPool');
+    const email = pool!.Properties!.EmailConfiguration;
+    if (stage === 'prod') {
+      expect(email).toMatchObject({ EmailSendingAccount: 'DEVELOPER', From: expect.stringContaining('<no-reply@example.com>') });
+      expect(JSON.stringify(email.SourceArn)).toContain(':identity/no-reply@example.com');
+      const custom = synth('prod', { sesFromAddress: 'console@acme.example' }).json.Resources;
+      const p2 = Object.values(custom).find((r) => r.Type === 'AWS::Cognito::UserPool')!.Properties!;
+      expect(p2.EmailConfiguration.From).toContain('<console@acme.example>');
+      expect([pool!.DeletionPolicy, pool!.UpdateReplacePolicy, pool!.Properties!.DeletionProtection]).toEqual(['Retain', 'Retain', 'ACTIVE']);
+    } else {
+      expect(email?.EmailSendingAccount ?? 'COGNITO_DEFAULT').toBe('COGNITO_DEFAULT');
+      expect(pool!.DeletionPolicy).toBe('Delete');
+    }
+  });
+
+  test('the authorizer and the console refuse a token older than its validity: CONSOLE_TOKEN_MAX_AGE_SECONDS = 900', () => {
+    for (const f of [c.authorizerFn, c.fn]) expect(s.json.Resources[s.logicalId(f.fn)]!.Properties!.Environment.Variables.CONSOLE_TOKEN_MAX_AGE_SECONDS).toBe('900');
   });
 
   test('the console authorizer: REQUEST on Authorization, cached at most 60 s, backed by its own function with the issuer and client id', () => {
