@@ -40,6 +40,8 @@ export class Console extends Construct {
   readonly fn: ServiceFunction;
   /** The invoice PDF's function (GET .../invoices/{invoiceId}/pdf): pdf-lib and its fonts are bundled there only. */
   readonly pdfFn: ServiceFunction;
+  /** The API-key writes (create, edit, roll, revoke): the only console role that may write key items. */
+  readonly keysFn: ServiceFunction;
   readonly authorizerFn: ServiceFunction;
   readonly authorizer: apigw.RequestAuthorizer;
   readonly consoleUrl: string;
@@ -141,19 +143,29 @@ export class Console extends Construct {
         `cp "${inputDir}/console/app.css" "${outputDir}/${CONSOLE_ASSETS.style}"`,
       ],
     });
-    // Members, audit entries, key records and counters, the rate counter: read and write, no Scan.
+    // Members, audit entries, counters, invoices (WS#), the rate counter, a person's memberships (PERSON# on
+    // GSI1), invoice jobs: read and write, no Scan. Key items: read only (a key by id on GSI2); their writes are
+    // the keys function's alone.
     this.fn.bindTable(props.table, {
       kind: 'readWrite',
-      leadingKeys: [
-        keys.workspacePartition('*'),
-        keys.rateCounter('*', '').PK,
-        keys.apiKey('*').PK,
-        keys.apiKeyById('*').GSI2PK,
-        keys.memberByPersonPartition('*'),
-        keys.invoiceJobsPartition,
-      ],
+      leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
     });
+    this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.apiKeyById('*').GSI2PK] });
     props.cursorSecret.grantRead(this.fn.role);
+
+    this.keysFn = new ServiceFunction(this, 'Fn-console-keys', {
+      name: 'console-keys',
+      config,
+      tableName: props.table.tableName,
+      description: `time-tracking ${config.stage}: the console's API-key writes (create, edit, roll, revoke)`,
+      environment: { API_KEY_CACHE_SECONDS: String(API_KEY_CACHE_SECONDS) },
+    });
+    // The only console role that may write key items (APIKEY#<hash>, APIKEYID#<id> on GSI2), with the
+    // membership, audit entries and the key counter (WS#) and the per-person rate counter.
+    this.keysFn.bindTable(props.table, {
+      kind: 'readWrite',
+      leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK],
+    });
 
     this.pdfFn = new ServiceFunction(this, 'Fn-console-invoice-pdf', {
       name: 'console-invoice-pdf',
@@ -186,6 +198,7 @@ export class Console extends Construct {
     const integrations: Record<ConsoleFunctionName, apigw.LambdaIntegration> = {
       console: new apigw.LambdaIntegration(this.fn.fn, { proxy: true, scopePermissionToMethod: false }),
       'console-invoice-pdf': new apigw.LambdaIntegration(this.pdfFn.fn, { proxy: true, scopePermissionToMethod: false }),
+      'console-keys': new apigw.LambdaIntegration(this.keysFn.fn, { proxy: true, scopePermissionToMethod: false }),
     };
     for (const [template, routes] of consolePathTemplates()) {
       const resource = api.root.resourceForPath(template);

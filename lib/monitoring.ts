@@ -18,7 +18,7 @@ export interface MonitoringProps {
   /** Resource functions and openapi, by name. */
   readonly functions: Record<string, ServiceFunction>;
   /** The console's functions (errors and throttles alarmed) and its authorizer (throttles: its errors are refused tokens). */
-  readonly consoleFunctions?: { console: ServiceFunction; invoicePdf: ServiceFunction; authorizer: ServiceFunction };
+  readonly consoleFunctions?: { console: ServiceFunction; invoicePdf: ServiceFunction; keys: ServiceFunction; authorizer: ServiceFunction };
   readonly authorizerFunction: ServiceFunction;
   readonly accessLogGroup: logs.ILogGroup;
 }
@@ -193,6 +193,7 @@ export class Monitoring extends Construct {
         ? ([
             ['console', props.consoleFunctions.console],
             ['console-invoice-pdf', props.consoleFunctions.invoicePdf],
+            ['console-keys', props.consoleFunctions.keys],
             ['console-authorizer', props.consoleFunctions.authorizer],
           ] as Array<[string, ServiceFunction]>)
         : []),

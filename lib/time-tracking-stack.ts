@@ -345,7 +345,7 @@ export class TimeTrackingStack extends Stack {
       table: this.table,
       functions: fns,
       authorizerFunction: this.authorizerFunction,
-      consoleFunctions: { console: this.console.fn, invoicePdf: this.console.pdfFn, authorizer: this.console.authorizerFn },
+      consoleFunctions: { console: this.console.fn, invoicePdf: this.console.pdfFn, keys: this.console.keysFn, authorizer: this.console.authorizerFn },
       accessLogGroup: this.accessLogGroup,
     });
 

@@ -96,13 +96,19 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     const methods = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method' && consoleRouteList.some((x) => x.id === r.Properties!.OperationName));
     const fnOf = (id: string) => {
       const uri = JSON.stringify(methods.find((m) => m.Properties!.OperationName === id)!.Properties!.Integration.Uri);
-      return [c.fn, c.pdfFn].filter((f) => uri.includes(s.logicalId(f.fn))).map((f) => f.node.id);
+      return [c.fn, c.pdfFn, c.keysFn].filter((f) => uri.includes(s.logicalId(f.fn))).map((f) => f.node.id);
     };
+    // The key writes (create, edit, roll, revoke) go to console-keys, the only console role that may write key items.
+    expect(consoleRouteList.filter((r) => r.function === 'console-keys').map((r) => r.id)).toEqual([
+      'createConsoleApiKey',
+      'updateConsoleApiKey',
+      'revokeConsoleApiKey',
+      'rollConsoleApiKey',
+    ]);
     expect(consoleRouteList.filter((r) => r.function === 'console-invoice-pdf').map((r) => [r.id, r.method, r.path])).toEqual([
       ['getConsoleInvoicePdf', 'GET', '/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pdf'],
     ]);
-    for (const route of consoleRouteList)
-      expect([route.id, fnOf(route.id)]).toEqual([route.id, [route.function === 'console-invoice-pdf' ? 'Fn-console-invoice-pdf' : 'Fn-console']]);
+    for (const route of consoleRouteList) expect([route.id, fnOf(route.id)]).toEqual([route.id, [`Fn-${route.function ?? 'console'}`]]);
     const pdf = methods.find((m) => m.Properties!.OperationName === 'getConsoleInvoicePdf')!;
     expect([pdf.Properties!.AuthorizationType, pdf.Properties!.AuthorizerId]).toEqual(['CUSTOM', { Ref: s.logicalId(c.authorizer) }]);
     // API Gateway may invoke it (one permission per function, not per method)

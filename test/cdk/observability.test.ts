@@ -20,6 +20,7 @@ const EXPECTED_ALARMS = [
   'Fn-console-Errors',
   ...['console', 'console-authorizer'].map((n) => `Fn-${n}-Throttles`),
   ...['Errors', 'Throttles'].map((m) => `Fn-console-invoice-pdf-${m}`),
+  ...['Errors', 'Throttles'].map((m) => `Fn-console-keys-${m}`),
   'TableThrottles',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];
