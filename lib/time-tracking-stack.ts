@@ -1,4 +1,6 @@
-import { CfnOutput, Duration, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as backup from 'aws-cdk-lib/aws-backup';
+import * as events from 'aws-cdk-lib/aws-events';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -56,6 +58,8 @@ export class TimeTrackingStack extends Stack {
   readonly executionLogGroup: logs.LogGroup;
   /** The AWS WAF web ACLs (API stage, user pool): prod always, dev with `-c waf=true`. */
   readonly firewall?: EdgeFirewall;
+  /** The AWS Backup plan of the table (prod: kept backupRetentionDays, the audit log's 400). */
+  readonly backupPlan?: backup.BackupPlan;
   readonly webhooks: WebhookDelivery;
   readonly console: Console;
 
@@ -86,6 +90,22 @@ export class TimeTrackingStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+    // Backups beyond point-in-time recovery's 35 days: the audit log promises 400 days (shared/data/audit.ts).
+    if (config.backupRetentionDays !== undefined) {
+      const vault = new backup.BackupVault(this, 'BackupVault', { backupVaultName: `time-tracking-${config.stage}`, removalPolicy: RemovalPolicy.RETAIN });
+      this.backupPlan = new backup.BackupPlan(this, 'BackupPlan', {
+        backupPlanName: `time-tracking-${config.stage}`,
+        backupVault: vault,
+        backupPlanRules: [
+          new backup.BackupPlanRule({
+            ruleName: 'Daily',
+            scheduleExpression: events.Schedule.cron({ hour: '3', minute: '0' }),
+            deleteAfter: Duration.days(config.backupRetentionDays),
+          }),
+        ],
+      });
+      this.backupPlan.addSelection('Table', { resources: [backup.BackupResource.fromDynamoDbTable(this.table)] });
+    }
     if (!config.pointInTimeRecovery) {
       Validations.of(this.table).acknowledge({
         id: 'AwsSolutions-DDB3',
@@ -95,7 +115,7 @@ export class TimeTrackingStack extends Stack {
 
     // ---------------------------------------------------------------- cursor-signing secret
     this.cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
-      description: `time-tracking ${config.stage}: HMAC key signing the pagination cursors of time entries and invoices`,
+      description: `time-tracking ${config.stage}: HMAC key signing every pagination cursor (change feed, webhooks, time entries, invoices, the console)`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
       removalPolicy: config.removalPolicy,
     });
