@@ -104,7 +104,12 @@ export class TimeTrackingStack extends Stack {
           }),
         ],
       });
-      this.backupPlan.addSelection('Table', { resources: [backup.BackupResource.fromDynamoDbTable(this.table)] });
+      const selection = this.backupPlan.addSelection('Table', { resources: [backup.BackupResource.fromDynamoDbTable(this.table)] });
+      Validations.of(selection).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+        reason:
+          "AWS Backup's role for this plan's selection uses AWS's purpose-built AWSBackupServiceRolePolicyForBackup, as the AWS Backup documentation prescribes; it only backs up the resources selected (the table).",
+      });
     }
     if (!config.pointInTimeRecovery) {
       Validations.of(this.table).acknowledge({
