@@ -26,10 +26,13 @@ const config = stageConfigFromContext({
   sesFromAddress: app.node.tryGetContext('sesFromAddress'),
 });
 
+const explicitRegion: string | undefined = app.node.tryGetContext('region') ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
 new TimeTrackingStack(app, `TimeTracking-${config.stage}`, {
   config,
   description: `Workspace time-tracking API (${config.stage}): API Gateway REST + Lambda + DynamoDB`,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  // Environment-agnostic unless a region is named (AWS_REGION / AWS_DEFAULT_REGION, or -c region=...): an offline
+  // synth then writes ${AWS::Region} rather than the CLI's fallback us-east-1 into every ARN and asset bucket.
+  ...(explicitRegion ? { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: explicitRegion } } : {}),
   terminationProtection: config.stage === 'prod',
 });
 
