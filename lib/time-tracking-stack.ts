@@ -75,6 +75,8 @@ export class TimeTrackingStack extends Stack {
       timeToLiveAttribute: TABLE.ttlAttribute,
       // Wakes the webhook dispatcher (lib/webhooks.ts); new images only (the dispatcher reads the feed itself).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
+      // CloudWatch Contributor Insights: the most accessed and most throttled keys (a hot workspace shows by name).
+      contributorInsightsSpecification: { enabled: true },
       pointInTimeRecoverySpecification: {
         pointInTimeRecoveryEnabled: config.pointInTimeRecovery,
         ...(config.pointInTimeRecovery ? { recoveryPeriodInDays: config.pitrRecoveryPeriodDays } : {}),
