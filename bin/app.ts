@@ -6,7 +6,7 @@ import { hideBundlingLines } from '../lib/quiet-bundling';
 import { TimeTrackingStack } from '../lib/time-tracking-stack';
 
 /**
- * `cdk synth|deploy [-c stage=dev|prod] [-c alarmEmail=ops@example.com] [-c tracing=true|false] [-c logLevel=INFO] [-c corsOrigins=https://app.example.com]`
+ * `cdk synth|deploy [-c stage=dev|prod] [-c sesFromAddress=no-reply@example.com] [-c waf=true] [-c wafIpRateLimit=2000] [-c wafCountOnly=true] [-c alarmEmail=ops@example.com] [-c tracing=true|false] [-c logLevel=INFO] [-c corsOrigins=https://app.example.com]`
  * (CORS origins: the context value, else CORS_ORIGINS, else `*`.)
  * One stack per stage: TimeTracking-dev, TimeTracking-prod.
  */
@@ -21,12 +21,18 @@ const config = stageConfigFromContext({
   logLevel: app.node.tryGetContext('logLevel'),
   corsOrigins: app.node.tryGetContext('corsOrigins') ?? process.env.CORS_ORIGINS,
   wafIpRateLimit: app.node.tryGetContext('wafIpRateLimit'),
+  waf: app.node.tryGetContext('waf'),
+  wafCountOnly: app.node.tryGetContext('wafCountOnly'),
+  sesFromAddress: app.node.tryGetContext('sesFromAddress'),
 });
 
+const explicitRegion: string | undefined = app.node.tryGetContext('region') ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
 new TimeTrackingStack(app, `TimeTracking-${config.stage}`, {
   config,
   description: `Workspace time-tracking API (${config.stage}): API Gateway REST + Lambda + DynamoDB`,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  // Environment-agnostic unless a region is named (AWS_REGION / AWS_DEFAULT_REGION, or -c region=...): an offline
+  // synth then writes ${AWS::Region} rather than the CLI's fallback us-east-1 into every ARN and asset bucket.
+  ...(explicitRegion ? { env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: explicitRegion } } : {}),
   terminationProtection: config.stage === 'prod',
 });
 

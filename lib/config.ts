@@ -33,8 +33,19 @@ export interface StageConfig {
    * callers get their own, smaller bucket, so they cannot use up the stage throttle the integrations share.
    */
   readonly publicThrottling: { readonly rateLimit: number; readonly burstLimit: number };
-  /** AWS WAF (lib/waf.ts): `ipRateLimit` = requests per IP per 5 minutes (the rate-based rule; off unless set). */
-  readonly waf: { readonly ipRateLimit?: number };
+  /**
+   * AWS WAF (lib/waf.ts): `enabled` (prod always; dev only with `-c waf=true`), `ipRateLimit` = requests per
+   * IP per 5 minutes of the rate-based rule (`-c wafIpRateLimit=N`), `countOnly` = the rate rule and the
+   * managed rule groups count instead of blocking (`-c wafCountOnly=true`, to watch before enforcing).
+   */
+  readonly waf: { readonly enabled: boolean; readonly ipRateLimit: number; readonly countOnly: boolean };
+  /**
+   * Cognito's e-mail (invitations, codes): `sesFromAddress` set = through Amazon SES from that verified address
+   * (prod; `-c sesFromAddress=no-reply@example.com`), unset = Cognito's default sender (dev: its daily quota is low).
+   */
+  readonly cognitoEmail: { readonly sesFromAddress?: string };
+  /** Days the AWS Backup plan keeps the table's backups (prod: the audit log's 400-day promise; unset: no plan). */
+  readonly backupRetentionDays?: number;
   /**
    * Concurrency of webhook delivery (docs/capacity.md, "Concurrency"): the sender's SQS trigger is capped
    * at `senderMaxConcurrency` (SQS maximum concurrency) and the sender and dispatcher get reserved
@@ -71,7 +82,8 @@ const BASE: Record<StageName, StageConfig> = {
     tracing: false,
     throttling: { rateLimit: 50, burstLimit: 100 },
     publicThrottling: { rateLimit: 5, burstLimit: 10 },
-    waf: {},
+    waf: { enabled: false, ipRateLimit: 2000, countOnly: false },
+    cognitoEmail: {},
     // No reserved concurrency in dev: a sandbox account's concurrency quota may be 10, and Lambda keeps 100 unreserved.
     webhookConcurrency: { senderMaxConcurrency: 5 },
     alarms: { serverErrorRate: 0.05, latencyP99Ms: 3000 },
@@ -89,7 +101,10 @@ const BASE: Record<StageName, StageConfig> = {
     tracing: true,
     throttling: { rateLimit: 500, burstLimit: 1000 },
     publicThrottling: { rateLimit: 20, burstLimit: 40 },
-    waf: {},
+    waf: { enabled: true, ipRateLimit: 2000, countOnly: false },
+    // A placeholder: deploying prod needs -c sesFromAddress=<an address of a domain verified in SES> (docs/operations.md).
+    cognitoEmail: { sesFromAddress: 'no-reply@example.com' },
+    backupRetentionDays: 400,
     webhookConcurrency: { senderMaxConcurrency: 50, senderReserved: 50, dispatcherReserved: 10 },
     alarms: { serverErrorRate: 0.01, latencyP99Ms: 2000 },
     lambda: { memorySize: 1024 },
@@ -105,8 +120,14 @@ export interface StageContext {
   logLevel?: unknown;
   /** Comma list of origins, or `*` (`-c corsOrigins=https://app.example.com,https://admin.example.com`). */
   corsOrigins?: unknown;
-  /** Requests per IP per 5 minutes above which AWS WAF answers 429 (`-c wafIpRateLimit=2000`); unset: no rate-based rule. */
+  /** Requests per IP per 5 minutes above which AWS WAF answers 429 (`-c wafIpRateLimit=2000`, the default). */
   wafIpRateLimit?: unknown;
+  /** `true`: a web ACL in dev too (prod always has one). */
+  waf?: unknown;
+  /** `true`: the WAF's rate rule and managed groups count, not block. */
+  wafCountOnly?: unknown;
+  /** The verified SES address Cognito sends from (prod). */
+  sesFromAddress?: unknown;
 }
 
 const asBool = (v: unknown): boolean | undefined => {
@@ -118,12 +139,26 @@ const asBool = (v: unknown): boolean | undefined => {
 
 export function stageConfig(
   stage: StageName,
-  overrides: { alarmEmail?: string; tracing?: boolean; logLevel?: LogLevel; corsOrigins?: readonly string[]; wafIpRateLimit?: number } = {},
+  overrides: {
+    alarmEmail?: string;
+    tracing?: boolean;
+    logLevel?: LogLevel;
+    corsOrigins?: readonly string[];
+    wafIpRateLimit?: number;
+    waf?: boolean;
+    wafCountOnly?: boolean;
+    sesFromAddress?: string;
+  } = {},
 ): StageConfig {
   const base = BASE[stage];
   return {
     ...base,
-    ...(overrides.wafIpRateLimit !== undefined ? { waf: { ...base.waf, ipRateLimit: overrides.wafIpRateLimit } } : {}),
+    waf: {
+      enabled: stage === 'prod' || (overrides.waf ?? base.waf.enabled),
+      ipRateLimit: overrides.wafIpRateLimit ?? base.waf.ipRateLimit,
+      countOnly: overrides.wafCountOnly ?? base.waf.countOnly,
+    },
+    ...(overrides.sesFromAddress !== undefined ? { cognitoEmail: { sesFromAddress: overrides.sesFromAddress } } : {}),
     ...(overrides.corsOrigins ? { corsOrigins: overrides.corsOrigins } : {}),
     ...(overrides.tracing !== undefined ? { tracing: overrides.tracing } : {}),
     ...(overrides.logLevel ? { logLevel: overrides.logLevel } : {}),
@@ -150,8 +185,16 @@ export function stageConfigFromContext(ctx: StageContext): StageConfig {
   if (rate !== undefined && !(/^\d+$/.test(String(rate)) && Number(rate) >= 10 && Number(rate) <= 2_000_000_000)) {
     throw new Error(`wafIpRateLimit must be a whole number of requests per IP per 5 minutes (10 or more), got ${JSON.stringify(rate)}`);
   }
+  const waf = asBool(ctx.waf);
+  const wafCountOnly = asBool(ctx.wafCountOnly);
+  const ses = ctx.sesFromAddress;
+  if (ses !== undefined && (typeof ses !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(ses)))
+    throw new Error(`sesFromAddress must be an e-mail address, got ${JSON.stringify(ses)}`);
   return stageConfig(stage, {
     ...(rate !== undefined ? { wafIpRateLimit: Number(rate) } : {}),
+    ...(waf !== undefined ? { waf } : {}),
+    ...(wafCountOnly !== undefined ? { wafCountOnly } : {}),
+    ...(typeof ses === 'string' ? { sesFromAddress: ses } : {}),
     ...(origins ? { corsOrigins: origins } : {}),
     ...(typeof alarmEmail === 'string' ? { alarmEmail } : {}),
     ...(tracing !== undefined ? { tracing } : {}),

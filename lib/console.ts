@@ -15,6 +15,8 @@ import { ServiceFunction } from './service-function';
 export const CONSOLE_AUTHORIZER_CACHE_TTL = Duration.seconds(60);
 /** The API key authorizer's cache, which the page states (changes reach the gateway within it). */
 const API_KEY_CACHE_SECONDS = 300;
+/** The ID and access tokens' validity, and the oldest `iat` the verifier accepts. */
+export const CONSOLE_TOKEN_VALIDITY = Duration.minutes(15);
 
 export interface ConsoleProps {
   config: StageConfig;
@@ -38,6 +40,8 @@ export class Console extends Construct {
   readonly fn: ServiceFunction;
   /** The invoice PDF's function (GET .../invoices/{invoiceId}/pdf): pdf-lib and its fonts are bundled there only. */
   readonly pdfFn: ServiceFunction;
+  /** The API-key writes (create, edit, roll, revoke): the only console role that may write key items. */
+  readonly keysFn: ServiceFunction;
   readonly authorizerFn: ServiceFunction;
   readonly authorizer: apigw.RequestAuthorizer;
   readonly consoleUrl: string;
@@ -63,6 +67,10 @@ export class Console extends Construct {
         emailBody: 'You were added to a workspace of the time-tracking console. User name: {username}  Temporary password: {####}',
       },
       featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      // Production e-mail through Amazon SES (Cognito's own sender has a daily quota AWS calls too low for production).
+      ...(config.cognitoEmail.sesFromAddress
+        ? { email: cognito.UserPoolEmail.withSES({ fromEmail: config.cognitoEmail.sesFromAddress, fromName: 'Time-tracking console', sesRegion: Aws.REGION }) }
+        : {}),
       deletionProtection: prod,
       removalPolicy: config.removalPolicy,
     });
@@ -88,7 +96,9 @@ export class Console extends Construct {
     this.client = this.userPool.addClient('ConsoleClient', {
       userPoolClientName: 'console',
       generateSecret: false,
-      authFlows: {},
+      // A public client of a browser page: the code flow through managed login only; of the SDK's flows, refresh
+      // tokens only (no SRP, password, admin password, choice-based or custom auth against this client).
+      authFlows: { userSrp: false, userPassword: false, adminUserPassword: false, custom: false, user: false },
       oAuth: {
         flows: { authorizationCodeGrant: true },
         scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL],
@@ -97,9 +107,12 @@ export class Console extends Construct {
       },
       supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
       preventUserExistenceErrors: true,
-      idTokenValidity: Duration.hours(1),
-      accessTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.hours(8),
+      // Short-lived bearer tokens: the page renews them with prompt=none against the managed-login session
+      // (the console page); the verifier also refuses an iat older than this (CONSOLE_TOKEN_MAX_AGE_SECONDS).
+      idTokenValidity: CONSOLE_TOKEN_VALIDITY,
+      accessTokenValidity: CONSOLE_TOKEN_VALIDITY,
+      // The shortest Cognito allows: the page does not keep refresh tokens.
+      refreshTokenValidity: Duration.minutes(60),
       enableTokenRevocation: true,
     });
     new cognito.CfnManagedLoginBranding(this, 'ManagedLoginBranding', {
@@ -109,7 +122,7 @@ export class Console extends Construct {
     });
 
     const issuer = Fn.join('', ['https://cognito-idp.', Aws.REGION, '.', Aws.URL_SUFFIX, '/', this.userPool.userPoolId]);
-    const tokenEnv = { CONSOLE_ISSUER: issuer, CONSOLE_CLIENT_ID: this.client.userPoolClientId };
+    const tokenEnv = { CONSOLE_ISSUER: issuer, CONSOLE_CLIENT_ID: this.client.userPoolClientId, CONSOLE_TOKEN_MAX_AGE_SECONDS: String(CONSOLE_TOKEN_VALIDITY.toSeconds()) };
 
     this.fn = new ServiceFunction(this, 'Fn-console', {
       name: 'console',
@@ -118,6 +131,8 @@ export class Console extends Construct {
       description: `time-tracking ${config.stage}: the console (GET /console, /console/api/...)`,
       environment: {
         ...tokenEnv,
+        // The page's CSP allows it next to the issuer: the pool domain serves authorize, token and logout.
+        CONSOLE_AUTH_ORIGIN: this.domain.baseUrl(),
         CONSOLE_LOGOUT_URL: Fn.join('', [this.domain.baseUrl(), '/logout?client_id=', this.client.userPoolClientId, '&logout_uri=', this.consoleUrl]),
         API_KEY_CACHE_SECONDS: String(API_KEY_CACHE_SECONDS),
         CURSOR_SECRET_ARN: props.cursorSecret.secretArn,
@@ -128,19 +143,29 @@ export class Console extends Construct {
         `cp "${inputDir}/console/app.css" "${outputDir}/${CONSOLE_ASSETS.style}"`,
       ],
     });
-    // Members, audit entries, key records and counters, the rate counter: read and write, no Scan.
+    // Members, audit entries, counters, invoices (WS#), the rate counter, a person's memberships (PERSON# on
+    // GSI1), invoice jobs: read and write, no Scan. Key items: read only (a key by id on GSI2); their writes are
+    // the keys function's alone.
     this.fn.bindTable(props.table, {
       kind: 'readWrite',
-      leadingKeys: [
-        keys.workspacePartition('*'),
-        keys.rateCounter('*', '').PK,
-        keys.apiKey('*').PK,
-        keys.apiKeyById('*').GSI2PK,
-        keys.memberByPersonPartition('*'),
-        keys.invoiceJobsPartition,
-      ],
+      leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
     });
+    this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.apiKeyById('*').GSI2PK] });
     props.cursorSecret.grantRead(this.fn.role);
+
+    this.keysFn = new ServiceFunction(this, 'Fn-console-keys', {
+      name: 'console-keys',
+      config,
+      tableName: props.table.tableName,
+      description: `time-tracking ${config.stage}: the console's API-key writes (create, edit, roll, revoke)`,
+      environment: { API_KEY_CACHE_SECONDS: String(API_KEY_CACHE_SECONDS) },
+    });
+    // The only console role that may write key items (APIKEY#<hash>, APIKEYID#<id> on GSI2), with the
+    // membership, audit entries and the key counter (WS#) and the per-person rate counter.
+    this.keysFn.bindTable(props.table, {
+      kind: 'readWrite',
+      leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK],
+    });
 
     this.pdfFn = new ServiceFunction(this, 'Fn-console-invoice-pdf', {
       name: 'console-invoice-pdf',
@@ -173,6 +198,7 @@ export class Console extends Construct {
     const integrations: Record<ConsoleFunctionName, apigw.LambdaIntegration> = {
       console: new apigw.LambdaIntegration(this.fn.fn, { proxy: true, scopePermissionToMethod: false }),
       'console-invoice-pdf': new apigw.LambdaIntegration(this.pdfFn.fn, { proxy: true, scopePermissionToMethod: false }),
+      'console-keys': new apigw.LambdaIntegration(this.keysFn.fn, { proxy: true, scopePermissionToMethod: false }),
     };
     for (const [template, routes] of consolePathTemplates()) {
       const resource = api.root.resourceForPath(template);

@@ -18,10 +18,15 @@ export interface MonitoringProps {
   /** Resource functions and openapi, by name. */
   readonly functions: Record<string, ServiceFunction>;
   /** The console's functions (errors and throttles alarmed) and its authorizer (throttles: its errors are refused tokens). */
-  readonly consoleFunctions?: { console: ServiceFunction; invoicePdf: ServiceFunction; authorizer: ServiceFunction };
+  readonly consoleFunctions?: { console: ServiceFunction; invoicePdf: ServiceFunction; keys: ServiceFunction; authorizer: ServiceFunction };
   readonly authorizerFunction: ServiceFunction;
   readonly accessLogGroup: logs.ILogGroup;
 }
+
+/** The console deny-rate alarm: this share of console API requests refused 401 ... */
+export const CONSOLE_DENY_RATE_PERCENT = 25;
+/** ... once there are this many console API requests a minute. */
+export const CONSOLE_DENY_MIN_REQUESTS = 20;
 
 /** EMF metrics the handlers emit (Powertools Metrics, dimension `resource`). */
 export const HANDLER_METRICS = ['Requests', 'Errors', 'RateLimited', 'AuthFailed'] as const;
@@ -38,6 +43,10 @@ export class Monitoring extends Construct {
   readonly alarmTopic: sns.Topic;
   readonly dashboard: cw.Dashboard;
   readonly alarms: cw.Alarm[] = [];
+  private readonly config: StageConfig;
+  /** Console API requests refused 401 by the console authorizer, as a percentage (the ConsoleTokensRefused alarm). */
+  readonly consoleDenyRate: cw.MathExpression;
+  private readonly alarmAction: cwActions.SnsAction;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -52,7 +61,8 @@ export class Monitoring extends Construct {
       enforceSSL: true,
     });
     if (config.alarms.email) this.alarmTopic.addSubscription(new subs.EmailSubscription(config.alarms.email));
-    const action = new cwActions.SnsAction(this.alarmTopic);
+    const action = (this.alarmAction = new cwActions.SnsAction(this.alarmTopic));
+    this.config = config;
 
     const alarm = (alarmId: string, metric: cw.IMetric, opts: { threshold: number; description: string; evaluationPeriods?: number; datapointsToAlarm?: number }) => {
       const a = new cw.Alarm(this, alarmId, {
@@ -125,6 +135,56 @@ export class Monitoring extends Construct {
       description: `More than ${config.alarms.serverErrorRate * 100}% of requests were answered AUTHORIZER_FAILURE or AUTHORIZER_CONFIGURATION_ERROR in 3 of the last 5 minutes: the authorizer threw, timed out or was throttled (callers got 500/503).`,
     });
 
+    // The console authorizer's refusals (401 to a console route): a rate, once there is traffic (20 requests a
+    // minute). A burst means a broken sign-in (issuer or client id wrong, tokens older than the verifier allows) or
+    // someone trying tokens; the key set failing is AuthorizerErrors (503), never this.
+    const consoleFilter = (filterId: string, metricName: string, pattern: logs.IFilterPattern) => {
+      new logs.MetricFilter(this, filterId, {
+        logGroup: props.accessLogGroup,
+        metricNamespace: METRICS_NAMESPACE,
+        metricName,
+        filterPattern: pattern,
+        metricValue: '1',
+        dimensions: { stage: '$.stage' },
+        unit: cw.Unit.COUNT,
+      });
+      return new cw.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { stage: config.stage }, statistic: cw.Stats.SUM, period: oneMinute });
+    };
+    const consoleApi = logs.FilterPattern.stringValue('$.resourcePath', '=', '/console/api/*');
+    const consoleRequests = consoleFilter('ConsoleApiRequestsFilter', 'ConsoleApiRequests', consoleApi);
+    const consoleDenied = consoleFilter(
+      'ConsoleTokensRefusedFilter',
+      'ConsoleTokensRefused',
+      logs.FilterPattern.all(consoleApi, logs.FilterPattern.stringValue('$.status', '=', '401')),
+    );
+    this.consoleDenyRate = new cw.MathExpression({
+      expression: `IF(FILL(n, 0) >= ${CONSOLE_DENY_MIN_REQUESTS}, 100 * FILL(d, 0) / n, 0)`,
+      usingMetrics: { d: consoleDenied, n: consoleRequests },
+      label: 'Console tokens refused (% of console API requests)',
+      period: oneMinute,
+    });
+    alarm('ConsoleTokensRefused', this.consoleDenyRate, {
+      threshold: CONSOLE_DENY_RATE_PERCENT,
+      evaluationPeriods: 5,
+      datapointsToAlarm: 3,
+      description: `More than ${CONSOLE_DENY_RATE_PERCENT}% of console API requests (at ${CONSOLE_DENY_MIN_REQUESTS} a minute or more) were refused 401 by the console authorizer in 3 of the last 5 minutes: /time-tracking/${config.stage}/lambda/console-authorizer ("Console authorization failed", reason).`,
+    });
+    // The issuer's key set unavailable (the authorizer's "Console key set unavailable"): a token needing a new key got 503.
+    if (props.consoleFunctions) {
+      const keySetFailures = new logs.MetricFilter(this, 'ConsoleKeySetUnavailableFilter', {
+        logGroup: props.consoleFunctions.authorizer.logGroup,
+        metricNamespace: METRICS_NAMESPACE,
+        metricName: 'ConsoleKeySetUnavailable',
+        filterPattern: logs.FilterPattern.stringValue('$.message', '=', 'Console key set unavailable'),
+        metricValue: '1',
+        unit: cw.Unit.COUNT,
+      });
+      alarm('ConsoleKeySetUnavailable', keySetFailures.metric({ statistic: cw.Stats.SUM, period: fiveMinutes }), {
+        threshold: 1,
+        description: `The console authorizer could not fetch the issuer's key set (JWKS) for a token naming a key it lacked (callers got 503; signed-in people keep working on the last good set): /time-tracking/${config.stage}/lambda/console-authorizer.`,
+      });
+    }
+
     const authorizers: ServiceFunction[] = [props.authorizerFunction, ...(props.consoleFunctions ? [props.consoleFunctions.authorizer] : [])];
     const allFunctions: Array<[string, ServiceFunction]> = [
       ...Object.entries(props.functions),
@@ -133,6 +193,7 @@ export class Monitoring extends Construct {
         ? ([
             ['console', props.consoleFunctions.console],
             ['console-invoice-pdf', props.consoleFunctions.invoicePdf],
+            ['console-keys', props.consoleFunctions.keys],
             ['console-authorizer', props.consoleFunctions.authorizer],
           ] as Array<[string, ServiceFunction]>)
         : []),
@@ -273,5 +334,64 @@ export class Monitoring extends Construct {
         ],
       }),
     );
+  }
+
+  /**
+   * Functions made outside this construct (the webhook dispatcher and sender): a dashboard row with their
+   * invocations, errors and throttles, duration, and the status of their alarms.
+   */
+  addFunctionsToDashboard(title: string, functions: Array<[string, ServiceFunction]>, alarms: cw.IAlarm[]): void {
+    const fiveMinutes = Duration.minutes(5);
+    const of = (metric: (f: ServiceFunction) => cw.IMetric) => functions.map(([, f]) => metric(f));
+    this.dashboard.addWidgets(
+      new cw.GraphWidget({ title: `${title}: invocations`, width: 6, left: of((f) => f.fn.metricInvocations({ period: fiveMinutes })) }),
+      new cw.GraphWidget({
+        title: `${title}: errors and throttles`,
+        width: 6,
+        left: of((f) => f.fn.metricErrors({ period: fiveMinutes })),
+        right: of((f) => f.fn.metricThrottles({ period: fiveMinutes })),
+      }),
+      new cw.GraphWidget({ title: `${title}: duration p99 (ms)`, width: 6, left: of((f) => f.fn.metricDuration({ statistic: cw.Stats.p(99), period: fiveMinutes })) }),
+      new cw.AlarmStatusWidget({ title: `${title}: alarms`, alarms, width: 6, height: 6 }),
+    );
+  }
+
+  /**
+   * THE HOOK for the invoice sweep (issue 32's scheduled function, e.g. `invoice-sweep`): call it once that
+   * function exists, with the metric of its oldest unfinished job's age in seconds. It adds the alarm
+   * `invoice-sweep-oldest-job` (the job older than `thresholdSeconds`, default 30 minutes: the sweep is failing or
+   * behind), the function's errors and throttles alarms, and a dashboard row.
+   */
+  alarmInvoiceSweep(sweep: ServiceFunction, oldestJobAgeSeconds: cw.IMetric, thresholdSeconds = 30 * 60): cw.Alarm[] {
+    const prefix = `time-tracking-${this.config.stage}`;
+    const fiveMinutes = Duration.minutes(5);
+    const made = (
+      [
+        [
+          'invoice-sweep-oldest-job',
+          oldestJobAgeSeconds,
+          thresholdSeconds,
+          `An invoicing job is more than ${thresholdSeconds / 60} minutes old: the invoice sweep is failing, throttled or behind (entries may stay locked to a draft).`,
+        ],
+        ['Fn-invoice-sweep-Errors', sweep.fn.metricErrors({ period: fiveMinutes, statistic: cw.Stats.SUM }), 1, 'The invoice sweep function failed (unhandled error or timeout).'],
+        ['Fn-invoice-sweep-Throttles', sweep.fn.metricThrottles({ period: fiveMinutes, statistic: cw.Stats.SUM }), 1, 'The invoice sweep function was throttled.'],
+      ] as const
+    ).map(([alarmId, metric, threshold, description]) => {
+      const a = new cw.Alarm(this, alarmId, {
+        alarmName: `${prefix}-${alarmId}`,
+        alarmDescription: description,
+        metric,
+        threshold,
+        comparisonOperator: cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cw.TreatMissingData.NOT_BREACHING,
+      });
+      a.addAlarmAction(this.alarmAction);
+      a.addOkAction(this.alarmAction);
+      this.alarms.push(a);
+      return a;
+    });
+    this.addFunctionsToDashboard('Invoice sweep', [['invoice-sweep', sweep]], made);
+    return made;
   }
 }

@@ -1,4 +1,6 @@
-import { CfnOutput, Duration, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Size, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as backup from 'aws-cdk-lib/aws-backup';
+import * as events from 'aws-cdk-lib/aws-events';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -15,7 +17,7 @@ import { Monitoring } from './monitoring';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
 import { Console } from './console';
-import { BINARY_MEDIA_TYPES } from '../shared/console/routes';
+import { BINARY_MEDIA_TYPES, consoleRouteList } from '../shared/console/routes';
 import { EdgeFirewall } from './waf';
 
 export interface TimeTrackingStackProps extends StackProps {
@@ -33,6 +35,8 @@ export const WORKSPACE_DATA_KEYS: readonly string[] = [keys.workspacePartition('
 
 /** The routes anyone may call without a key (scope null): their own method throttling. */
 export const PUBLIC_ROUTES = routeList.filter((r) => r.scope === null);
+/** The console's public routes (its page, assets, config, OpenAPI document): each with the public method throttle too. */
+export const CONSOLE_PUBLIC_ROUTES = consoleRouteList.filter((r) => r.access === null);
 
 /** Cache time of the authorizer (identity source: API_KEY_HEADER): the cache is why revocation takes up to 5 minutes. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
@@ -52,7 +56,10 @@ export class TimeTrackingStack extends Stack {
   readonly cursorSecret: secretsmanager.Secret;
   readonly accessLogGroup: logs.LogGroup;
   readonly executionLogGroup: logs.LogGroup;
-  readonly firewall: EdgeFirewall;
+  /** The AWS WAF web ACLs (API stage, user pool): prod always, dev with `-c waf=true`. */
+  readonly firewall?: EdgeFirewall;
+  /** The AWS Backup plan of the table (prod: kept backupRetentionDays, the audit log's 400). */
+  readonly backupPlan?: backup.BackupPlan;
   readonly webhooks: WebhookDelivery;
   readonly console: Console;
 
@@ -68,6 +75,8 @@ export class TimeTrackingStack extends Stack {
       timeToLiveAttribute: TABLE.ttlAttribute,
       // Wakes the webhook dispatcher (lib/webhooks.ts); new images only (the dispatcher reads the feed itself).
       stream: dynamodb.StreamViewType.NEW_IMAGE,
+      // CloudWatch Contributor Insights: the most accessed and most throttled keys (a hot workspace shows by name).
+      contributorInsightsSpecification: { enabled: true },
       pointInTimeRecoverySpecification: {
         pointInTimeRecoveryEnabled: config.pointInTimeRecovery,
         ...(config.pointInTimeRecovery ? { recoveryPeriodInDays: config.pitrRecoveryPeriodDays } : {}),
@@ -83,6 +92,27 @@ export class TimeTrackingStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+    // Backups beyond point-in-time recovery's 35 days: the audit log promises 400 days (shared/data/audit.ts).
+    if (config.backupRetentionDays !== undefined) {
+      const vault = new backup.BackupVault(this, 'BackupVault', { backupVaultName: `time-tracking-${config.stage}`, removalPolicy: RemovalPolicy.RETAIN });
+      this.backupPlan = new backup.BackupPlan(this, 'BackupPlan', {
+        backupPlanName: `time-tracking-${config.stage}`,
+        backupVault: vault,
+        backupPlanRules: [
+          new backup.BackupPlanRule({
+            ruleName: 'Daily',
+            scheduleExpression: events.Schedule.cron({ hour: '3', minute: '0' }),
+            deleteAfter: Duration.days(config.backupRetentionDays),
+          }),
+        ],
+      });
+      const selection = this.backupPlan.addSelection('Table', { resources: [backup.BackupResource.fromDynamoDbTable(this.table)] });
+      Validations.of(selection).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+        reason:
+          "AWS Backup's role for this plan's selection uses AWS's purpose-built AWSBackupServiceRolePolicyForBackup, as the AWS Backup documentation prescribes; it only backs up the resources selected (the table).",
+      });
+    }
     if (!config.pointInTimeRecovery) {
       Validations.of(this.table).acknowledge({
         id: 'AwsSolutions-DDB3',
@@ -92,7 +122,7 @@ export class TimeTrackingStack extends Stack {
 
     // ---------------------------------------------------------------- cursor-signing secret
     this.cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
-      description: `time-tracking ${config.stage}: HMAC key signing the pagination cursors of time entries and invoices`,
+      description: `time-tracking ${config.stage}: HMAC key signing every pagination cursor (change feed, webhooks, time entries, invoices, the console)`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
       removalPolicy: config.removalPolicy,
     });
@@ -216,7 +246,7 @@ export class TimeTrackingStack extends Stack {
         throttlingBurstLimit: config.throttling.burstLimit,
         // The public routes get their own, smaller bucket (anonymous callers cannot use up the stage's).
         methodOptions: Object.fromEntries(
-          PUBLIC_ROUTES.map((r) => [
+          [...PUBLIC_ROUTES, ...CONSOLE_PUBLIC_ROUTES].map((r) => [
             `${r.path}/${r.method}`,
             {
               throttlingRateLimit: config.publicThrottling.rateLimit,
@@ -237,8 +267,6 @@ export class TimeTrackingStack extends Stack {
       removalPolicy: config.removalPolicy,
     });
     this.api.deploymentStage.node.addDependency(this.executionLogGroup);
-    // 413 for bodies Lambda cannot take; the optional per-IP rate rule (lib/waf.ts).
-    this.firewall = new EdgeFirewall(this, 'Firewall', { config, api: this.api });
 
     const authorizer = new apigw.RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       authorizerName: `time-tracking-${config.stage}-api-key`,
@@ -327,6 +355,16 @@ export class TimeTrackingStack extends Stack {
     // ---------------------------------------------------------------- the console (lib/console.ts): Cognito, its routes and authorizer
     this.console = new Console(this, 'Console', { config, api: this.api, table: this.table, cursorSecret: this.cursorSecret });
 
+    // ---------------------------------------------------------------- AWS WAF (lib/waf.ts): on the stage and the user pool
+    if (config.waf.enabled) {
+      this.firewall = new EdgeFirewall(this, 'Firewall', { config, api: this.api, userPool: this.console.userPool });
+    } else {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: 'The dev stage has no AWS WAF web ACL unless deployed with -c waf=true (its cost is not worth it for a sandbox); prod always has one (lib/waf.ts).',
+      });
+    }
+
     // ---------------------------------------------------------------- monitoring
     const monitoring = new Monitoring(this, 'Monitoring', {
       config,
@@ -334,12 +372,21 @@ export class TimeTrackingStack extends Stack {
       table: this.table,
       functions: fns,
       authorizerFunction: this.authorizerFunction,
-      consoleFunctions: { console: this.console.fn, invoicePdf: this.console.pdfFn, authorizer: this.console.authorizerFn },
+      consoleFunctions: { console: this.console.fn, invoicePdf: this.console.pdfFn, keys: this.console.keysFn, authorizer: this.console.authorizerFn },
       accessLogGroup: this.accessLogGroup,
     });
 
     // ---------------------------------------------------------------- webhook delivery (stream -> dispatcher -> SQS -> sender)
     this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
+    monitoring.addFunctionsToDashboard(
+      'Webhook delivery',
+      [
+        ['webhook-dispatcher', this.webhooks.dispatcher],
+        ['webhook-sender', this.webhooks.sender],
+      ],
+      this.webhooks.alarms,
+    );
+    // The invoice sweep (issue 32) is not a function of this branch yet: monitoring.alarmInvoiceSweep(fn, oldestJobAge) is its hook.
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });
@@ -363,8 +410,9 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
   // No $context.identity.userAgent: API Gateway writes it unescaped, so a quote in a User-Agent would break
   // the JSON line (the authorizer-errors metric filter would miss it) or forge fields after it.
   httpMethod: '$context.httpMethod',
+  // The route's template only: $context.path is the raw request path, written unescaped (a quote in it would
+  // break the JSON line or forge fields); the template is one API Gateway made.
   resourcePath: '$context.resourcePath',
-  path: '$context.path',
   protocol: '$context.protocol',
   status: '$context.status',
   responseLength: '$context.responseLength',

@@ -24,7 +24,17 @@ export interface LocalOidcOptions {
   consoleUrls: string[];
   /** ID token lifetime in seconds (default 3600). */
   idTokenTtlSeconds?: number;
+  /**
+   * Cognito's layout: the issuer's origin serves discovery and the JWKS only; the user pool's domain (another
+   * origin) serves authorize, token, userinfo, revocation and logout. Set: the discovery document names this
+   * origin for those endpoints (the provider serves them there, see startLocalOidc's `authPort`).
+   */
+  authOrigin?: string;
 }
+
+/** Paths the issuer's origin serves when the endpoints are on another origin (Cognito's cognito-idp host: discovery and JWKS). */
+const ISSUER_ONLY_PATHS = new Set(['/.well-known/openid-configuration', '/.well-known/jwks.json']);
+const ENDPOINTS_ON_AUTH_ORIGIN = ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'revocation_endpoint', 'end_session_endpoint'] as const;
 
 const page = (title: string, body: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="icon" href="data:,">
@@ -174,6 +184,23 @@ export async function createLocalOidcProvider(opts: LocalOidcOptions): Promise<P
   };
   const provider = new Provider(opts.issuer, configuration);
   provider.proxy = false;
+  const authOrigin = opts.authOrigin;
+  if (authOrigin) {
+    // The discovery document names the pool-domain origin for the endpoints Cognito serves there.
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
+        const body = ctx.body as Record<string, unknown>;
+        for (const name of ENDPOINTS_ON_AUTH_ORIGIN) {
+          const value = body[name];
+          if (typeof value === 'string') {
+            const url = new URL(value);
+            body[name] = new URL(`${url.pathname}${url.search}`, authOrigin).href;
+          }
+        }
+      }
+    });
+  }
   return provider;
 }
 
@@ -184,19 +211,33 @@ export async function createLocalOidcProvider(opts: LocalOidcOptions): Promise<P
 export async function startLocalOidc(
   port: number,
   consoleUrls: (issuer: string) => string[],
-  opts: { idTokenTtlSeconds?: number } = {},
-): Promise<{ issuer: string; server: Server; provider: Provider }> {
+  opts: { idTokenTtlSeconds?: number; authPort?: number } = {},
+): Promise<{ issuer: string; server: Server; provider: Provider; authOrigin?: string; authServer?: Server }> {
+  const listen = async (p: number, handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const server = createServer(handler);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(p, '127.0.0.1', () => resolve());
+    });
+    const address = server.address();
+    return { server, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : p}` };
+  };
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
-  const server = createServer((req, res) => handle(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+  const split = opts.authPort !== undefined;
+  const { server, origin: issuer } = await listen(port, (req, res) => {
+    // Split like Cognito: the issuer's origin answers discovery and the JWKS, nothing else.
+    if (split && !ISSUER_ONLY_PATHS.has(new URL(req.url ?? '/', 'http://localhost').pathname)) return void res.writeHead(404).end();
+    handle(req, res);
   });
-  const address = server.address();
-  const issuer = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
-  const provider = await createLocalOidcProvider({ issuer, consoleUrls: consoleUrls(issuer), ...(opts.idTokenTtlSeconds ? { idTokenTtlSeconds: opts.idTokenTtlSeconds } : {}) });
+  const auth = split ? await listen(opts.authPort!, (req, res) => handle(req, res)) : undefined;
+  const provider = await createLocalOidcProvider({
+    issuer,
+    consoleUrls: consoleUrls(issuer),
+    ...(opts.idTokenTtlSeconds ? { idTokenTtlSeconds: opts.idTokenTtlSeconds } : {}),
+    ...(auth ? { authOrigin: auth.origin } : {}),
+  });
   handle = oidcRequestHandler(provider);
-  return { issuer, server, provider };
+  return { issuer, server, provider, ...(auth ? { authOrigin: auth.origin, authServer: auth.server } : {}) };
 }
 
 /** The provider's requests: its sign-in page at /interaction/<uid>, everything else oidc-provider's. */

@@ -65,7 +65,7 @@ async function main() {
   }
 
   // what stop() stops, as far as it got
-  const running: { server?: Server; oidc?: Server; dynamo?: SupervisedDynamo; delivery?: ReturnType<typeof startWebhookDelivery> } = {};
+  const running: { server?: Server; oidc?: Server; oidcAuth?: Server; dynamo?: SupervisedDynamo; delivery?: ReturnType<typeof startWebhookDelivery> } = {};
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
@@ -77,6 +77,8 @@ async function main() {
     if (running.oidc?.listening) stopped.push(`the OpenID Provider (${process.env.CONSOLE_ISSUER ?? 'issuer unknown'})`);
     running.oidc?.close();
     running.oidc?.closeAllConnections();
+    running.oidcAuth?.close();
+    running.oidcAuth?.closeAllConnections();
     if (running.delivery) stopped.push('webhook delivery');
     await running.delivery?.stop();
     const dynamoPid = running.dynamo?.pid();
@@ -141,9 +143,13 @@ async function main() {
   process.env.CONSOLE_ASSETS_DIR ||= buildConsoleAssets(join(dataDir, 'console-assets'));
   try {
     const consoleUrls = [...new Set([`${baseUrl}/console`, `http://127.0.0.1:${port}/console`, `http://localhost:${port}/console`])];
-    const oidc = await startLocalOidc(oidcPort, () => consoleUrls);
+    // OIDC_AUTH_PORT (0: any): Cognito's layout, the provider's endpoints on another origin than its issuer.
+    const authPort = process.env.OIDC_AUTH_PORT ? Number(process.env.OIDC_AUTH_PORT) : undefined;
+    const oidc = await startLocalOidc(oidcPort, () => consoleUrls, authPort !== undefined ? { authPort } : {});
     running.oidc = oidc.server;
+    running.oidcAuth = oidc.authServer;
     process.env.CONSOLE_ISSUER = oidc.issuer;
+    if (oidc.authOrigin) process.env.CONSOLE_AUTH_ORIGIN = oidc.authOrigin;
     process.env.CONSOLE_CLIENT_ID = CONSOLE_CLIENT_ID;
   } catch (err) {
     console.error(`Cannot start the OpenID Provider on OIDC_PORT ${oidcPort}: ${(err as Error).message}`);
@@ -162,7 +168,9 @@ async function main() {
     running.delivery = startWebhookDelivery(); // the webhook dispatcher and sender, as in AWS (local/webhooks.ts)
     console.log(`API listening on ${baseUrl}${loopback(host) ? ' (this machine only; HOST=0.0.0.0 opens it to the network)' : ` (HOST=${host}: reachable from the network)`}`);
     console.log(`  API reference (a browser): ${baseUrl}/v1/docs`);
-    console.log(`  Console (a browser): ${baseUrl}/console   OpenID Provider (issuer): ${process.env.CONSOLE_ISSUER}`);
+    console.log(
+      `  Console (a browser): ${baseUrl}/console   OpenID Provider (issuer): ${process.env.CONSOLE_ISSUER}${process.env.CONSOLE_AUTH_ORIGIN ? `, endpoints: ${process.env.CONSOLE_AUTH_ORIGIN}` : ''}`,
+    );
     console.log(`  OpenAPI document:\n    curl -s ${baseUrl}/v1/openapi.json`);
     console.log(
       `DynamoDB Local: ${supervised.endpoint} (pid ${supervised.pid()})   Authorizer cache: ${authTtl}s (a revoked or changed key takes that long; AUTH_CACHE_TTL_SECONDS=5 npm start shortens it)   Ctrl-C stops both.`,

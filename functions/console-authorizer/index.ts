@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { headerValue } from '../../shared/api/gateway-edge';
 import { logger } from '../../shared/platform/logger';
 import { createMetrics, recordOutcome } from '../../shared/platform/metrics';
-import { bearerOf, tokenConfigFromEnv, TokenRefused, verifyConsoleToken } from '../../shared/console/token';
+import { bearerOf, jwksUrlOf, KeySetUnavailable, keySetOf, tokenConfigFromEnv, TokenRefused, verifyConsoleToken } from '../../shared/console/token';
 
 const metrics = createMetrics('console-authorizer');
 
@@ -11,7 +11,10 @@ const metrics = createMetrics('console-authorizer');
  * answer at most 60 s, CONSOLE_AUTHORIZER_CACHE_TTL in lib/console.ts; the local gateway the same). It
  * verifies the person's ID token (shared/console/token.ts: jose against the issuer's JWKS) and passes on
  * their verified e-mail; the console function resolves their memberships. An API key, a missing or a bad
- * token: 'Unauthorized' (401). The policy allows the console API's methods of the stage, and only them.
+ * token: 'Unauthorized' (401). The issuer's key set unavailable (and the token needs a key the last good set
+ * lacks): logged as such ("Console key set unavailable") and thrown on, which the gateway answers 503
+ * SERVICE_UNAVAILABLE (an authorizer error: the console authorizer's errors alarm). The policy allows the
+ * console API's methods of the stage, and only them.
  */
 export function consoleApiArn(methodArn: string): string {
   const [prefix, stage] = methodArn.split('/');
@@ -27,7 +30,9 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     throw new Error('Unauthorized');
   }
   try {
-    const person = await verifyConsoleToken(token, tokenConfigFromEnv());
+    const config = tokenConfigFromEnv();
+    const keys = keySetOf(jwksUrlOf(config), (err) => logger.warn('Console key set refresh failed; the last good set is kept', { url: err.url, reason: err.reason }));
+    const person = await verifyConsoleToken(token, config, keys.getKey);
     recordOutcome(metrics, { status: 200 });
     return {
       principalId: person.sub,
@@ -39,6 +44,11 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
       logger.info('Console authorization failed', { reason: err.reason });
       recordOutcome(metrics, { status: 401 });
       throw new Error('Unauthorized');
+    }
+    if (err instanceof KeySetUnavailable) {
+      logger.error('Console key set unavailable', { url: err.url, reason: err.reason });
+      recordOutcome(metrics, { status: 503 });
+      throw err;
     }
     logger.error('Console authorizer failed', err as Error);
     throw err;

@@ -7,7 +7,7 @@ import * as settings from '../platform/settings';
  * is console/app.tsx (Preact) bundled by the project's esbuild (with oauth4webapi): at deploy time by the console
  * function's bundling (lib/console.ts), locally by `npm start` (local/console-assets.ts) into
  * CONSOLE_ASSETS_DIR. The Content-Security-Policy allows scripts and styles from the API only (no inline
- * script or style), network calls to the API and the OpenID Provider only, and no framing.
+ * script or style), network calls to the API and the OpenID Provider's origins only (pageHeaders), and no framing.
  */
 export const CONSOLE_ASSETS = { script: 'console-app.js', style: 'console-app.css' } as const;
 export const CONSOLE_TITLE = 'Time-tracking console';
@@ -27,8 +27,14 @@ export function readAsset(name: string): string {
   return text;
 }
 
-export function pageHeaders(issuer: string): Record<string, string> {
-  const idp = new URL(issuer).origin;
+/**
+ * The page's headers. `connect-src` allows the API and exactly the origins the sign-in calls: the issuer's
+ * (discovery, JWKS) and, where the provider serves its endpoints elsewhere, that origin (Cognito: the user
+ * pool's domain, `<prefix>.auth.<region>.amazoncognito.com`, serves authorize, token and logout; the issuer
+ * is `cognito-idp.<region>.amazonaws.com`).
+ */
+export function pageHeaders(issuer: string, authOrigin?: string): Record<string, string> {
+  const idp = [...new Set([new URL(issuer).origin, ...(authOrigin ? [new URL(authOrigin).origin] : [])])].join(' ');
   return {
     'Content-Security-Policy': [
       "default-src 'none'",

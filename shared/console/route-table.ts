@@ -17,11 +17,13 @@ export { AcceptedReply, BinaryReply, TextReply } from '../api/kernel/route';
 export type ConsoleMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * The Lambdas of the console: `console` (the page, its assets, the console API) and `console-invoice-pdf`
- * (the invoice PDF alone, so that pdf-lib, its fonts and pako stay out of the console function's bundle).
+ * The Lambdas of the console: `console` (the page, its assets, the console API), `console-invoice-pdf`
+ * (the invoice PDF alone, so that pdf-lib, its fonts and pako stay out of the console function's bundle) and
+ * `console-keys` (the API-key writes: create, edit, roll, revoke; its role is the only console role that may
+ * write key items, lib/console.ts).
  */
-export type ConsoleFunctionName = 'console' | 'console-invoice-pdf';
-export const CONSOLE_FUNCTION_NAMES: readonly ConsoleFunctionName[] = ['console', 'console-invoice-pdf'];
+export type ConsoleFunctionName = 'console' | 'console-invoice-pdf' | 'console-keys';
+export const CONSOLE_FUNCTION_NAMES: readonly ConsoleFunctionName[] = ['console', 'console-invoice-pdf', 'console-keys'];
 
 /**
  * Who may call it: `null` public (the page, its assets, the document); `person` any signed-in person (no

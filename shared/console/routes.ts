@@ -37,7 +37,7 @@ const pageRoutes = {
       produces: 'text/html; charset=utf-8',
       successStatus: 200,
     },
-    async () => new TextReply(consolePage(), pageHeaders(consoleSettings().issuer || 'http://localhost')),
+    async () => new TextReply(consolePage(), pageHeaders(consoleSettings().issuer || 'http://localhost', settings.consoleAuthOrigin() || undefined)),
   ),
   getConsoleScript: consoleRoute(
     {

@@ -47,8 +47,12 @@ export const invoiceStepLeaseMs = () => number('INVOICE_STEP_LEASE_MS', 120_000)
 export const consoleIssuer = () => raw('CONSOLE_ISSUER');
 export const consoleClientId = () => raw('CONSOLE_CLIENT_ID');
 export const consoleJwksUrl = () => raw('CONSOLE_JWKS_URL');
+/** The oldest ID token (its `iat`) the console accepts, in seconds (default 3600; the stack sets the pool's ID token validity). */
+export const consoleTokenMaxAgeSeconds = () => number('CONSOLE_TOKEN_MAX_AGE_SECONDS', 3600);
 /** Where the sign-out goes (empty: none). */
 export const consoleLogoutUrl = () => raw('CONSOLE_LOGOUT_URL');
+/** The origin of the provider's authorize, token and logout endpoints when not the issuer's (Cognito's user pool domain). */
+export const consoleAuthOrigin = () => raw('CONSOLE_AUTH_ORIGIN');
 /** The API key cache the console tells people about (`API_KEY_CACHE_SECONDS`, else the local gateway's `AUTH_CACHE_TTL_SECONDS`). */
 export const apiKeyCacheSeconds = () => Number(raw('API_KEY_CACHE_SECONDS') ?? raw('AUTH_CACHE_TTL_SECONDS') ?? 300);
 /** The folder of the console page's script and style (`npm start` builds them there; deployed: next to the code). */

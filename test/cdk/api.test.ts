@@ -175,8 +175,8 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
   test('one invoke permission per function for the whole API (not one per method)', () => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
     // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission,
-    // + the console function, the invoice PDF's function and the console authorizer.
-    expect(perms).toHaveLength(FUNCTION_NAMES.length + 4);
+    // + the console function, the invoice PDF's function, the key writes' function (issue 33) and the console authorizer.
+    expect(perms).toHaveLength(FUNCTION_NAMES.length + 5);
     expect(FUNCTION_NAMES).toHaveLength(RESOURCES.length + API_FUNCTIONS_BEYOND_ENTITIES.length);
   });
 

@@ -22,7 +22,7 @@ const kindOf = (name: string): Kind =>
     ? 'authorizer'
     : name === 'webhooks'
       ? 'webhooks'
-      : name === 'console'
+      : name === 'console' || name === 'console-keys'
         ? 'console'
         : name === 'console-invoice-pdf'
           ? 'invoicePdf'

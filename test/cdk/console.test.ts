@@ -36,7 +36,32 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     expect(url).toContain(`/${stage}/console`);
     expect(url).toContain(s.logicalId(s.stack.api));
     expect(p.LogoutURLs).toEqual(p.CallbackURLs);
-    expect(p.ExplicitAuthFlows).toBeUndefined(); // no password flow through the API: managed login only
+    // Refresh tokens only: no SRP, password, admin password, choice-based or custom auth on the public client.
+    expect(p.ExplicitAuthFlows).toEqual(['ALLOW_REFRESH_TOKEN_AUTH']);
+    // Short-lived tokens (15 minutes), refresh tokens the shortest Cognito allows, revocation on.
+    expect([p.IdTokenValidity, p.AccessTokenValidity, p.RefreshTokenValidity]).toEqual([15, 15, 60]);
+    expect(p.TokenValidityUnits).toEqual({ IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' });
+    expect(p.EnableTokenRevocation).toBe(true);
+  });
+
+  test("Cognito's e-mail: through SES from the context's address in prod (-c sesFromAddress), Cognito's default in dev; prod pool retained with deletion protection", () => {
+    const [pool] = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::Cognito::UserPool');
+    const email = pool!.Properties!.EmailConfiguration;
+    if (stage === 'prod') {
+      expect(email).toMatchObject({ EmailSendingAccount: 'DEVELOPER', From: expect.stringContaining('<no-reply@example.com>') });
+      expect(JSON.stringify(email.SourceArn)).toContain(':identity/no-reply@example.com');
+      const custom = synth('prod', { sesFromAddress: 'console@acme.example' }).json.Resources;
+      const p2 = Object.values(custom).find((r) => r.Type === 'AWS::Cognito::UserPool')!.Properties!;
+      expect(p2.EmailConfiguration.From).toContain('<console@acme.example>');
+      expect([pool!.DeletionPolicy, pool!.UpdateReplacePolicy, pool!.Properties!.DeletionProtection]).toEqual(['Retain', 'Retain', 'ACTIVE']);
+    } else {
+      expect(email?.EmailSendingAccount ?? 'COGNITO_DEFAULT').toBe('COGNITO_DEFAULT');
+      expect(pool!.DeletionPolicy).toBe('Delete');
+    }
+  });
+
+  test('the authorizer and the console refuse a token older than its validity: CONSOLE_TOKEN_MAX_AGE_SECONDS = 900', () => {
+    for (const f of [c.authorizerFn, c.fn]) expect(s.json.Resources[s.logicalId(f.fn)]!.Properties!.Environment.Variables.CONSOLE_TOKEN_MAX_AGE_SECONDS).toBe('900');
   });
 
   test('the console authorizer: REQUEST on Authorization, cached at most 60 s, backed by its own function with the issuer and client id', () => {
@@ -46,6 +71,13 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     // no table access for the authorizer
     const policies = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties!.Roles).includes(s.logicalId(c.authorizerFn.role)));
     expect(JSON.stringify(policies)).not.toContain('dynamodb:');
+  });
+
+  test("the page's CSP allows the pool domain (token endpoint) next to the issuer: CONSOLE_AUTH_ORIGIN is the domain's base URL", () => {
+    const env = s.json.Resources[s.logicalId(c.fn.fn)]!.Properties!.Environment.Variables;
+    expect(env.CONSOLE_AUTH_ORIGIN).toEqual(s.stack.resolve(c.domain.baseUrl()));
+    expect(JSON.stringify(env.CONSOLE_AUTH_ORIGIN)).toContain('.amazoncognito.com');
+    expect(JSON.stringify(env.CONSOLE_ISSUER)).toContain('https://cognito-idp.');
   });
 
   test('every console route is a method: the public ones without auth, the API behind the console authorizer', () => {
@@ -64,13 +96,19 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     const methods = Object.values(s.json.Resources).filter((r) => r.Type === 'AWS::ApiGateway::Method' && consoleRouteList.some((x) => x.id === r.Properties!.OperationName));
     const fnOf = (id: string) => {
       const uri = JSON.stringify(methods.find((m) => m.Properties!.OperationName === id)!.Properties!.Integration.Uri);
-      return [c.fn, c.pdfFn].filter((f) => uri.includes(s.logicalId(f.fn))).map((f) => f.node.id);
+      return [c.fn, c.pdfFn, c.keysFn].filter((f) => uri.includes(s.logicalId(f.fn))).map((f) => f.node.id);
     };
+    // The key writes (create, edit, roll, revoke) go to console-keys, the only console role that may write key items.
+    expect(consoleRouteList.filter((r) => r.function === 'console-keys').map((r) => r.id)).toEqual([
+      'createConsoleApiKey',
+      'updateConsoleApiKey',
+      'revokeConsoleApiKey',
+      'rollConsoleApiKey',
+    ]);
     expect(consoleRouteList.filter((r) => r.function === 'console-invoice-pdf').map((r) => [r.id, r.method, r.path])).toEqual([
       ['getConsoleInvoicePdf', 'GET', '/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pdf'],
     ]);
-    for (const route of consoleRouteList)
-      expect([route.id, fnOf(route.id)]).toEqual([route.id, [route.function === 'console-invoice-pdf' ? 'Fn-console-invoice-pdf' : 'Fn-console']]);
+    for (const route of consoleRouteList) expect([route.id, fnOf(route.id)]).toEqual([route.id, [`Fn-${route.function ?? 'console'}`]]);
     const pdf = methods.find((m) => m.Properties!.OperationName === 'getConsoleInvoicePdf')!;
     expect([pdf.Properties!.AuthorizationType, pdf.Properties!.AuthorizerId]).toEqual(['CUSTOM', { Ref: s.logicalId(c.authorizer) }]);
     // API Gateway may invoke it (one permission per function, not per method)

@@ -64,6 +64,18 @@ describe.each(['dev', 'prod'] as const)('docs/operations.md and docs/capacity.md
     expect(fns).toHaveLength(ENTITIES.length + beyond.length);
   });
 
+  test('outputs: every output of the template has its row in the outputs table, and the table names no other', () => {
+    const section = operations.slice(operations.indexOf('## Stack outputs'), operations.indexOf('## The first API key'));
+    const rows = [...section.matchAll(/^\| `([A-Za-z0-9]+)` \|/gm)].map((m) => m[1]!).sort();
+    expect(rows).toEqual(Object.keys(s.json.Outputs ?? {}).sort());
+  });
+
+  test('retained resources: prod retains the user pool (with deletion protection) as the Stages table says', () => {
+    const pool = resourcesOfType(s, 'AWS::Cognito::UserPool')[0]![1];
+    expect(operations).toContain('| User pool on stack deletion | destroyed | **retained**, deletion protection on |');
+    expect(pool.DeletionPolicy).toBe(stage === 'prod' ? 'Retain' : 'Delete');
+  });
+
   test('alarms: 2 per function (no Errors alarm for the 2 authorizers) and those of the Alarms table', () => {
     const fns = resourcesOfType(s, 'AWS::Lambda::Function').length;
     const perFunction = stated(operations, /CloudWatch alarms \((\d+) per function/);

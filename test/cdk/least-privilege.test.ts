@@ -41,15 +41,15 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   authorizer: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK] }],
   'webhook-dispatcher': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
   'webhook-sender': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
-  // the console: members, audit log and counters (WS#), its per-person rate counter, the key records it makes,
-  // rolls and revokes (APIKEY#, and APIKEYID# on GSI2), a person's memberships (PERSON# on GSI1), invoice jobs
+  // the console: members, audit log and counters (WS#), its per-person rate counter, a person's memberships
+  // (PERSON# on GSI1), invoice jobs; key items read only (by id on GSI2): it writes none
   console: [
-    {
-      actions: RW,
-      indexes: true,
-      leadingKeys: [WORKSPACE, RATE, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
-    },
+    { actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition] },
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKeyById('*').GSI2PK] },
   ],
+  // the console's key writes (create, edit, roll, revoke): the key records (APIKEY#, APIKEYID# on GSI2), with the
+  // membership, audit entries and key counter (WS#) and the per-person rate counter
+  'console-keys': [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] }],
   // the invoice PDF: the membership, the invoice and its client (GetItem in WS#); writes only the per-person rate counter
   'console-invoice-pdf': [
     { actions: ['dynamodb:GetItem'], indexes: false, leadingKeys: [WORKSPACE] },
@@ -106,9 +106,18 @@ describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (st
     }
   });
 
-  test('only the authorizer, me and the console (which makes, rolls and revokes keys) may touch APIKEY# records; no workspace pattern can reach them', () => {
+  test('only the authorizer, me and console-keys (which makes, rolls, edits and revokes keys) may touch APIKEY# records; no workspace pattern can reach them', () => {
     const apiKeyReaders = all.filter(([, f]) => tableGrants(s, f).some((g) => g.leadingKeys.includes(keys.apiKey('*').PK))).map(([n]) => n);
-    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'console', 'me']);
+    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'console-keys', 'me']);
+    // Of the console's roles, only console-keys may write a key item (APIKEY#) or its by-id entry (APIKEYID#).
+    const writes = new Set(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    const keyWriters = all
+      .filter(([n]) => n.startsWith('console'))
+      .filter(([, f]) =>
+        tableGrants(s, f).some((g) => g.actions.some((a) => writes.has(a)) && g.leadingKeys.some((k) => k === keys.apiKey('*').PK || k === keys.apiKeyById('*').GSI2PK)),
+      )
+      .map(([n]) => n);
+    expect(keyWriters).toEqual(['console-keys']);
     // The patterns the other functions hold cannot match an API key item's partition key.
     const like = (pattern: string) =>
       new RegExp(

@@ -1,12 +1,15 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { FUNCTION_NAMES } from '../../shared/api/routes';
 import { TABLE } from '../../shared/data/table';
-import { resourcesOfType, synth } from './support';
+import { CONSOLE_DENY_MIN_REQUESTS, CONSOLE_DENY_RATE_PERCENT } from '../../lib/monitoring';
+import { allFunctions, resourcesOfType, synth } from './support';
 
 const EXPECTED_ALARMS = [
   'Api5xxRate',
   'ApiLatencyP99',
   'AuthorizerErrors',
+  'ConsoleTokensRefused',
+  'ConsoleKeySetUnavailable',
   'webhook-dlq',
   'webhook-stream-failures',
   'webhook-stream-iterator-age',
@@ -17,6 +20,7 @@ const EXPECTED_ALARMS = [
   'Fn-console-Errors',
   ...['console', 'console-authorizer'].map((n) => `Fn-${n}-Throttles`),
   ...['Errors', 'Throttles'].map((m) => `Fn-console-invoice-pdf-${m}`),
+  ...['Errors', 'Throttles'].map((m) => `Fn-console-keys-${m}`),
   'TableThrottles',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];
@@ -100,6 +104,32 @@ describe.each(['dev', 'prod'] as const)('observability (%s)', (stage) => {
     const oldest = byName('webhook-queue-oldest-message');
     expect([oldest.Namespace, oldest.MetricName, oldest.Threshold]).toEqual(['AWS/SQS', 'ApproximateAgeOfOldestMessage', 30 * 60]);
     expect(oldest.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [s.logicalId(w.queue), 'QueueName'] } }]);
+  });
+
+  test("the console authorizer: its deny rate (401s of console API requests, once there is traffic) and the key set's unavailability page; its errors are AuthorizerErrors", () => {
+    const byName = (n: string) => resourcesOfType(s, 'AWS::CloudWatch::Alarm').find(([, r]) => r.Properties!.AlarmName === `time-tracking-${stage}-${n}`)![1].Properties!;
+    const deny = byName('ConsoleTokensRefused');
+    expect([deny.EvaluationPeriods, deny.DatapointsToAlarm, deny.Threshold]).toEqual([5, 3, CONSOLE_DENY_RATE_PERCENT]);
+    expect(deny.Metrics.find((m: any) => m.Expression).Expression).toBe(`IF(FILL(n, 0) >= ${CONSOLE_DENY_MIN_REQUESTS}, 100 * FILL(d, 0) / n, 0)`);
+    const ids = Object.fromEntries(deny.Metrics.filter((m: any) => m.MetricStat).map((m: any) => [m.Id, m.MetricStat.Metric.MetricName]));
+    expect(ids).toEqual({ d: 'ConsoleTokensRefused', n: 'ConsoleApiRequests' });
+    const filters = resourcesOfType(s, 'AWS::Logs::MetricFilter').map(([, f]) => f.Properties!);
+    const refused = filters.find((f) => f.MetricTransformations[0].MetricName === 'ConsoleTokensRefused')!;
+    expect(refused.LogGroupName).toEqual({ Ref: s.logicalId(s.stack.accessLogGroup) });
+    expect(refused.FilterPattern).toContain('$.resourcePath = "/console/api/*"');
+    expect(refused.FilterPattern).toContain('$.status = "401"');
+    const keySet = filters.find((f) => f.MetricTransformations[0].MetricName === 'ConsoleKeySetUnavailable')!;
+    expect(keySet.LogGroupName).toEqual({ Ref: s.logicalId(s.stack.console.authorizerFn.logGroup) });
+    expect(keySet.FilterPattern).toBe('{ $.message = "Console key set unavailable" }');
+    expect(byName('ConsoleKeySetUnavailable').Threshold).toBe(1);
+  });
+
+  test('the dashboard shows every function of the stack, the webhook ones included, and the webhook alarms', () => {
+    const [[, dash]] = resourcesOfType(s, 'AWS::CloudWatch::Dashboard') as [[string, any]];
+    const body = JSON.stringify(dash.Properties.DashboardBody);
+    for (const [name, f] of allFunctions(s)) expect([name, body.includes(s.logicalId(f.fn))]).toEqual([name, true]);
+    expect(body).toContain('Webhook delivery: alarms');
+    for (const a of s.stack.webhooks.alarms) expect(body).toContain(s.logicalId(a));
   });
 
   test('authorizer failures are counted from the JSON access log by a metric filter', () => {

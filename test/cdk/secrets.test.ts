@@ -32,8 +32,11 @@ describe('the cursor secret and the webhook key ring in the stack', () => {
     for (const [, fn] of resourcesOfType(s, 'AWS::Lambda::Function')) {
       const env: Record<string, unknown> = fn.Properties!.Environment.Variables;
       for (const [name, value] of Object.entries(env)) {
-        // API_KEY_CACHE_SECONDS (the console's function) is the authorizer's cache time, a number: no secret
-        if (/SECRET|PASSWORD|TOKEN|KEY/i.test(name) && name !== 'API_KEY_CACHE_SECONDS') {
+        // API_KEY_CACHE_SECONDS (the console's function) is the authorizer's cache time, CONSOLE_TOKEN_MAX_AGE_SECONDS
+        // the oldest token the verifier accepts: numbers, no secret (checked below)
+        const numbers = ['API_KEY_CACHE_SECONDS', 'CONSOLE_TOKEN_MAX_AGE_SECONDS'];
+        if (numbers.includes(name)) expect([name, /^\d+$/.test(String(value))]).toEqual([name, true]);
+        if (/SECRET|PASSWORD|TOKEN|KEY/i.test(name) && !numbers.includes(name)) {
           expect(Object.keys(refs)).toContain(name);
           expect(value).toEqual(refs[name]);
         }

@@ -75,6 +75,7 @@ export function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
     ['webhook-sender', s.stack.webhooks.sender],
     ['console', s.stack.console.fn],
     ['console-invoice-pdf', s.stack.console.pdfFn],
+    ['console-keys', s.stack.console.keysFn],
     ['console-authorizer', s.stack.console.authorizerFn],
   ];
 }

@@ -52,3 +52,7 @@ test('dev: no deletion protection, destroyed with the stack', () => {
     DeletionPolicy: 'Delete',
   });
 });
+
+test.each(['dev', 'prod'] as const)('%s: Contributor Insights on the table (most accessed and throttled keys)', (stage) => {
+  synth(stage).template.hasResourceProperties('AWS::DynamoDB::Table', { ContributorInsightsSpecification: { Enabled: true } });
+});

@@ -42,10 +42,23 @@ test.each([
   ['e-mail not verified', { email_verified: false }],
   ['no e-mail', { email: undefined }],
   ['no subject', { sub: undefined }],
+  ['issued in the future (beyond 60 s of clock tolerance)', { iat: now() + 300 }],
+  ['older than the maximum age (iat 2 hours ago, exp still ahead)', { iat: now() - 7200 }],
+  ['no iat', { iat: undefined }],
+  ['several audiences without azp', { aud: [config.clientId, 'another-client'] }],
+  ['several audiences, azp another client', { aud: [config.clientId, 'another-client'], azp: 'another-client' }],
+  ['an azp of another client', { azp: 'another-client' }],
 ])('refused: %s', async (_what, change) => {
   const claims = { ...good(), ...change } as JWTPayload;
   for (const k of Object.keys(claims)) if (claims[k] === undefined) delete claims[k];
   await expect(verifyConsoleToken(await sign(claims), config, keys)).rejects.toBeInstanceOf(TokenRefused);
+});
+
+test('accepted: several audiences with azp = the console; iat within the maximum age the config sets', async () => {
+  const multi = { ...good(), aud: [config.clientId, 'another-client'], azp: config.clientId };
+  await expect(verifyConsoleToken(await sign(multi), config, keys)).resolves.toMatchObject({ sub: 'u1' });
+  await expect(verifyConsoleToken(await sign({ ...good(), iat: now() - 600 }), { ...config, maxAgeSeconds: 900 }, keys)).resolves.toMatchObject({ sub: 'u1' });
+  await expect(verifyConsoleToken(await sign({ ...good(), iat: now() - 1200 }), { ...config, maxAgeSeconds: 900 }, keys)).rejects.toBeInstanceOf(TokenRefused);
 });
 
 test('refused: alg none, an HMAC token, a signature of another key', async () => {

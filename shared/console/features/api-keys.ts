@@ -52,6 +52,7 @@ export const apiKeyRoutes = {
       method: 'POST',
       path: base,
       access: 'admin',
+      function: 'console-keys', // key writes: the only console role that may write key items (lib/console.ts)
       tag: TAG,
       summary: 'Create a key; the key itself is in this answer only',
       description: 'At most 500 active keys per workspace (409 beyond). Defaults: 60 requests a minute, 1,000 an hour, no expiry.',
@@ -84,6 +85,7 @@ export const apiKeyRoutes = {
       method: 'PATCH',
       path: `${base}/{keyId}`,
       access: 'admin',
+      function: 'console-keys', // key writes: the only console role that may write key items (lib/console.ts)
       tag: TAG,
       summary: "Change a key's name, scopes, limits or expiry (fields not sent keep their value; expiresAt null: never)",
       description: 'Reaches the gateway within the authorizer cache time (5 minutes). A revoked key cannot be changed (409).',
@@ -116,6 +118,7 @@ export const apiKeyRoutes = {
       method: 'DELETE',
       path: `${base}/{keyId}`,
       access: 'admin',
+      function: 'console-keys', // key writes: the only console role that may write key items (lib/console.ts)
       tag: TAG,
       summary: 'Revoke a key (the record stays, status revoked); refused by the gateway within the authorizer cache time (5 minutes)',
       params: s.keyParams,
@@ -135,6 +138,7 @@ export const apiKeyRoutes = {
       method: 'POST',
       path: `${base}/{keyId}/roll`,
       access: 'admin',
+      function: 'console-keys', // key writes: the only console role that may write key items (lib/console.ts)
       tag: TAG,
       summary: 'Roll a key: a new key with the same name, scopes, limits and expiry; the old one keeps working expireOldInSeconds more (never past its own expiry)',
       params: s.keyParams,
