@@ -35,6 +35,8 @@ export const apiKeySchema = meta(
     lastUsedAt: meta(nullableInstant, { description: 'Recorded by the authorizer: as fresh as its cache (5 minutes)' }),
     revokedAt: nullableInstant,
     status: z.enum(KEY_STATUSES),
+    replaces: meta(z.nullable(z.string()), { description: 'The id of the key this one succeeded by a roll, or null' }),
+    replacedBy: meta(z.nullable(z.string()), { description: "The id of this key's successor by its latest roll, or null" }),
   }),
   { id: 'ConsoleApiKey' },
 );
