@@ -13,6 +13,8 @@ import * as settings from '../platform/settings';
 import { enforceRateLimit } from '../api/rate-limit';
 import { json, toErrorResponse } from '../api/response';
 import { parseWith } from '../api/validate';
+import { idempotencyKeyOf } from '../api/headers';
+import { consoleIdempotencyApplies, KeptError, runConsoleIdempotent } from './idempotency';
 import { findConsoleRoute, matchConsolePath, type ConsoleRouteId } from './routes';
 import { AcceptedReply, BinaryReply, functionOf, TextReply, type ConsoleFunctionName, type ConsoleRequest, type ConsoleRouteDecl, type ConsoleRun } from './route-table';
 
@@ -76,8 +78,30 @@ export function consoleHandler(fn: ConsoleFunctionName = 'console', implementati
       }
       const run = (implementations[route.id] ?? route.run) as ConsoleRun | undefined;
       if (!run) throw new Error(`No implementation of ${route.id} in the ${fn} function`);
-      const input = validate(route, event);
-      const result = await run({ ...input, person: person!, member: member!, requestId, baseUrl: baseUrlOf(event) } as ConsoleRequest<ConsoleRouteDecl>);
+      const { raw, ...input } = validate(route, event);
+      const runIt = () => run({ ...input, person: person!, member: member!, requestId, baseUrl: baseUrlOf(event) } as ConsoleRequest<ConsoleRouteDecl>);
+      const idempotencyKey = consoleIdempotencyApplies(route) ? idempotencyKeyOf(event.httpMethod, event.headers) : undefined;
+      let result: unknown;
+      if (idempotencyKey === undefined) result = await runIt();
+      else {
+        const call = {
+          route,
+          workspaceId: member!.workspaceId,
+          personId: personCounterId(person!.email),
+          key: idempotencyKey,
+          path: event.path,
+          query: event.queryStringParameters,
+          body: raw,
+          context,
+        };
+        const kept = await runConsoleIdempotent(call, runIt);
+        Object.assign(headers, kept.headers);
+        result = kept.result;
+      }
+      if (result instanceof KeptError) {
+        recordOutcome(metrics, { status: result.status });
+        return json(result.status, result.body, headers);
+      }
       const status = result instanceof AcceptedReply ? 202 : route.successStatus;
       logger.info('Request served', { status });
       recordOutcome(metrics, { status });
@@ -116,6 +140,7 @@ function validate(route: ConsoleRouteDecl, event: APIGatewayProxyEvent) {
   }
   const query = route.query ? parseWith(route.query, rawQuery, 'query') : {};
   let body: unknown;
+  let rawBody: unknown;
   if (route.body) {
     const text = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
     if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (at most ${MAX_BODY_BYTES / 1024} KB)`);
@@ -130,8 +155,9 @@ function validate(route: ConsoleRouteDecl, event: APIGatewayProxyEvent) {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
       throw validationError('The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
     body = parseWith(route.body, raw, 'body');
+    rawBody = raw;
   }
-  return { params, query, body };
+  return { params, query, body, raw: rawBody };
 }
 
 /** Path parameters percent-decoded (a malformed escape stays as sent, and fails validation). */

@@ -41,8 +41,15 @@ export const apiKeySchema = meta(
   { id: 'ConsoleApiKey' },
 );
 
-export const createdKeySchema = z.object({ key: meta(z.string(), { description: 'The API key itself: shown once, never again' }), apiKey: apiKeySchema });
-export const rolledKeySchema = z.object({ key: meta(z.string(), { description: 'The new API key: shown once' }), apiKey: apiKeySchema, previous: apiKeySchema });
+export const createdKeySchema = z.object({
+  key: meta(z.nullable(z.string()), { description: 'The API key itself: shown once, never again (null on an answer replayed for an Idempotency-Key)' }),
+  apiKey: apiKeySchema,
+});
+export const rolledKeySchema = z.object({
+  key: meta(z.nullable(z.string()), { description: 'The new API key: shown once (null on an answer replayed for an Idempotency-Key)' }),
+  apiKey: apiKeySchema,
+  previous: apiKeySchema,
+});
 
 export const nameField = z.string().check(z.trim(), z.minLength(1, 'must be 1-100 characters'), z.maxLength(100, 'must be 1-100 characters'));
 export const limitField = z.int('must be a positive integer').check(z.positive('must be a positive integer'), z.lte(1_000_000));
