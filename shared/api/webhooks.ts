@@ -104,7 +104,8 @@ export const webhookOperations: RouteImpls = {
     if (before) assertMaySteer(auth, before, body.events ?? before.events);
     if (body.url) await assertUrl(body.url);
     // Re-enabling resumes with the events from now on, and forgets the failures that disabled it.
-    const resume = body.enabled === true && before && !before.enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0 } : undefined;
+    // The key that re-enables it becomes its key: what it delivers is bounded by that key's scopes from then on.
+    const resume = body.enabled === true && before && !before.enabled ? { _activeSince: new Date().toISOString(), _failedEvents: 0, _createdByKey: auth.keyId } : undefined;
     const record = await repo().update(auth.workspaceId, { id: params.id }, body, { ...writeOptions(headers), ...(resume ? { system: { internals: resume } } : {}) });
     return recordReply(record);
   },

@@ -143,6 +143,8 @@ export interface Endpoint {
   sealedPrevSecret?: string;
   prevSecretUntil?: number;
   failedEvents: number;
+  /** The API key that made (or last re-enabled) it: its scopes bound what it delivers (shared/services/webhook-key.ts). */
+  createdByKey?: string;
 }
 function endpointOf(item: StoredItem): Endpoint {
   return {
@@ -155,6 +157,7 @@ function endpointOf(item: StoredItem): Endpoint {
     sealedSecret: String(item._secret),
     ...(item._prevSecret ? { sealedPrevSecret: String(item._prevSecret), prevSecretUntil: Number(item._prevSecretUntil ?? 0) } : {}),
     failedEvents: Number(item._failedEvents ?? 0),
+    ...(item._createdByKey ? { createdByKey: String(item._createdByKey) } : {}),
   };
 }
 /** Every endpoint of a workspace (one Query of its `WEBHOOK#` items). */
