@@ -3,6 +3,7 @@ import { templateMatcher } from '../api/routes';
 import * as settings from '../platform/settings';
 import { apiKeyRoutes } from './features/api-keys';
 import { invoiceRoutes } from './features/invoices';
+import { webhookRoutes } from './features/webhooks';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
 import { ASSET_HEADERS, CONSOLE_ASSETS, consolePage, pageHeaders, readAsset } from './page';
 import { consoleRoute, TextReply, type ConsoleRoute } from './route-table';
@@ -91,7 +92,7 @@ const pageRoutes = {
   ),
 };
 
-export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes };
+export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes, ...webhookRoutes };
 export type ConsoleRouteId = keyof typeof consoleRoutes;
 export const consoleRouteList: Array<ConsoleRoute & { id: ConsoleRouteId }> = (Object.keys(consoleRoutes) as ConsoleRouteId[]).map((id) => ({
   id,

@@ -102,7 +102,7 @@ export const auditEntrySchema = meta(
     at: instant,
     actor: z.string(),
     action: z.string(),
-    target: z.object({ type: z.enum(['api-key', 'member', 'invoice']), id: z.string() }),
+    target: z.object({ type: z.enum(['api-key', 'member', 'invoice', 'webhook']), id: z.string() }),
     changes: z.record(z.string(), z.object({ from: z.optional(z.unknown()), to: z.optional(z.unknown()) })),
   }),
   { id: 'ConsoleAuditEntry' },

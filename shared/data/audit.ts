@@ -29,6 +29,9 @@ export type AuditAction =
   | 'invoice.sent'
   | 'invoice.paid'
   | 'invoice.voided'
+  | 'webhook.enabled'
+  | 'webhook.disabled'
+  | 'webhook.deleted'
   | 'invoice.deleted';
 
 export interface AuditEntry {
@@ -36,7 +39,7 @@ export interface AuditEntry {
   at: string;
   actor: string;
   action: AuditAction;
-  target: { type: 'api-key' | 'member' | 'invoice'; id: string };
+  target: { type: 'api-key' | 'member' | 'invoice' | 'webhook'; id: string };
   /** Changed fields: name -> { from, to } (`from` absent on create, `to` absent on remove). */
   changes: Record<string, { from?: unknown; to?: unknown }>;
 }
