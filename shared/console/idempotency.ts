@@ -9,8 +9,8 @@ import { AcceptedReply, type ConsoleRouteDecl } from './route-table';
  * here): the same key and body within 24 hours gets the first answer again with `Idempotent-Replayed: true`;
  * the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first runs is 409
  * with Retry-After. Keys are scoped to the workspace and the person (`console:<person>:<key>`), so one
- * person's key never replays another's answer. A secret in an answer (a new API key) is never kept: the
- * first answer carries it, a replay answers `key: null` (the key was shown once).
+ * person's key never replays another's answer. A secret in an answer (a new API key, an invitation link) is
+ * never kept: the first answer carries it, a replay answers `key: null` / `invitation: null` (shown once).
  */
 export interface ConsoleIdempotentCall {
   route: ConsoleRouteDecl;
@@ -54,6 +54,8 @@ export class KeptError {
   ) {}
 }
 
+/** The answer without its secrets: a new API key (`key`), an invitation link (`invitation`). */
 function withoutSecret(body: unknown): unknown {
-  return body && typeof body === 'object' && 'key' in body ? { ...body, key: null } : body;
+  if (!body || typeof body !== 'object') return body;
+  return { ...body, ...('key' in body ? { key: null } : {}), ...('invitation' in body ? { invitation: null } : {}) };
 }

@@ -89,6 +89,13 @@ export const usageSchema = z.object({
 });
 
 export const memberSchema = meta(z.object({ email: z.string(), role: roleSchema, addedAt: instant, addedBy: z.string() }), { id: 'ConsoleMember' });
+export const addedMemberSchema = z.object({
+  ...memberSchema.shape,
+  invitation: meta(z.nullable(z.object({ url: z.string(), expiresAt: instant })), {
+    description:
+      "Locally, for a person without a sign-in account: a one-time link to the local provider's set-password page (valid 7 days), shown once. Null in AWS (Cognito e-mails the invitation), for a person who has an account, and on a replayed answer.",
+  }),
+});
 export const addMemberBody = z.strictObject({ email: z.email('must be an e-mail address').check(z.maxLength(254)), role: roleSchema });
 export const updateMemberBody = z.strictObject({ role: roleSchema });
 

@@ -17,6 +17,7 @@ export const ITEM_TYPES = {
   member: 'MEMBER',
   audit: 'AUDIT',
   account: 'ACCOUNT',
+  invitation: 'INVITATION',
   webhookDirectory: 'WEBHOOKDIR',
   webhookDispatch: 'WEBHOOKDISPATCH',
   delivery: 'DELIVERY',

@@ -49,6 +49,8 @@ export const consoleClientId = () => raw('CONSOLE_CLIENT_ID');
 export const consoleJwksUrl = () => raw('CONSOLE_JWKS_URL');
 /** Where the sign-out goes (empty: none). */
 export const consoleLogoutUrl = () => raw('CONSOLE_LOGOUT_URL');
+/** AWS: the console's Cognito user pool, which invites members added in the console (issue 36); unset locally (the local provider's links). */
+export const userPoolId = () => raw('USER_POOL_ID');
 /** The API key cache the console tells people about (`API_KEY_CACHE_SECONDS`, else the local gateway's `AUTH_CACHE_TTL_SECONDS`). */
 export const apiKeyCacheSeconds = () => Number(raw('API_KEY_CACHE_SECONDS') ?? raw('AUTH_CACHE_TTL_SECONDS') ?? 300);
 /** The folder of the console page's script and style (`npm start` builds them there; deployed: next to the code). */
