@@ -102,6 +102,11 @@ export const updateMemberBody = z.strictObject({ role: roleSchema });
 export const auditQuery = z.strictObject({
   limit: z._default(z.coerce.number('must be an integer').check(z.int('must be an integer'), z.gte(1), z.lte(200)), 50),
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  action: meta(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), { description: 'Only entries of this action, e.g. api-key.revoked' }),
+  actor: meta(z.optional(z.string().check(z.minLength(1), z.maxLength(254))), { description: 'Only entries by this actor (an e-mail, or admin-cli)' }),
+  targetId: meta(z.optional(z.string().check(z.minLength(1), z.maxLength(254))), {
+    description: 'Only entries about this target (a key id, a member e-mail, an invoice or webhook id)',
+  }),
 });
 export const auditEntrySchema = meta(
   z.object({
@@ -111,6 +116,10 @@ export const auditEntrySchema = meta(
     action: z.string(),
     target: z.object({ type: z.enum(['api-key', 'member', 'invoice', 'webhook']), id: z.string() }),
     changes: z.record(z.string(), z.object({ from: z.optional(z.unknown()), to: z.optional(z.unknown()) })),
+    targetName: meta(z.nullable(z.string()), {
+      description: "The target's name when the page was read: a key's name and prefix, a member's e-mail, an invoice's number and client, a webhook's URL (null: since deleted)",
+    }),
+    summary: meta(z.array(z.string()), { description: 'Each change as "field: before -> after" (none: no value)' }),
   }),
   { id: 'ConsoleAuditEntry' },
 );

@@ -1,5 +1,6 @@
 import { addMember, changeRole, listMembers, membershipsOf, removeMember, type Member } from '../../data/members';
 import { listAudit } from '../../data/audit';
+import { readableEntries } from './audit-names';
 import { inviteToSignIn } from '../../services/sign-in-invitations';
 import { consoleRoute } from '../route-table';
 import * as s from '../schemas';
@@ -99,12 +100,16 @@ export const auditRoutes = {
       path: '/console/api/workspaces/{workspaceId}/audit-log',
       access: 'admin',
       tag: 'Audit log',
-      summary: 'Every change to keys and members, newest first (paged; kept 400 days; never a secret)',
+      summary: 'Every change to keys, members, invoices and webhooks, newest first (paged; kept 400 days; never a secret); filter by action, actor and target',
       params: s.workspaceParams,
       query: s.auditQuery,
       response: s.auditPage,
       successStatus: 200,
     },
-    async ({ params, query }) => listAudit(params.workspaceId, { limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }),
+    async ({ params, query }) => {
+      const filter = { ...(query.action ? { action: query.action } : {}), ...(query.actor ? { actor: query.actor } : {}), ...(query.targetId ? { targetId: query.targetId } : {}) };
+      const page = await listAudit(params.workspaceId, { limit: query.limit, filter, ...(query.cursor ? { cursor: query.cursor } : {}) });
+      return { ...page, items: await readableEntries(params.workspaceId, page.items) };
+    },
   ),
 };
