@@ -4,7 +4,8 @@ import { isScope, SCOPES, type Scope } from '../shared/api/routes';
 import { dynamoConfig, LOCAL_TABLE_NAME } from '../shared/data/db';
 import { ADMIN_CLI, createApiKey, listApiKeys, revokeApiKey, updateApiKeyLimits } from '../shared/data/apikey-store';
 import { ensureAccount } from '../shared/data/accounts';
-import { addMember, listMembers, removeMember } from '../shared/data/members';
+import { addMember, getMembership, listMembers, removeMember } from '../shared/data/members';
+import { inviteCognitoUser, inviteToSignIn } from '../shared/services/sign-in-invitations';
 import { isRole } from '../shared/domain/roles';
 import { ensureTable } from '../shared/data/setup';
 import { isValidWorkspaceId, keyState } from '../shared/domain/apikeys';
@@ -32,6 +33,9 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   members add --workspace W --email E --role owner|admin|viewer [--json]
       Locally: also creates the sign-in account of npm start's OpenID Provider with a generated password,
       printed once. In AWS (USER_POOL_ID set): creates the Cognito user, which Cognito invites by e-mail.
+  members invite --workspace W --email E [--json]
+      a new one-time link to set a password (local provider, valid 7 days; OIDC_PORT or CONSOLE_ISSUER says
+      where it runs); in AWS (USER_POOL_ID set): Cognito sends the invitation again.
   members list --workspace W [--json]
   members remove --workspace W --email E
 
@@ -224,21 +228,42 @@ async function members(action: string | undefined, values: { workspace?: string;
     const role = required(values.role, '--role');
     if (!isRole(role)) throw new UsageError(`--role must be owner, admin or viewer, got "${role}"`);
     await ensureLocalTable();
-    const member = await addMember(workspaceId, email, role, ADMIN_CLI).catch((err: Error) => {
-      if (err.name === 'DomainError') throw new UsageError(err.message);
-      throw err;
-    });
+    // a member without a sign-in account (added in the console) gets the account: no dead end
+    const existing = await getMembership(workspaceId, email);
+    const member =
+      existing ??
+      (await addMember(workspaceId, email, role, ADMIN_CLI).catch((err: Error) => {
+        if (err.name === 'DomainError') throw new UsageError(err.message);
+        throw err;
+      }));
     let password: string | undefined;
     let account: string;
     if (process.env.USER_POOL_ID) {
-      account = await createCognitoUser(process.env.USER_POOL_ID, member.email);
+      const done = await inviteCognitoUser(process.env.USER_POOL_ID, member.email);
+      account = done === 'existed' ? 'Cognito user existed' : 'Cognito user created and invited by e-mail';
+      if (existing && done === 'existed') throw new UsageError(`${member.email} is already a member of ${workspaceId} and has a sign-in account`);
     } else {
       password = await ensureAccount(member.email);
       account = password ? 'sign-in account created' : 'sign-in account existed (password unchanged)';
+      if (existing && !password) throw new UsageError(`${member.email} is already a member of ${workspaceId} and has a sign-in account`);
     }
     out.print(
       `Added ${member.email} to workspace ${workspaceId} as ${member.role}; ${account}.${password ? `\n\n  Password (shown once): ${password}\n\nSign in at <API URL>/console.` : ''}`,
       { email: member.email, role: member.role, workspaceId, password: password ?? null },
+    );
+    return 0;
+  }
+  if (action === 'invite') {
+    await ensureLocalTable();
+    const member = await getMembership(workspaceId, email);
+    if (!member) throw new UsageError(`${email} is not a member of ${workspaceId}`);
+    if (!process.env.USER_POOL_ID) process.env.CONSOLE_ISSUER ??= `http://127.0.0.1:${process.env.OIDC_PORT ?? 3001}`;
+    const invitation = await inviteToSignIn(member.email, { resend: true });
+    out.print(
+      invitation
+        ? `Invitation for ${member.email} (one use, until ${invitation.expiresAt}):\n\n  ${invitation.url}\n\nOpen it to set a password, then sign in at <API URL>/console.`
+        : `Cognito sent ${member.email} the invitation again.`,
+      { email: member.email, workspaceId, invitation },
     );
     return 0;
   }
@@ -251,31 +276,6 @@ async function members(action: string | undefined, values: { workspace?: string;
     return 0;
   }
   throw new UsageError(`Unknown command: members ${action ?? ''}`);
-}
-
-/** AWS: the person's Cognito user (e-mail as user name, verified; Cognito e-mails the invitation). */
-async function createCognitoUser(userPoolId: string, email: string): Promise<string> {
-  const { CognitoIdentityProviderClient, AdminCreateUserCommand, UsernameExistsException } = await import('@aws-sdk/client-cognito-identity-provider');
-  const cognito = new CognitoIdentityProviderClient({});
-  try {
-    await cognito.send(
-      new AdminCreateUserCommand({
-        UserPoolId: userPoolId,
-        Username: email,
-        UserAttributes: [
-          { Name: 'email', Value: email },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-        DesiredDeliveryMediums: ['EMAIL'],
-      }),
-    );
-    return 'Cognito user created and invited by e-mail';
-  } catch (err) {
-    if (err instanceof UsernameExistsException) return 'Cognito user existed';
-    throw err;
-  } finally {
-    cognito.destroy();
-  }
 }
 
 /** Against DynamoDB Local, create the table when missing (a deployed table is never created here). */

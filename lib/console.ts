@@ -136,6 +136,8 @@ export class Console extends Construct {
         CONSOLE_LOGOUT_URL: Fn.join('', [this.domain.baseUrl(), '/logout?client_id=', this.client.userPoolClientId, '&logout_uri=', this.consoleUrl]),
         API_KEY_CACHE_SECONDS: String(API_KEY_CACHE_SECONDS),
         CURSOR_SECRET_ARN: props.cursorSecret.secretArn,
+        // issue 36: members added in the console are invited by the pool
+        USER_POOL_ID: this.userPool.userPoolId,
       },
       // The page's script and style, built by the project's esbuild next to the function's bundle.
       afterBundling: (inputDir, outputDir) => [
@@ -152,6 +154,8 @@ export class Console extends Construct {
     });
     this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.apiKeyById('*').GSI2PK] });
     props.cursorSecret.grantRead(this.fn.role);
+    // issue 36: POST .../members invites the person (AdminCreateUser on this pool only)
+    this.userPool.grant(this.fn.role, 'cognito-idp:AdminCreateUser');
 
     this.keysFn = new ServiceFunction(this, 'Fn-console-keys', {
       name: 'console-keys',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Adapter, type AdapterFactory, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { checkPassword } from '../shared/data/accounts';
+import { checkPassword, invitationState, MIN_PASSWORD_LENGTH, redeemInvitation } from '../shared/data/accounts';
 import { normalizeEmail } from '../shared/domain/roles';
 import { CONSOLE_CLIENT_ID } from './config';
 
@@ -236,12 +236,15 @@ export async function startLocalOidc(
     ...(opts.idTokenTtlSeconds ? { idTokenTtlSeconds: opts.idTokenTtlSeconds } : {}),
     ...(auth ? { authOrigin: auth.origin } : {}),
   });
-  handle = oidcRequestHandler(provider);
+  handle = oidcRequestHandler(provider, consoleUrls(issuer)[0]);
   return { issuer, server, provider, ...(auth ? { authOrigin: auth.origin, authServer: auth.server } : {}) };
 }
 
-/** The provider's requests: its sign-in page at /interaction/<uid>, everything else oidc-provider's. */
-export function oidcRequestHandler(provider: Provider): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * The provider's requests: its sign-in page at /interaction/<uid>, the set-password page of an invitation at
+ * /invitation/<token> (issue 36), everything else oidc-provider's.
+ */
+export function oidcRequestHandler(provider: Provider, consoleUrl?: string): (req: IncomingMessage, res: ServerResponse) => void {
   const callback = provider.callback();
   const send = (res: ServerResponse, status: number, html: string) => {
     res.writeHead(status, {
@@ -255,6 +258,12 @@ export function oidcRequestHandler(provider: Provider): (req: IncomingMessage, r
   return (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      const inv = /^\/invitation\/([^/]+)$/.exec(url.pathname);
+      if (inv)
+        return invitationPage(req, res, inv[1]!, (status, html) => send(res, status, html), consoleUrl).catch((err: unknown) => {
+          console.error('local OpenID Provider: invitation failed', (err as Error).name);
+          send(res, 500, page('Invitation', '<p class="error">Something went wrong.</p>'));
+        });
       const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(url.pathname);
       if (!m) return callback(req, res);
       try {
@@ -282,4 +291,38 @@ export function oidcRequestHandler(provider: Provider): (req: IncomingMessage, r
       }
     })();
   };
+}
+
+const INVITATION_REFUSED = {
+  unknown: 'This invitation link is not valid.',
+  used: 'This invitation link was already used. Ask an owner of your workspace for a new one.',
+  expired: 'This invitation link has expired (links work for 7 days). Ask an owner of your workspace for a new one.',
+} as const;
+
+function passwordForm(token: string, email: string, error?: string) {
+  return page(
+    'Set your password',
+    `${error ? `<p class="error" role="alert" id="error">${esc(error)}</p>` : ''}<p>You were invited to the time-tracking console as <strong>${esc(email)}</strong>.</p>
+<form method="post" action="/invitation/${esc(token)}">
+<label for="password">New password</label><input id="password" name="password" type="password" required minlength="${MIN_PASSWORD_LENGTH}" autocomplete="new-password" autofocus${error ? ' aria-invalid="true" aria-describedby="error"' : ''}>
+<label for="confirm">Repeat the password</label><input id="confirm" name="confirm" type="password" required minlength="${MIN_PASSWORD_LENGTH}" autocomplete="new-password">
+<button type="submit">Set password</button>
+</form>`,
+  );
+}
+
+/** GET: the form (or why the link does not work); POST: the password set once, then a link to the console's sign-in. */
+async function invitationPage(req: IncomingMessage, res: ServerResponse, token: string, send: (status: number, html: string) => void, consoleUrl?: string): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'POST') return send(405, page('Invitation', '<p class="error">Method not allowed.</p>'));
+  const state = await invitationState(token);
+  if (typeof state === 'string') return send(state === 'unknown' ? 404 : 410, page('Invitation', `<p class="error" role="alert">${INVITATION_REFUSED[state]}</p>`));
+  if (req.method === 'GET') return send(200, passwordForm(token, state.email));
+  const form = await readForm(req);
+  const password = form.get('password') ?? '';
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 256)
+    return send(400, passwordForm(token, state.email, `The password must be ${MIN_PASSWORD_LENGTH} to 256 characters.`));
+  if (password !== form.get('confirm')) return send(400, passwordForm(token, state.email, 'The two passwords differ.'));
+  const done = await redeemInvitation(token, password);
+  if (typeof done === 'string') return send(410, page('Invitation', `<p class="error" role="alert">${INVITATION_REFUSED[done]}</p>`));
+  return send(200, page('Password set', `<p>Your password is set. <a href="${esc(consoleUrl ?? '/')}">Sign in to the console</a> as ${esc(done.email)}.</p>`));
 }

@@ -153,7 +153,7 @@ export interface paths {
         head?: never;
         /**
          * Change a key's name, scopes, limits or expiry (fields not sent keep their value; expiresAt null: never)
-         * @description Reaches the gateway within the authorizer cache time (5 minutes). A revoked key cannot be changed (409). Least role: admin.
+         * @description Reaches the gateway within the authorizer cache time (5 minutes). A revoked key cannot be changed (409). A change that makes an expired key (or one whose roll grace ended) active again takes a slot under the active-key bound (MAX_ACTIVE_KEYS, 500): at the bound it is 409. Least role: admin.
          */
         patch: operations["updateConsoleApiKey"];
         trace?: never;
@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a key: a new key with the same name, scopes, limits and expiry; the old one keeps working expireOldInSeconds more (never past its own expiry)
-         * @description Least role: admin.
+         * @description The new key `replaces` the old one and the old one is `replacedBy` the new one. Rolling a key again during its grace gives a successor the expiry the key had before its first roll. Of concurrent rolls of one key exactly one succeeds; the others are 409. Only an active key can be rolled (409). Least role: admin.
          */
         post: operations["rollConsoleApiKey"];
         delete?: never;
@@ -212,8 +212,8 @@ export interface paths {
         get: operations["listConsoleMembers"];
         put?: never;
         /**
-         * Add a member by e-mail with a role (409 when already a member)
-         * @description In AWS the person also needs a sign-in account in the user pool: `npm run admin -- members add` creates both (docs/operations.md). Least role: owner.
+         * Add a member by e-mail with a role (409 when already a member); the person can then sign in
+         * @description In AWS the stack's Cognito user pool invites the person by e-mail (AdminCreateUser); `invitation` is null. Locally, a person without a sign-in account gets `invitation`: a one-time link to the local provider's set-password page, valid 7 days, shown in this answer only (the table keeps its hash; a replay for an Idempotency-Key answers null). Least role: owner.
          */
         post: operations["addConsoleMember"];
         delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every change to keys and members, newest first (paged; kept 400 days; never a secret)
+         * Every change to keys, members, invoices and webhooks, newest first (paged; kept 400 days; never a secret); filter by action, actor and target
          * @description Least role: admin.
          */
         get: operations["listConsoleAuditLog"];
@@ -478,6 +478,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's webhooks, with the key that made each and its last delivery
+         * @description Least role: viewer.
+         */
+        get: operations["listConsoleWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook
+         * @description Least role: viewer.
+         */
+        get: operations["getConsoleWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook (nothing more is sent to it)
+         * @description Least role: admin.
+         */
+        delete: operations["deleteConsoleWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Disable or enable a webhook
+         * @description Enabling resumes with the events from then on and forgets the failures that disabled it. A webhook whose key is revoked or expired cannot be enabled here (409): an integration re-enables it with a key that may read what it sends (PUT /v1/webhooks/{id}). Least role: admin.
+         */
+        patch: operations["updateConsoleWebhook"];
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's recent delivery attempts, newest first (paged; kept 31 days)
+         * @description Least role: viewer.
+         */
+        get: operations["listConsoleWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -566,6 +634,10 @@ export interface components {
             revokedAt: string | null;
             /** @enum {string} */
             status: "active" | "expired" | "revoked";
+            /** @description The id of the key this one succeeded by a roll, or null */
+            replaces: string | null;
+            /** @description The id of this key's successor by its latest roll, or null */
+            replacedBy: string | null;
         };
         ConsoleMember: {
             email: string;
@@ -583,7 +655,7 @@ export interface components {
             action: string;
             target: {
                 /** @enum {string} */
-                type: "api-key" | "member" | "invoice";
+                type: "api-key" | "member" | "invoice" | "webhook";
                 id: string;
             };
             changes: {
@@ -592,6 +664,10 @@ export interface components {
                     to?: unknown;
                 };
             };
+            /** @description The target's name when the page was read: a key's name and prefix, a member's e-mail, an invoice's number and client, a webhook's URL (null: since deleted) */
+            targetName: string | null;
+            /** @description Each change as "field: before -> after" (none: no value) */
+            summary: string[];
         };
         Invoice: {
             /** @example 01JQ8A2B4C6D8E0F2G4H6J8K0M */
@@ -765,6 +841,71 @@ export interface components {
             deleted: true;
             /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             id: string;
+        };
+        ConsoleWebhook: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the server disabled it (its key revoked or expired, or failed deliveries); null while enabled */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The API key that made (or last re-enabled) it; null for webhooks made before it was recorded, or a key since gone */
+            key: {
+                id: string;
+                name: string;
+                prefix: string | null;
+                /** @enum {string} */
+                status: "active" | "expired" | "revoked";
+            } | null;
+            /** @description Its latest delivery attempt (null: none yet) */
+            lastDelivery: {
+                /** Format: date-time */
+                at: string;
+                type: string;
+                statusCode: number | null;
+                error: string | null;
+            } | null;
+        };
+        WebhookAttempt: {
+            /** @example evt_01JQ7ZQ1A3B5C7D9E1F3G5H7J9 */
+            eventId: string;
+            /**
+             * @description The event type (a change type, or webhook.ping)
+             * @example time-entry.created
+             */
+            type: string;
+            /**
+             * @description 1 for the first attempt of the event
+             * @example 2
+             */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the attempt started
+             * @example 2026-03-02T10:30:11.000Z
+             */
+            at: string;
+            /**
+             * @description The receiver's HTTP status (absent when no answer came)
+             * @example 503
+             */
+            statusCode?: number;
+            /**
+             * @description Why no answer came: timeout, refused address, connection error
+             * @example timeout after 10000 ms
+             */
+            error?: string;
+            /** @example 182 */
+            durationMs: number;
+            /**
+             * Format: date-time
+             * @description When the event is tried again (absent: delivered, or retries exhausted)
+             * @example 2026-03-02T10:35:11.000Z
+             */
+            nextRetryAt?: string;
         };
     };
     responses: never;
@@ -1077,7 +1218,10 @@ export interface operations {
     createConsoleApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
             };
@@ -1099,12 +1243,14 @@ export interface operations {
             /** @description OK (carries a secret: Cache-Control: no-store) */
             201: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description The API key itself: shown once, never again */
-                        key: string;
+                        /** @description The API key itself: shown once, never again (null on an answer replayed for an Idempotency-Key) */
+                        key: string | null;
                         apiKey: components["schemas"]["ConsoleApiKey"];
                     };
                 };
@@ -1147,6 +1293,15 @@ export interface operations {
             };
             /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1431,7 +1586,10 @@ export interface operations {
     rollConsoleApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
                 keyId: string;
@@ -1453,12 +1611,14 @@ export interface operations {
             /** @description OK (carries a secret: Cache-Control: no-store) */
             201: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description The new API key: shown once */
-                        key: string;
+                        /** @description The new API key: shown once (null on an answer replayed for an Idempotency-Key) */
+                        key: string | null;
                         apiKey: components["schemas"]["ConsoleApiKey"];
                         previous: components["schemas"]["ConsoleApiKey"];
                     };
@@ -1502,6 +1662,15 @@ export interface operations {
             };
             /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1696,7 +1865,10 @@ export interface operations {
     addConsoleMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
             };
@@ -1713,13 +1885,28 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK */
+            /** @description OK (carries a secret: Cache-Control: no-store) */
             201: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConsoleMember"];
+                    "application/json": {
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "viewer";
+                        /** Format: date-time */
+                        addedAt: string;
+                        addedBy: string;
+                        /** @description Locally, for a person without a sign-in account: a one-time link to the local provider's set-password page (valid 7 days), shown once. Null in AWS (Cognito e-mails the invitation), for a person who has an account, and on a replayed answer. */
+                        invitation: {
+                            url: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        } | null;
+                    };
                 };
             };
             /** @description Bad input: details name each field */
@@ -1760,6 +1947,15 @@ export interface operations {
             };
             /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1971,6 +2167,9 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                action?: string;
+                actor?: string;
+                targetId?: string;
             };
             header?: never;
             path: {
@@ -2226,7 +2425,10 @@ export interface operations {
     createConsoleInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
             };
@@ -2260,6 +2462,8 @@ export interface operations {
             /** @description OK */
             201: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2320,6 +2524,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (request id only) */
             500: {
                 headers: {
@@ -2343,7 +2556,10 @@ export interface operations {
     previewConsoleInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
             };
@@ -2377,6 +2593,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2646,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (request id only) */
             500: {
                 headers: {
@@ -2451,7 +2678,10 @@ export interface operations {
     continueConsoleInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
                 invoiceId: string;
@@ -2463,6 +2693,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2516,6 +2748,15 @@ export interface operations {
             };
             /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2965,7 +3206,10 @@ export interface operations {
     sendConsoleInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
                 invoiceId: string;
@@ -2977,6 +3221,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3021,6 +3267,15 @@ export interface operations {
             };
             /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3051,7 +3306,10 @@ export interface operations {
     payConsoleInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspaceId: string;
                 invoiceId: string;
@@ -3073,10 +3331,446 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    voidConsoleInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workspaceId: string;
+                invoiceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConsoleWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ConsoleWebhook"][];
+                    };
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsoleWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleWebhook"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteConsoleWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleWebhook"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateConsoleWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false disables it; true enables it again (events from then on) */
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleWebhook"];
                 };
             };
             /** @description Bad input: details name each field */
@@ -3144,13 +3838,16 @@ export interface operations {
             };
         };
     };
-    voidConsoleInvoice: {
+    listConsoleWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path: {
                 workspaceId: string;
-                invoiceId: string;
+                webhookId: string;
             };
             cookie?: never;
         };
@@ -3162,7 +3859,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invoice"];
+                    "application/json": {
+                        items: components["schemas"]["WebhookAttempt"][];
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
                 };
             };
             /** @description Bad input: details name each field */
@@ -3194,15 +3895,6 @@ export interface operations {
             };
             /** @description Not a member of this workspace, or no such record in it */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

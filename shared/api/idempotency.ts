@@ -105,17 +105,22 @@ export async function runIdempotent(req: IdempotentRequest, answerOf: (result: u
   return { ...taken.answer, replayed: true };
 }
 
+/** The answer to keep for a failure, when it is a final refusal (404, 409 of lasting state, 412); else undefined. */
+export function finalRefusal(err: unknown): KeptAnswer | undefined {
+  const api = toApiError(err);
+  // a refusal another request can clear soon (a list bound, contention) is not final: not kept
+  const final = !(err instanceof DomainError && err.transient) && api instanceof ApiError && KEPT_ERRORS.has(api.status);
+  return final ? { status: api.status, body: errorBody(api.code, api.message, { details: api.details, reason: api.reason }), headers: { ...api.headers } } : undefined;
+}
+
 /**
  * The work threw. A final refusal is kept (one conditional PutItem) and is the answer (`kept`); another
  * failure is thrown as it is, unless the key's record shows that another request with the key committed
  * meanwhile (`taken`: the contention or the refusal came from it).
  */
 async function afterFailure(keyed: KeyedWrite, err: unknown): Promise<{ kept: KeptAnswer } | { taken: KeptRecord | undefined }> {
-  const api = toApiError(err);
-  // a refusal another request can clear soon (a list bound, contention) is not final: not kept
-  const final = !(err instanceof DomainError && err.transient) && api instanceof ApiError && KEPT_ERRORS.has(api.status);
-  if (final) {
-    const answer: KeptAnswer = { status: api.status, body: errorBody(api.code, api.message, { details: api.details, reason: api.reason }), headers: { ...api.headers } };
+  const answer = finalRefusal(err);
+  if (answer) {
     try {
       await keyed.keep(answer);
       return { kept: answer };

@@ -7,6 +7,8 @@ import { buildStack, type CallerKind, type Impl } from '../api/kernel/stack';
 import { logger } from '../platform/logger';
 import * as settings from '../platform/settings';
 import { enforceRateLimit } from '../api/rate-limit';
+import { idempotencyKeyOf } from '../api/headers';
+import { consoleIdempotencyApplies, runConsoleIdempotent } from './idempotency';
 import { consoleRouteList, findConsoleRoute, matchConsolePath, type ConsoleRouteId, type ConsoleTableRoute } from './routes';
 import { functionOf, type ConsoleFunctionName, type ConsolePerson, type ConsoleRequest, type ConsoleRouteDecl, type ConsoleRun } from './route-table';
 
@@ -72,7 +74,17 @@ export const personCaller: CallerKind<ConsoleTableRoute, PersonCaller, ConsoleRe
   },
   // API Gateway passes path parameters as sent (percent-encoded): an e-mail in `members/{email}` arrives as a%40b.
   input: { decodePath: true },
-  request: (base, s) => ({ ...base, person: s.caller?.person as ConsolePerson, member: s.caller?.member as Member }) as ConsoleRequest<ConsoleRouteDecl>,
+  // Idempotency-Key on the console's POSTs of a workspace (shared/console/idempotency.ts)
+  idempotencyKeyOf: (event, route) => (consoleIdempotencyApplies(route) ? idempotencyKeyOf(event.httpMethod, event.headers) : undefined),
+  idempotent: (route, req, key, run) =>
+    runConsoleIdempotent({ route, workspaceId: req.member.workspaceId, personId: personCounterId(req.person.email), key, ...req.sent }, run),
+  request: (base, s, event) =>
+    ({
+      ...base,
+      person: s.caller?.person as ConsolePerson,
+      member: s.caller?.member as Member,
+      sent: { path: event.path, query: event.queryStringParameters, body: s.body },
+    }) as ConsoleRequest<ConsoleRouteDecl>,
 };
 
 /**

@@ -65,6 +65,8 @@ export type ConsoleRequest<D extends ConsoleRouteDecl> = InputOf<D> & {
   requestId: string;
   /** The base URL the caller reached (scheme, host, stage). */
   baseUrl: string;
+  /** The request as an Idempotency-Key binds it: the concrete path, the query as sent, the parsed JSON body. */
+  sent: { path: string; query: Readonly<Record<string, string | undefined>> | null; body: unknown };
 };
 
 export type ConsoleRun<D extends ConsoleRouteDecl = ConsoleRouteDecl> = (req: ConsoleRequest<D>) => Promise<unknown>;

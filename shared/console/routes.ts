@@ -3,6 +3,7 @@ import { templateMatcher } from '../api/routes';
 import * as settings from '../platform/settings';
 import { apiKeyRoutes } from './features/api-keys';
 import { invoiceRoutes } from './features/invoices';
+import { webhookRoutes } from './features/webhooks';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
 import { ASSET_HEADERS, CONSOLE_ASSETS, consolePage, pageHeaders, readAsset } from './page';
 import { buildConsoleOpenApi } from './openapi';
@@ -92,7 +93,7 @@ const pageRoutes = {
   ),
 };
 
-export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes };
+export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes, ...webhookRoutes };
 export type ConsoleRouteId = keyof typeof consoleRoutes;
 /** A route of the console's table: its declaration, implementation (if bound here) and id. */
 export type ConsoleTableRoute = ConsoleRoute & { id: ConsoleRouteId };

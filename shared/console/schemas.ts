@@ -35,12 +35,21 @@ export const apiKeySchema = meta(
     lastUsedAt: meta(nullableInstant, { description: 'Recorded by the authorizer: as fresh as its cache (5 minutes)' }),
     revokedAt: nullableInstant,
     status: z.enum(KEY_STATUSES),
+    replaces: meta(z.nullable(z.string()), { description: 'The id of the key this one succeeded by a roll, or null' }),
+    replacedBy: meta(z.nullable(z.string()), { description: "The id of this key's successor by its latest roll, or null" }),
   }),
   { id: 'ConsoleApiKey' },
 );
 
-export const createdKeySchema = z.object({ key: meta(z.string(), { description: 'The API key itself: shown once, never again' }), apiKey: apiKeySchema });
-export const rolledKeySchema = z.object({ key: meta(z.string(), { description: 'The new API key: shown once' }), apiKey: apiKeySchema, previous: apiKeySchema });
+export const createdKeySchema = z.object({
+  key: meta(z.nullable(z.string()), { description: 'The API key itself: shown once, never again (null on an answer replayed for an Idempotency-Key)' }),
+  apiKey: apiKeySchema,
+});
+export const rolledKeySchema = z.object({
+  key: meta(z.nullable(z.string()), { description: 'The new API key: shown once (null on an answer replayed for an Idempotency-Key)' }),
+  apiKey: apiKeySchema,
+  previous: apiKeySchema,
+});
 
 export const nameField = z.string().check(z.trim(), z.minLength(1, 'must be 1-100 characters'), z.maxLength(100, 'must be 1-100 characters'));
 export const limitField = z.int('must be a positive integer').check(z.positive('must be a positive integer'), z.lte(1_000_000));
@@ -80,12 +89,24 @@ export const usageSchema = z.object({
 });
 
 export const memberSchema = meta(z.object({ email: z.string(), role: roleSchema, addedAt: instant, addedBy: z.string() }), { id: 'ConsoleMember' });
+export const addedMemberSchema = z.object({
+  ...memberSchema.shape,
+  invitation: meta(z.nullable(z.object({ url: z.string(), expiresAt: instant })), {
+    description:
+      "Locally, for a person without a sign-in account: a one-time link to the local provider's set-password page (valid 7 days), shown once. Null in AWS (Cognito e-mails the invitation), for a person who has an account, and on a replayed answer.",
+  }),
+});
 export const addMemberBody = z.strictObject({ email: z.email('must be an e-mail address').check(z.maxLength(254)), role: roleSchema });
 export const updateMemberBody = z.strictObject({ role: roleSchema });
 
 export const auditQuery = z.strictObject({
   limit: z._default(z.coerce.number('must be an integer').check(z.int('must be an integer'), z.gte(1), z.lte(200)), 50),
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  action: meta(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), { description: 'Only entries of this action, e.g. api-key.revoked' }),
+  actor: meta(z.optional(z.string().check(z.minLength(1), z.maxLength(254))), { description: 'Only entries by this actor (an e-mail, or admin-cli)' }),
+  targetId: meta(z.optional(z.string().check(z.minLength(1), z.maxLength(254))), {
+    description: 'Only entries about this target (a key id, a member e-mail, an invoice or webhook id)',
+  }),
 });
 export const auditEntrySchema = meta(
   z.object({
@@ -93,8 +114,12 @@ export const auditEntrySchema = meta(
     at: instant,
     actor: z.string(),
     action: z.string(),
-    target: z.object({ type: z.enum(['api-key', 'member', 'invoice']), id: z.string() }),
+    target: z.object({ type: z.enum(['api-key', 'member', 'invoice', 'webhook']), id: z.string() }),
     changes: z.record(z.string(), z.object({ from: z.optional(z.unknown()), to: z.optional(z.unknown()) })),
+    targetName: meta(z.nullable(z.string()), {
+      description: "The target's name when the page was read: a key's name and prefix, a member's e-mail, an invoice's number and client, a webhook's URL (null: since deleted)",
+    }),
+    summary: meta(z.array(z.string()), { description: 'Each change as "field: before -> after" (none: no value)' }),
   }),
   { id: 'ConsoleAuditEntry' },
 );

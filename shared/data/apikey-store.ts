@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, keyPrefixOf, keyState, type ApiKeyRecord } from '../domain/apikeys';
-import { conflict } from '../domain/errors';
+import { boundReached, busy, conflict } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import type { Scope } from '../domain/auth';
 import { db, queryAll, tableName, type StoredItem } from './db';
@@ -39,6 +39,9 @@ function toRecord(item: StoredItem): ApiKeyRecord {
   if (item.expiresAt) rec.expiresAt = String(item.expiresAt);
   if (item.lastUsedAt) rec.lastUsedAt = String(item.lastUsedAt);
   if (item.revokedAt) rec.revokedAt = String(item.revokedAt);
+  if (item.replaces) rec.replaces = String(item.replaces);
+  if (item.replacedBy) rec.replacedBy = String(item.replacedBy);
+  if ('preRollExpiresAt' in item) rec.preRollExpiresAt = item.preRollExpiresAt === null ? null : String(item.preRollExpiresAt);
   return rec;
 }
 
@@ -51,6 +54,8 @@ export interface NewKey {
   expiresAt?: string;
   /** A person's e-mail (console) or `admin-cli`. */
   createdBy?: string;
+  /** The key it succeeds (a roll). */
+  replaces?: string;
 }
 
 /** Who makes a change (a person's e-mail; `admin-cli` for the operator's CLI): named in its audit entry. */
@@ -106,6 +111,7 @@ function newKeyItem(input: NewKey): { key: string; record: ApiKeyRecord; op: Wri
     createdAt: new Date().toISOString(),
     ...(input.createdBy ? { createdBy: input.createdBy } : {}),
     ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+    ...(input.replaces ? { replaces: input.replaces } : {}),
   };
   const op: WriteOp = {
     item: {
@@ -136,7 +142,7 @@ async function underBound(workspaceId: string, write: () => Promise<void>): Prom
       return await write();
     } catch (err) {
       if (!(err instanceof BoundReached)) throw err;
-      if (attempt > 0 || (await releaseExpired(workspaceId)) === 0) throw conflict(boundMessage());
+      if (attempt > 0 || (await releaseExpired(workspaceId)) === 0) throw boundReached(boundMessage());
     }
   }
 }
@@ -296,45 +302,63 @@ export interface KeyChange {
   expiresAt?: string | null;
 }
 
-/** Applies a change to a key (with the extra ops in the same transaction); undefined when no such key. */
+/**
+ * Applies a change to a key (its audit entry in the same transaction); undefined when no such key. A change
+ * that makes a key active again whose slot under the bound was released (it had expired, or its roll's
+ * grace had ended) takes a slot in the same transaction: at the bound it is 409, like a create.
+ */
 export async function updateApiKey(id: string, change: KeyChange, actor = ADMIN_CLI): Promise<ApiKeyRecord | undefined> {
-  const item = await itemById(id);
-  if (!item) return undefined;
-  const before = toRecord(item);
-  const after = { ...before, ...change, expiresAt: change.expiresAt === null ? undefined : (change.expiresAt ?? before.expiresAt) } as ApiKeyRecord;
-  const changes = diff(before, after, AUDITED);
-  if (Object.keys(changes).length === 0) return before;
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const removes: string[] = [];
-  Object.entries(change).forEach(([k, v], i) => {
-    if (v === undefined) return;
-    names[`#a${i}`] = k;
-    if (v === null) removes.push(`#a${i}`);
-    else {
-      values[`:a${i}`] = v;
-      sets.push(`#a${i} = :a${i}`);
-    }
-  });
-  values[':v'] = item.createdAt;
-  await writeAll([
-    {
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
-          ConditionExpression: 'attribute_exists(PK) AND createdAt = :v',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const item = await itemById(id);
+    if (!item) return undefined;
+    const before = toRecord(item);
+    const after = { ...before, ...change, expiresAt: change.expiresAt === null ? undefined : (change.expiresAt ?? before.expiresAt) } as ApiKeyRecord;
+    const changes = diff(before, after, AUDITED);
+    if (Object.keys(changes).length === 0) return before;
+    const released = Boolean(item.released);
+    const revives = released && !before.revokedAt && keyState(after) === 'active';
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    const removes: string[] = [];
+    Object.entries(change).forEach(([k, v], i) => {
+      if (v === undefined) return;
+      names[`#a${i}`] = k;
+      if (v === null) removes.push(`#a${i}`);
+      else {
+        values[`:a${i}`] = v;
+        sets.push(`#a${i} = :a${i}`);
+      }
+    });
+    if (revives) removes.push('released');
+    values[':v'] = item.createdAt;
+    if (released) values[':t'] = true;
+    const ops: WriteOp[] = [
+      {
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: { PK: item.PK, SK: item.SK },
+            UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
+            // the slot state read is the one written against (a create releasing expired slots meanwhile: read again)
+            ConditionExpression: `attribute_exists(PK) AND createdAt = :v AND ${released ? 'released = :t' : 'attribute_not_exists(released)'}`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
         },
+        onConditionFail: () => new KeyChanged(),
       },
-      onConditionFail: () => new KeyChanged(),
-    },
-    auditOp({ workspaceId: before.workspaceId, actor, action: 'api-key.updated', target: { type: 'api-key', id }, changes }),
-  ]);
-  return findById(id);
+      auditOp({ workspaceId: before.workspaceId, actor, action: 'api-key.updated', target: { type: 'api-key', id }, changes }),
+    ];
+    try {
+      if (revives) await underBound(before.workspaceId, () => writeAll([countOne(before.workspaceId), ...ops]));
+      else await writeAll(ops);
+      return await findById(id);
+    } catch (err) {
+      if (!(err instanceof KeyChanged)) throw err;
+    }
+  }
+  throw busy('The key kept changing; retry');
 }
 
 export function updateApiKeyLimits(id: string, limits: { perMinute?: number; perHour?: number }): Promise<ApiKeyRecord | undefined> {
@@ -343,12 +367,35 @@ export function updateApiKeyLimits(id: string, limits: { perMinute?: number; per
 
 /**
  * Rolls a key: a new key with the old one's name, scopes, limits and expiry, and the old key's expiry moved
- * to `oldExpiresAt` (never later than its own), in one transaction with the extra ops. The new key takes a
- * slot under the bound; the old one keeps its slot until it is revoked or its slot is released after expiry.
+ * to now + `graceSeconds` (never later than its own), in one transaction. The pair says so: the new key
+ * `replaces` the old, the old is `replacedBy` the new. The old key keeps the expiry it had before its first
+ * roll (`preRollExpiresAt`), so rolling it again during its grace (its successor revoked or lost) gives a
+ * successor that expiry, not the grace's end. A key whose successor is active cannot be rolled again (409:
+ * roll the successor), and the old key's update is conditional on the successor it had when read: of
+ * concurrent rolls exactly one commits, the others are 409. The new key takes a slot under the bound; the old one keeps its
+ * slot until it is revoked or its slot is released after expiry. Undefined when no such key.
  */
-export async function rollApiKey(old: ApiKeyRecord, oldExpiresAt: string, createdBy: string): Promise<{ key: string; record: ApiKeyRecord; previous: ApiKeyRecord } | undefined> {
-  const item = await itemById(old.id);
-  if (!item || item.revokedAt) return undefined;
+export async function rollApiKey(
+  id: string,
+  graceSeconds: number,
+  createdBy: string,
+  now = new Date(),
+): Promise<{ key: string; record: ApiKeyRecord; previous: ApiKeyRecord } | undefined> {
+  const item = await itemById(id);
+  if (!item) return undefined;
+  const old = toRecord(item);
+  const state = keyState(old, now);
+  if (state !== 'active') throw conflict(`Only an active key can be rolled; this one is ${state}`);
+  const wanted = now.getTime() + graceSeconds * 1000;
+  const oldExpiresAt = new Date(old.expiresAt ? Math.min(wanted, Date.parse(old.expiresAt)) : wanted).toISOString();
+  if (old.replacedBy) {
+    // one live successor at a time: rolling again is for a successor lost or revoked during the grace
+    const successor = await findById(old.replacedBy);
+    if (successor && keyState(successor, now) === 'active')
+      throw conflict(`This key was already rolled: its successor ${successor.prefix ?? successor.id} is active; roll that one, or revoke it first`);
+  }
+  const firstRoll = old.preRollExpiresAt === undefined;
+  const successorExpiresAt = firstRoll ? old.expiresAt : (old.preRollExpiresAt ?? undefined);
   const made = newKeyItem({
     workspaceId: old.workspaceId,
     name: old.name,
@@ -356,34 +403,54 @@ export async function rollApiKey(old: ApiKeyRecord, oldExpiresAt: string, create
     perMinute: old.perMinute,
     perHour: old.perHour,
     createdBy,
-    ...(old.expiresAt ? { expiresAt: old.expiresAt } : {}),
+    replaces: old.id,
+    ...(successorExpiresAt ? { expiresAt: successorExpiresAt } : {}),
   });
-  await underBound(old.workspaceId, () =>
-    writeAll([
-      countOne(old.workspaceId),
-      made.op,
-      {
-        item: {
-          Update: {
-            TableName: tableName(),
-            Key: { PK: item.PK, SK: item.SK },
-            UpdateExpression: 'SET expiresAt = :e',
-            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
-            ExpressionAttributeValues: { ':e': oldExpiresAt },
+  try {
+    await underBound(old.workspaceId, () =>
+      writeAll([
+        countOne(old.workspaceId),
+        made.op,
+        {
+          item: {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: item.PK, SK: item.SK },
+              UpdateExpression: `SET expiresAt = :e, replacedBy = :new${firstRoll ? ', preRollExpiresAt = :pre' : ''}`,
+              ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(revokedAt) AND ${old.replacedBy ? 'replacedBy = :prev' : 'attribute_not_exists(replacedBy)'}`,
+              ExpressionAttributeValues: {
+                ':e': oldExpiresAt,
+                ':new': made.record.id,
+                ...(firstRoll ? { ':pre': old.expiresAt ?? null } : {}),
+                ...(old.replacedBy ? { ':prev': old.replacedBy } : {}),
+              },
+            },
           },
+          onConditionFail: () => new KeyChanged(),
         },
-        onConditionFail: () => new KeyChanged(),
-      },
-      auditOp({
-        workspaceId: old.workspaceId,
-        actor: createdBy,
-        action: 'api-key.rolled',
-        target: { type: 'api-key', id: old.id },
-        changes: { expiresAt: { from: old.expiresAt ?? null, to: oldExpiresAt }, newKeyId: { to: made.record.id }, newKeyPrefix: { to: made.record.prefix } },
-      }),
-    ]),
-  );
-  return { key: made.key, record: made.record, previous: toRecord({ ...item, expiresAt: oldExpiresAt }) };
+        auditOp({
+          workspaceId: old.workspaceId,
+          actor: createdBy,
+          action: 'api-key.rolled',
+          target: { type: 'api-key', id: old.id },
+          changes: {
+            expiresAt: { from: old.expiresAt ?? null, to: oldExpiresAt },
+            replacedBy: { from: old.replacedBy ?? null, to: made.record.id },
+            newKeyId: { to: made.record.id },
+            newKeyPrefix: { to: made.record.prefix },
+          },
+        }),
+      ]),
+    );
+  } catch (err) {
+    if (err instanceof KeyChanged) throw conflict('This key was rolled or revoked meanwhile; read it again');
+    throw err;
+  }
+  return {
+    key: made.key,
+    record: made.record,
+    previous: toRecord({ ...item, expiresAt: oldExpiresAt, replacedBy: made.record.id, ...(firstRoll ? { preRollExpiresAt: old.expiresAt ?? null } : {}) }),
+  };
 }
 
 /** Records use; called by the authorizer, so it is as fresh as the authorizer cache allows. */

@@ -29,6 +29,9 @@ export type AuditAction =
   | 'invoice.sent'
   | 'invoice.paid'
   | 'invoice.voided'
+  | 'webhook.enabled'
+  | 'webhook.disabled'
+  | 'webhook.deleted'
   | 'invoice.deleted';
 
 export interface AuditEntry {
@@ -36,7 +39,7 @@ export interface AuditEntry {
   at: string;
   actor: string;
   action: AuditAction;
-  target: { type: 'api-key' | 'member' | 'invoice'; id: string };
+  target: { type: 'api-key' | 'member' | 'invoice' | 'webhook'; id: string };
   /** Changed fields: name -> { from, to } (`from` absent on create, `to` absent on remove). */
   changes: Record<string, { from?: unknown; to?: unknown }>;
 }
@@ -91,22 +94,58 @@ const toEntry = (item: StoredItem): AuditEntry => ({
   changes: (item.changes as AuditEntry['changes']) ?? {},
 });
 
-/** One page of a workspace's audit log, newest first (a signed cursor bound to the workspace). */
-export async function listAudit(workspaceId: string, opts: { limit: number; cursor?: string }): Promise<{ items: AuditEntry[]; nextCursor: string | null; hasMore: boolean }> {
-  const binding = { workspaceId, query: { audit: true } };
-  const start = opts.cursor ? await decodeCursor(opts.cursor, binding, ['PK', 'SK']) : undefined;
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.auditPartition(workspaceId) },
-      ScanIndexForward: false,
-      Limit: opts.limit,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    }),
-  );
-  const items = (res.Items ?? []).map(toEntry);
-  const last = res.LastEvaluatedKey;
+/** What a page of the audit log may be narrowed to (each exact). */
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  targetId?: string;
+}
+
+/**
+ * One page of a workspace's audit log, newest first (a signed cursor bound to the workspace and the
+ * filter). A filter is a FilterExpression on the one partition: the page is filled by further Queries (at
+ * most 10) until `limit` entries matched or the log ends, and the cursor resumes after the last entry read.
+ */
+export async function listAudit(
+  workspaceId: string,
+  opts: { limit: number; cursor?: string; filter?: AuditFilter },
+): Promise<{ items: AuditEntry[]; nextCursor: string | null; hasMore: boolean }> {
+  const f = opts.filter ?? {};
+  const binding = {
+    workspaceId,
+    query: { audit: true, ...(f.action ? { action: f.action } : {}), ...(f.actor ? { actor: f.actor } : {}), ...(f.targetId ? { targetId: f.targetId } : {}) },
+  };
+  let start: Record<string, unknown> | undefined = opts.cursor ? await decodeCursor(opts.cursor, binding, ['PK', 'SK']) : undefined;
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': keys.auditPartition(workspaceId) };
+  const add = (condition: string, attrs: Record<string, string>, name: string, value: string) => {
+    conditions.push(condition);
+    Object.assign(names, attrs);
+    values[name] = value;
+  };
+  if (f.action) add('#action = :action', { '#action': 'action' }, ':action', f.action);
+  if (f.actor) add('#actor = :actor', { '#actor': 'actor' }, ':actor', f.actor);
+  if (f.targetId) add('#target.#tid = :tid', { '#target': 'target', '#tid': 'id' }, ':tid', f.targetId);
+  const items: AuditEntry[] = [];
+  let last: Record<string, unknown> | undefined;
+  for (let calls = 0; calls < 10 && items.length < opts.limit; calls++) {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ...(conditions.length ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: opts.limit - items.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...(res.Items ?? []).map(toEntry));
+    last = res.LastEvaluatedKey;
+    if (!last) break;
+    start = last;
+  }
   const nextCursor = last ? await encodeCursor(binding, { PK: String(last.PK), SK: String(last.SK) }) : null;
   return { items, nextCursor, hasMore: nextCursor !== null };
 }

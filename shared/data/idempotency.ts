@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException, type AttributeValue, type CancellationReason } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName, type StoredItem } from './db';
 import { ITEM_TYPES } from './item-types';
@@ -61,6 +61,9 @@ export interface KeyedRequest {
   answerOf: (result: unknown) => KeptAnswer;
 }
 
+/** The answer of a claimed key whose work still runs (`KeyedWrite.claim`). */
+export const PENDING: KeptAnswer = { status: 0, body: null, headers: {} };
+export const isPending = (answer: KeptAnswer): boolean => answer.status === PENDING.status;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const isLive = (item: StoredItem | undefined): item is StoredItem => !!item && item[TYPE] === ITEM_TYPES.idempotency && Number(item[TTL]) >= nowSeconds();
 const recordOf = (item: StoredItem): KeptRecord => ({ fingerprint: String(item.fingerprint), answer: JSON.parse(String(item.answer)) as KeptAnswer });
@@ -135,6 +138,55 @@ export class KeyedWrite {
       }),
     );
     this.committed = undefined;
+  }
+
+  /**
+   * Claims the key before work no record transaction carries (the console's actions, which write through
+   * their own stores): a record with no answer yet (`PENDING`), live for `seconds` only, so a claim whose
+   * request crashed frees the key soon; `KeyTaken` (with the record) when the key is live.
+   */
+  async claim(seconds: number): Promise<void> {
+    try {
+      await db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...this.item(PENDING), [TTL]: nowSeconds() + seconds },
+          ...NOT_LIVE,
+          ExpressionAttributeValues: { ':now': nowSeconds() },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw new KeyTaken(returned(err.Item));
+      throw err;
+    }
+  }
+
+  /** Settles this request's own claim with its answer, kept for the whole window. */
+  async settle(answer: KeptAnswer): Promise<void> {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: this.key,
+        UpdateExpression: 'SET answer = :a, #ttl = :t',
+        ConditionExpression: 'fingerprint = :f AND answer = :p',
+        ExpressionAttributeNames: { '#ttl': TTL },
+        ExpressionAttributeValues: { ':a': JSON.stringify(answer), ':t': nowSeconds() + IDEMPOTENCY_WINDOW_SECONDS, ':f': this.request.fingerprint, ':p': JSON.stringify(PENDING) },
+      }),
+    );
+    this.committed = answer;
+  }
+
+  /** Gives this request's own claim back (its work failed in a way a retry may not): the key stays usable. */
+  async release(): Promise<void> {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: this.key,
+        ConditionExpression: 'fingerprint = :f AND answer = :p',
+        ExpressionAttributeValues: { ':f': this.request.fingerprint, ':p': JSON.stringify(PENDING) },
+      }),
+    );
   }
 
   /** The key's live record, if any (one consistent GetItem). */

@@ -23,6 +23,7 @@ export const ITEM_TYPES = {
   memberCount: 'MEMBERCOUNT',
   audit: 'AUDIT',
   account: 'ACCOUNT',
+  invitation: 'INVITATION',
   webhookDirectory: 'WEBHOOKDIR',
   webhookDispatch: 'WEBHOOKDISPATCH',
   delivery: 'DELIVERY',

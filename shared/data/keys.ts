@@ -247,6 +247,8 @@ export const keys = {
   audit: (workspaceId: string, at: string, id: string): Key => ({ PK: `${ws(workspaceId)}#AUDIT`, SK: `${at}#${id}` }),
   apiKeyCounter: (workspaceId: string): Key => ({ PK: `${ws(workspaceId)}#APIKEYS`, SK: 'COUNT' }),
   account: (email: string): Key => ({ PK: `ACCOUNT#${email}`, SK: 'ACCOUNT' }),
+  /** A one-time set-password link of the local provider, by SHA-256 of its token (never the token). */
+  invitation: (tokenHash: string): Key => ({ PK: `INVITATION#${tokenHash}`, SK: 'INVITATION' }),
 };
 
 /** Sort key of a feed position: `EVT#` + 15 digits (positions up to 10^15 keep their order). */

@@ -68,6 +68,12 @@ export interface ApiKeyRecord {
   createdBy?: string;
   lastUsedAt?: string;
   revokedAt?: string;
+  /** The key this one succeeded by a roll (its id). */
+  replaces?: string;
+  /** This key's successor by its latest roll (its id). */
+  replacedBy?: string;
+  /** The expiry the key had before its first roll (null: none): a roll during the grace gives the successor this one. */
+  preRollExpiresAt?: string | null;
 }
 
 /** A key's public prefix: `svc_live_` and the next 4 characters (shown in the console; not a secret). */

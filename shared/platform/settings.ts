@@ -53,6 +53,8 @@ export const consoleTokenMaxAgeSeconds = () => number('CONSOLE_TOKEN_MAX_AGE_SEC
 export const consoleLogoutUrl = () => raw('CONSOLE_LOGOUT_URL');
 /** The origin of the provider's authorize, token and logout endpoints when not the issuer's (Cognito's user pool domain). */
 export const consoleAuthOrigin = () => raw('CONSOLE_AUTH_ORIGIN');
+/** AWS: the console's Cognito user pool, which invites members added in the console (issue 36); unset locally (the local provider's links). */
+export const userPoolId = () => raw('USER_POOL_ID');
 /** The API key cache the console tells people about (`API_KEY_CACHE_SECONDS`, else the local gateway's `AUTH_CACHE_TTL_SECONDS`). */
 export const apiKeyCacheSeconds = () => Number(raw('API_KEY_CACHE_SECONDS') ?? raw('AUTH_CACHE_TTL_SECONDS') ?? 300);
 /** The folder of the console page's script and style (`npm start` builds them there; deployed: next to the code). */

@@ -25,6 +25,7 @@ import {
   type Endpoint,
 } from './store';
 import type { Queue } from './queue';
+import { keyPower } from './key-power';
 import { logger } from '../platform/logger';
 import * as settings from '../platform/settings';
 
@@ -170,11 +171,11 @@ export function signedHeaders(secrets: readonly string[], eventId: string, body:
 
 // ---- dispatching ----
 
-/** Whether an endpoint receives an event: enabled, wants its type, its creator could read the resource, and it occurred while active. */
-export function wants(ep: Endpoint, event: ChangeEvent): boolean {
+/** Whether an endpoint receives an event: enabled, wants its type, its key may read the resource (`readable`: shared/webhooks/key-power.ts), and it occurred while active. */
+export function wants(ep: Endpoint, event: ChangeEvent, readable: readonly string[] = ep.readable): boolean {
   if (!ep.enabled || event.occurredAt < ep.activeSince) return false;
   const resource = entityOfChange(event.resource)?.resource;
-  if (!resource || !ep.readable.includes(resource)) return false;
+  if (!resource || !readable.includes(resource)) return false;
   try {
     return changeTypeMatcher(ep.events)(event.type);
   } catch {
@@ -190,7 +191,12 @@ const BATCH = 100;
  * gap timeout (no later write may come to wake it).
  */
 export async function dispatch(workspaceId: string, queue: DeliveryQueue): Promise<{ queued: number }> {
-  const endpoints = (await endpointsOf(workspaceId)).filter((e) => e.enabled);
+  const endpoints: Array<Endpoint & { power: readonly string[] }> = [];
+  for (const ep of (await endpointsOf(workspaceId)).filter((e) => e.enabled)) {
+    const power = await keyPower(workspaceId, ep);
+    if ('stopped' in power) await disableEndpoint(workspaceId, ep.id, power.stopped);
+    else endpoints.push({ ...ep, power: power.readable });
+  }
   if (endpoints.length === 0) return { queued: 0 };
   let position = await dispatchPosition(workspaceId);
   let queued = 0;
@@ -199,7 +205,7 @@ export async function dispatch(workspaceId: string, queue: DeliveryQueue): Promi
     const messages: Array<{ body: DeliveryMessage; delaySeconds: number }> = [];
     for (const event of read.events) {
       for (const ep of endpoints) {
-        if (!wants(ep, event)) continue;
+        if (!wants(ep, event, ep.power)) continue;
         const d = await ensureDelivery(workspaceId, ep.id, event);
         if (d.status === 'pending') messages.push({ body: { kind: 'deliver', workspaceId, webhookId: ep.id, eventId: event.id }, delaySeconds: 0 });
       }
@@ -261,7 +267,10 @@ export async function handleMessage(msg: DeliveryMessage, queue: DeliveryQueue):
     return;
   }
   const ep = await endpoint(msg.workspaceId, msg.webhookId);
-  if (!ep || !ep.enabled) {
+  // the key's power at sending time too (a retry hours later): revoked or expired stops it, narrowed drops the event
+  const power = ep?.enabled ? await keyPower(msg.workspaceId, ep) : undefined;
+  if (power && 'stopped' in power) await disableEndpoint(msg.workspaceId, ep!.id, power.stopped);
+  if (!ep || !power || 'stopped' in power || (d.event.type !== PING_TYPE && !wants({ ...ep, activeSince: '' }, d.event, power.readable))) {
     await setDeliveryState(d, { status: 'dropped', nextAttemptAt: d.nextAttemptAt });
     return;
   }
@@ -310,13 +319,13 @@ async function attempt(d: Delivery, ep: Endpoint, secrets: readonly string[], qu
     if (ep.failedEvents > 0) await resetExhausted(d.workspaceId, ep.id);
   } else if (d.event.type !== PING_TYPE) {
     const failed = await countExhausted(d.workspaceId, ep.id);
-    if (failed >= disableAfter()) await disableEndpoint(d.workspaceId, ep.id, failed);
+    if (failed >= disableAfter()) await disableEndpoint(d.workspaceId, ep.id, `${failed} events in a row exhausted their retries without a 2xx answer`);
   }
 }
 
 /** Disables an endpoint (through the repository's one write path), saying why. */
-async function disableEndpoint(workspaceId: string, id: string, failed: number): Promise<void> {
-  const reason = `Disabled on ${new Date().toISOString()}: ${failed} events in a row exhausted their retries without a 2xx answer`;
+async function disableEndpoint(workspaceId: string, id: string, why: string): Promise<void> {
+  const reason = `Disabled on ${new Date().toISOString()}: ${why}`;
   try {
     await repository(webhooks).update(workspaceId, { id }, { enabled: false }, { system: { set: { disabledReason: reason } } });
   } catch (err) {

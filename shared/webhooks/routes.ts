@@ -91,7 +91,9 @@ export const webhookOperations: RouteImpls = {
     if (before) assertMaySteer(auth, before, body.events ?? before.events);
     if (body.url) await assertUrl(body.url);
     // Re-enabling resumes with the events from now on, and forgets the failures that disabled it.
-    const record = await updateEndpoint(auth.workspaceId, params.id, body, { ...writeOptions(headers), resume: body.enabled === true && !!before && !before.enabled });
+    // The key that re-enables it becomes its key: what it delivers is bounded by that key's scopes from then on.
+    const resume = body.enabled === true && !!before && !before.enabled ? { byKey: auth.keyId } : undefined;
+    const record = await updateEndpoint(auth.workspaceId, params.id, body, { ...writeOptions(headers), ...(resume ? { resume } : {}) });
     return recordReply(record);
   },
 

@@ -7,6 +7,7 @@ import { webhooks } from '../domain/entities/webhooks';
 import { ulid } from '../domain/ids';
 import { db, queryAll, tableName, type StoredItem } from '../data/db';
 import { repository, type CreateValues, type FieldValues, type IfMatch } from '../data/repository';
+import type { WriteOp } from '../data/write';
 import { ITEM_TYPES } from '../data/item-types';
 import { entityKey, keys } from '../data/keys';
 import { queryPage } from '../data/paging';
@@ -144,6 +145,8 @@ export interface Endpoint {
   sealedPrevSecret?: string;
   prevSecretUntil?: number;
   failedEvents: number;
+  /** The API key that made (or last re-enabled) it: its scopes bound what it delivers (shared/webhooks/key-power.ts). */
+  createdByKey?: string;
 }
 function endpointOf(item: StoredItem): Endpoint {
   return {
@@ -156,6 +159,7 @@ function endpointOf(item: StoredItem): Endpoint {
     sealedSecret: String(item._secret),
     ...(item._prevSecret ? { sealedPrevSecret: String(item._prevSecret), prevSecretUntil: Number(item._prevSecretUntil ?? 0) } : {}),
     failedEvents: Number(item._failedEvents ?? 0),
+    ...(item._createdByKey ? { createdByKey: String(item._createdByKey) } : {}),
   };
 }
 /** What a create of an endpoint stores besides its fields: the secret (sealed here), who made it and what it may send. */
@@ -188,9 +192,14 @@ export async function createEndpoint(workspaceId: string, fields: CreateValues<t
  * Updates an endpoint's fields (If-Match as `ifMatch`); `resume`: re-enabled, it sends the events from now on
  * and forgets the failures that disabled it.
  */
-export async function updateEndpoint(workspaceId: string, id: string, fields: FieldValues<typeof webhooks>, opts: { ifMatch?: IfMatch; resume?: boolean }) {
-  const resume = opts.resume ? { system: { internals: { _activeSince: new Date().toISOString(), _failedEvents: 0 } } } : {};
-  return repository(webhooks).update(workspaceId, { id }, fields, { ...(opts.ifMatch !== undefined ? { ifMatch: opts.ifMatch } : {}), ...resume });
+export async function updateEndpoint(workspaceId: string, id: string, fields: FieldValues<typeof webhooks>, opts: { ifMatch?: IfMatch; resume?: { byKey?: string }; also?: readonly WriteOp[] }) {
+  // resuming: events from now on, the failures that disabled it forgotten; a key that resumes it becomes its key
+  const internals = opts.resume ? { _activeSince: new Date().toISOString(), _failedEvents: 0, ...(opts.resume.byKey ? { _createdByKey: opts.resume.byKey } : {}) } : undefined;
+  return repository(webhooks).update(workspaceId, { id }, fields, {
+    ...(opts.ifMatch !== undefined ? { ifMatch: opts.ifMatch } : {}),
+    ...(internals ? { system: { internals } } : {}),
+    ...(opts.also ? { also: opts.also } : {}),
+  });
 }
 /** Seals a new signing secret; the one it replaces still signs (as the previous secret) for `previousForMs`. */
 export async function rotateEndpointSecret(workspaceId: string, before: Endpoint, secret: string, previousForMs: number): Promise<void> {

@@ -5,6 +5,8 @@ import { hashApiKey } from '../../shared/domain/apikeys';
 import { findApiKeyByHash } from '../../shared/data/apikey-store';
 import { SCOPES } from '../../shared/api/routes';
 import { apiClient, newWorkspace, useTestTable } from '../support/harness';
+import { accountExists, checkPassword, invitationState, redeemInvitation } from '../../shared/data/accounts';
+import { addMember, getMembership } from '../../shared/data/members';
 
 useTestTable();
 const api = apiClient();
@@ -116,6 +118,31 @@ describe('admin CLI', () => {
   ];
   test.each(bad)('bad arguments (%s) are a usage error with a clear message', async (_label, args, message) => {
     await expect(run(args, () => undefined)).rejects.toThrow(message);
+  });
+
+  test('members add for a member without an account makes the account; members invite issues a one-time link', async () => {
+    const ws = newWorkspace();
+    const email = `cli-${Date.now().toString(36)}@example.com`;
+    await addMember(ws, email, 'viewer', 'someone@example.com'); // as the console adds one: no account yet
+    expect(await accountExists(email)).toBe(false);
+    const added = await cli('members', 'add', '--workspace', ws, '--email', email, '--role', 'viewer', '--json');
+    expect(added.code).toBe(0);
+    const out = JSON.parse(added.out) as { email: string; role: string; password: string };
+    expect(out).toMatchObject({ email, role: 'viewer' });
+    expect(await checkPassword(email, out.password)).toBe(email);
+    expect((await getMembership(ws, email))?.addedBy).toBe('someone@example.com'); // the membership is unchanged
+    // a member with an account: nothing to do, a clear usage error
+    await expect(cli('members', 'add', '--workspace', ws, '--email', email, '--role', 'viewer')).rejects.toThrow(/already a member .* has a sign-in account/);
+    // invite: a new link each time, valid 7 days, one use
+    const invited = await cli('members', 'invite', '--workspace', ws, '--email', email, '--json');
+    const { invitation } = JSON.parse(invited.out) as { invitation: { url: string; expiresAt: string } };
+    expect(invitation.url).toMatch(/\/invitation\/[A-Za-z0-9_-]{43}$/);
+    const token = invitation.url.split('/').pop()!;
+    expect(await invitationState(token)).toEqual({ email, expiresAt: invitation.expiresAt });
+    expect(await redeemInvitation(token, 'a-new-password-1')).toEqual({ email });
+    expect(await redeemInvitation(token, 'a-new-password-2')).toBe('used');
+    expect(await checkPassword(email, 'a-new-password-1')).toBe(email);
+    await expect(cli('members', 'invite', '--workspace', ws, '--email', 'nobody@example.com')).rejects.toThrow(/not a member/);
   });
 
   test('the CLI process prints usage errors on stderr and exits with code 2', async () => {

@@ -67,6 +67,9 @@ test('every route x role: allowed, 403 ROLE with the least role required, or 404
   const keyId = seed.apiKey.id as string;
   const draft = await draftOf(WS);
   const inv = `${base}/invoices/${draft.invoice.id}`;
+  const hookKey = (await createApiKey({ workspaceId: WS, name: 'hooks', scopes: ['clients:read', 'webhooks:read', 'webhooks:write'], perMinute: 1000, perHour: 10000 })).key;
+  const newHook = async () => (await v1.post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['client.*'] }, { key: hookKey })).body.id as string;
+  const hookId = await newHook();
   // Each route with a request that is valid for it; write routes get a fresh target per call.
   const requests: Record<string, () => Promise<{ method: string; path: string; body?: unknown }>> = {
     listConsoleApiKeys: async () => ({ method: 'GET', path: `${base}/api-keys` }),
@@ -108,6 +111,11 @@ test('every route x role: allowed, 403 ROLE with the least role required, or 404
     payConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await sentOf(WS)).invoice.id}/pay` }),
     voidConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}/void` }),
     deleteConsoleInvoice: async () => ({ method: 'DELETE', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}` }),
+    listConsoleWebhooks: async () => ({ method: 'GET', path: `${base}/webhooks` }),
+    getConsoleWebhook: async () => ({ method: 'GET', path: `${base}/webhooks/${hookId}` }),
+    listConsoleWebhookDeliveries: async () => ({ method: 'GET', path: `${base}/webhooks/${hookId}/deliveries` }),
+    updateConsoleWebhook: async () => ({ method: 'PATCH', path: `${base}/webhooks/${hookId}`, body: { enabled: Math.random() < 0.5 } }),
+    deleteConsoleWebhook: async () => ({ method: 'DELETE', path: `${base}/webhooks/${await newHook()}` }),
   };
   const rank = { viewer: 1, admin: 2, owner: 3 } as const;
   const workspaceRoutes = consoleRouteList.filter((r) => r.access !== null && r.access !== 'person');

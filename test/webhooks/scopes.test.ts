@@ -1,4 +1,4 @@
-import { createApiKey, revokeApiKey } from '../../shared/data/apikey-store';
+import { createApiKey, revokeApiKey, rollApiKey, updateApiKey } from '../../shared/data/apikey-store';
 import { localQueueDepth } from '../../local/queue';
 import type { Scope } from '../../shared/api/routes';
 import { err, HIGH_LIMITS } from '../resources/support';
@@ -15,6 +15,8 @@ import { until, useDeliveryRig } from './support';
 process.env.WEBHOOK_ALLOW_LOOPBACK = 'true';
 process.env.WEBHOOK_RETRY_SCHEDULE = '0.05,0.05';
 process.env.WEBHOOK_TIMEOUT_MS = '1000';
+// the webhook's key is re-read after this long (the authorizer cache time; 300 s by default)
+process.env.API_KEY_CACHE_SECONDS = '1';
 useTestTable();
 const api = apiClient();
 const rig = useDeliveryRig();
@@ -107,7 +109,48 @@ test('a key holding every read scope the webhook delivers may steer it; one that
   expect(r.requests).toEqual([]);
 });
 
-test('after its creating key is revoked a webhook keeps delivering what it was created for; no narrower key can take it over', async () => {
+test('a key narrowed to webhooks:* makes its webhook deliver nothing it can no longer read; widening never adds more than it was made for', async () => {
+  const ws = newWorkspace('narrowed');
+  const { key: makerKey, record } = await createApiKey({ workspaceId: ws, name: 'creator', scopes: ['clients:read', 'tags:read', ...HOOK_ONLY], ...HIGH_LIMITS });
+  const writer = await makeKey(ws, HIGH_LIMITS);
+  const r = await receiver();
+  const hook = await api.post('/v1/webhooks', { url: r.url, events: ['*'] }, { key: makerKey });
+  expect(hook.status).toBe(201);
+  r.secrets.push(hook.body.secret);
+  rig.start();
+  const first = await api.post('/v1/clients', { name: 'before narrowing' }, { key: writer });
+  await until(() => r.events().length === 1);
+  expect(r.events()[0]!.event.resourceId).toBe(first.body.id);
+  // narrowed to webhooks:* (the console's PATCH): within the authorizer cache time (1 s here) it receives no client event
+  await updateApiKey(record.id, { scopes: HOOK_ONLY });
+  await new Promise((res) => setTimeout(res, 1100));
+  const client = await api.post('/v1/clients', { name: 'after narrowing' }, { key: writer });
+  const tag = await api.post('/v1/tags', { name: 'after narrowing' }, { key: writer });
+  await api.post('/v1/webhooks/' + hook.body.id + '/test', undefined, { key: writer });
+  await until(() => r.events().some((e) => e.event.type === 'webhook.ping'));
+  await settled();
+  expect(r.events().map((e) => e.event.resourceId)).not.toContain(client.body.id);
+  expect(r.events().map((e) => e.event.resourceId)).not.toContain(tag.body.id);
+  expect(r.events().filter((e) => e.event.type !== 'webhook.ping')).toHaveLength(1);
+  // given tags:read back (and projects:read, which it never had when it made the webhook): tags only
+  await updateApiKey(record.id, { scopes: ['tags:read', 'projects:read', ...HOOK_ONLY] });
+  await new Promise((res) => setTimeout(res, 1100));
+  const tag2 = await api.post('/v1/tags', { name: 'readable again' }, { key: writer });
+  await api.post('/v1/projects', { name: 'never readable' }, { key: writer });
+  await api.post('/v1/clients', { name: 'still not' }, { key: writer });
+  await until(() => r.events().some((e) => e.event.resourceId === tag2.body.id));
+  await settled();
+  expect(
+    r
+      .events()
+      .filter((e) => e.event.type !== 'webhook.ping')
+      .map((e) => e.event.type)
+      .sort(),
+  ).toEqual(['client.created', 'tag.created']);
+  expect(r.unverified).toEqual([]);
+});
+
+test('a webhook whose key is revoked or expired stops delivering and says why (disabledReason); re-enabled by a key that may read it, it follows that key', async () => {
   const ws = newWorkspace('revoked');
   const { key: creator, record } = await createApiKey({ workspaceId: ws, name: 'creator', scopes: ['clients:read', 'tags:read', ...HOOK_ONLY], ...HIGH_LIMITS });
   const writer = await makeKey(ws, HIGH_LIMITS);
@@ -117,26 +160,57 @@ test('after its creating key is revoked a webhook keeps delivering what it was c
   expect(hook.status).toBe(201);
   r.secrets.push(hook.body.secret);
   await revokeApiKey(record.id);
+  await new Promise((res) => setTimeout(res, 1100));
   expect(missing(await api.put(`/v1/webhooks/${hook.body.id}`, { url: r.url }, { key: narrower }))).toEqual(
     expect.objectContaining({ status: 403, details: [{ reason: 'MISSING_SCOPE', scope: 'clients:read' }] }),
   );
   rig.start();
-  const client = await api.post('/v1/clients', { name: 'c' }, { key: writer });
-  const tag = await api.post('/v1/tags', { name: 't' }, { key: writer });
-  await api.post('/v1/projects', { name: 'p' }, { key: writer });
-  await until(() => r.events().length === 2);
+  await api.post('/v1/clients', { name: 'c' }, { key: writer });
+  await api.post('/v1/tags', { name: 't' }, { key: writer });
+  await until(async () => (await api.get(`/v1/webhooks/${hook.body.id}`, { key: writer })).body.enabled === false);
   await settled();
-  // the resources the creating key could read when it made the webhook: clients and tags, not projects
-  // deliveries are concurrent: any two may arrive in either order (docs/webhooks.md)
-  expect(
-    r
-      .events()
-      .map((e) => [e.event.type, e.event.resourceId])
-      .sort(),
-  ).toEqual([
-    ['client.created', client.body.id],
-    ['tag.created', tag.body.id],
-  ]);
+  expect(r.requests).toEqual([]);
+  const shown = await api.get(`/v1/webhooks/${hook.body.id}`, { key: writer });
+  expect(shown.body.disabledReason).toMatch(new RegExp(`^Disabled on .*: the API key that made it \\(${record.prefix}, "creator"\\) is revoked`));
+  // the writer holds every read scope: re-enabling makes it the webhook's key, and events flow from then on
+  expect((await api.put(`/v1/webhooks/${hook.body.id}`, { enabled: true }, { key: writer })).status).toBe(200);
+  const after = await api.post('/v1/clients', { name: 'after' }, { key: writer });
+  await until(() => r.events().length === 1);
+  await settled();
+  expect(r.events().map((e) => e.event.resourceId)).toEqual([after.body.id]);
+  // an expired key stops its webhook the same way
+  const shortLived = await createApiKey({
+    workspaceId: ws,
+    name: 'short',
+    scopes: ['clients:read', ...HOOK_ONLY],
+    ...HIGH_LIMITS,
+    expiresAt: new Date(Date.now() + 1500).toISOString(),
+  });
+  const r2 = await receiver();
+  const hook2 = await api.post('/v1/webhooks', { url: r2.url, events: ['client.*'] }, { key: shortLived.key });
+  expect(hook2.status).toBe(201);
+  await new Promise((res) => setTimeout(res, 2000));
+  await api.post('/v1/clients', { name: 'late' }, { key: writer });
+  await until(async () => (await api.get(`/v1/webhooks/${hook2.body.id}`, { key: writer })).body.enabled === false);
+  expect((await api.get(`/v1/webhooks/${hook2.body.id}`, { key: writer })).body.disabledReason).toContain('is expired');
+  await settled();
+  expect(r2.requests).toEqual([]);
   // deleting it sends nothing: webhooks:write is enough
   expect((await api.del(`/v1/webhooks/${hook.body.id}`, { key: narrower })).status).toBe(200);
+});
+
+test('a roll does not stop a webhook: past the old key\u2019s grace it follows the successor', async () => {
+  const ws = newWorkspace('rolled');
+  const { key, record } = await createApiKey({ workspaceId: ws, name: 'rolled', scopes: ['clients:read', ...HOOK_ONLY], ...HIGH_LIMITS });
+  const writer = await makeKey(ws, HIGH_LIMITS);
+  const r = await receiver();
+  const hook = await api.post('/v1/webhooks', { url: r.url, events: ['client.*'] }, { key });
+  r.secrets.push(hook.body.secret);
+  await rollApiKey(record.id, 0, 'test'); // the old key's grace ends at once
+  rig.start();
+  const client = await api.post('/v1/clients', { name: 'after the roll' }, { key: writer });
+  await until(() => r.events().length === 1);
+  await settled();
+  expect(r.events().map((e) => e.event.resourceId)).toEqual([client.body.id]);
+  expect((await api.get(`/v1/webhooks/${hook.body.id}`, { key: writer })).body.enabled).toBe(true);
 });

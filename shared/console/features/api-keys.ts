@@ -24,6 +24,8 @@ export function presentKey(r: ApiKeyRecord, now = new Date()) {
     lastUsedAt: r.lastUsedAt ?? null,
     revokedAt: r.revokedAt ?? null,
     status: keyState(r, now),
+    replaces: r.replaces ?? null,
+    replacedBy: r.replacedBy ?? null,
   };
 }
 
@@ -88,7 +90,8 @@ export const apiKeyRoutes = {
       function: 'console-keys', // key writes: the only console role that may write key items (lib/console.ts)
       tag: TAG,
       summary: "Change a key's name, scopes, limits or expiry (fields not sent keep their value; expiresAt null: never)",
-      description: 'Reaches the gateway within the authorizer cache time (5 minutes). A revoked key cannot be changed (409).',
+      description:
+        'Reaches the gateway within the authorizer cache time (5 minutes). A revoked key cannot be changed (409). A change that makes an expired key (or one whose roll grace ended) active again takes a slot under the active-key bound (MAX_ACTIVE_KEYS, 500): at the bound it is 409.',
       params: s.keyParams,
       body: s.updateKeyBody,
       response: s.apiKeySchema,
@@ -141,6 +144,8 @@ export const apiKeyRoutes = {
       function: 'console-keys', // key writes: the only console role that may write key items (lib/console.ts)
       tag: TAG,
       summary: 'Roll a key: a new key with the same name, scopes, limits and expiry; the old one keeps working expireOldInSeconds more (never past its own expiry)',
+      description:
+        'The new key `replaces` the old one and the old one is `replacedBy` the new one. Rolling a key again during its grace gives a successor the expiry the key had before its first roll. Of concurrent rolls of one key exactly one succeeds; the others are 409. Only an active key can be rolled (409).',
       params: s.keyParams,
       body: s.rollBody,
       bodyOptional: true,
@@ -151,12 +156,8 @@ export const apiKeyRoutes = {
     },
     async ({ params, body, person }) => {
       const old = await keyOf(params.workspaceId, params.keyId);
-      if (keyState(old) !== 'active') throw conflict(`Only an active key can be rolled; this one is ${keyState(old)}`);
-      const now = Date.now();
-      const wanted = now + body.expireOldInSeconds * 1000;
-      const oldExpiresAt = new Date(old.expiresAt ? Math.min(wanted, Date.parse(old.expiresAt)) : wanted).toISOString();
-      const rolled = await rollApiKey(old, oldExpiresAt, person.email);
-      if (!rolled) throw conflict('This key was revoked meanwhile');
+      const rolled = await rollApiKey(old.id, body.expireOldInSeconds, person.email);
+      if (!rolled) throw notFound('API key');
       return { key: rolled.key, apiKey: presentKey(rolled.record), previous: presentKey(rolled.previous) };
     },
   ),

@@ -1,5 +1,7 @@
 import { addMember, changeRole, listMembers, membershipsOf, removeMember, type Member } from '../../data/members';
 import { listAudit } from '../../data/audit';
+import { readableEntries } from './audit-names';
+import { inviteToSignIn } from '../../services/sign-in-invitations';
 import { consoleRoute } from '../route-table';
 import * as s from '../schemas';
 
@@ -45,15 +47,20 @@ export const memberRoutes = {
       path: base,
       access: 'owner',
       tag: 'Members',
-      summary: 'Add a member by e-mail with a role (409 when already a member)',
-      description: 'In AWS the person also needs a sign-in account in the user pool: `npm run admin -- members add` creates both (docs/operations.md).',
+      summary: 'Add a member by e-mail with a role (409 when already a member); the person can then sign in',
+      description:
+        "In AWS the stack's Cognito user pool invites the person by e-mail (AdminCreateUser); `invitation` is null. Locally, a person without a sign-in account gets `invitation`: a one-time link to the local provider's set-password page, valid 7 days, shown in this answer only (the table keeps its hash; a replay for an Idempotency-Key answers null).",
       params: s.workspaceParams,
       body: s.addMemberBody,
-      response: s.memberSchema,
+      response: s.addedMemberSchema,
       successStatus: 201,
       conflict: true,
+      secret: true,
     },
-    async ({ params, body, person }) => present(await addMember(params.workspaceId, body.email, body.role, person.email)),
+    async ({ params, body, person }) => {
+      const member = await addMember(params.workspaceId, body.email, body.role, person.email);
+      return { ...present(member), invitation: await inviteToSignIn(member.email) };
+    },
   ),
   updateConsoleMember: consoleRoute(
     {
@@ -93,12 +100,16 @@ export const auditRoutes = {
       path: '/console/api/workspaces/{workspaceId}/audit-log',
       access: 'admin',
       tag: 'Audit log',
-      summary: 'Every change to keys and members, newest first (paged; kept 400 days; never a secret)',
+      summary: 'Every change to keys, members, invoices and webhooks, newest first (paged; kept 400 days; never a secret); filter by action, actor and target',
       params: s.workspaceParams,
       query: s.auditQuery,
       response: s.auditPage,
       successStatus: 200,
     },
-    async ({ params, query }) => listAudit(params.workspaceId, { limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) }),
+    async ({ params, query }) => {
+      const filter = { ...(query.action ? { action: query.action } : {}), ...(query.actor ? { actor: query.actor } : {}), ...(query.targetId ? { targetId: query.targetId } : {}) };
+      const page = await listAudit(params.workspaceId, { limit: query.limit, filter, ...(query.cursor ? { cursor: query.cursor } : {}) });
+      return { ...page, items: await readableEntries(params.workspaceId, page.items) };
+    },
   ),
 };
