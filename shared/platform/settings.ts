@@ -38,7 +38,7 @@ export const webhookAllowLoopback = () => !raw('AWS_LAMBDA_FUNCTION_NAME') && ['
 
 // ---- invoicing ----
 export const invoiceJobLeaseMs = () => number('INVOICE_JOB_LEASE_MS', 15 * 60_000);
-/** How long one step of the console's create in steps may run, and the lease it holds (shared/services/invoicing.ts). */
+/** How long one step of the console's create in steps may run, and the lease it holds (shared/invoicing/service.ts). */
 export const invoiceStepBudgetMs = () => number('INVOICE_STEP_BUDGET_MS', 5000);
 export const invoiceStepLeaseMs = () => number('INVOICE_STEP_LEASE_MS', 120_000);
 

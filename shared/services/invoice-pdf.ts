@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 import { clients as clientEntity } from '../domain/entities/clients';
 import type { Invoice } from '../domain/entities/invoices';
 import { repository } from '../data/repository';
-import { getInvoice } from './invoicing';
+import { getInvoice } from '../invoicing/service';
 
 /**
  * An invoice as a PDF (pdf-lib, the standard Helvetica fonts: no font file to ship): the workspace's and

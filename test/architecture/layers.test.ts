@@ -19,6 +19,7 @@ const FOLDERS = [
   'shared/domain',
   'shared/data',
   'shared/services',
+  'shared/invoicing',
   'shared/api',
   'shared/console',
   'shared/seed',
@@ -62,15 +63,18 @@ const ALLOWED: Record<string, string[]> = {
   'shared/platform': [],
   'shared/domain': ['shared/platform'],
   'shared/data': ['shared/platform', 'shared/domain'],
-  'shared/services': ['shared/platform', 'shared/domain', 'shared/data'],
+  // shared/services/invoice-pdf.ts renders what the invoicing wing reads (its getInvoice)
+  'shared/services': ['shared/platform', 'shared/domain', 'shared/data', 'shared/invoicing'],
+  // The invoicing wing (issue 32): its rules, store and services over data, domain and platform only.
+  'shared/invoicing': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api'],
   'shared/api': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
   // The console's HTTP layer (its own route table and stack) builds on the API's error model and responses.
-  'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services'],
-  'shared/seed': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
-  functions: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services'],
+  'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services', 'shared/invoicing'],
+  'shared/seed': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services', 'shared/invoicing'],
+  functions: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/invoicing'],
   lib: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data'],
   bin: ['lib'],
-  local: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed', 'functions'],
+  local: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/invoicing', 'shared/seed', 'functions'],
   admin: ['shared/platform', 'shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],
 };
 

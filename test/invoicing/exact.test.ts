@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoConfig, setDb } from '../../shared/data/db';
 import { projects, timeEntries } from '../../shared/data/repositories';
 import { DomainError } from '../../shared/domain/errors';
-import { createFromTime, deleteInvoice, sendInvoice, sweepInvoiceJobs, voidInvoice } from '../../shared/services/invoicing';
+import { createFromTime, deleteInvoice, sendInvoice, sweepInvoiceJobs, voidInvoice } from '../../shared/invoicing/service';
 import { withCrashAt, withFaultClient } from '../faults/inject';
 import { useTestTable } from '../support/harness';
 import { billableFixture, invoicingViolations, storedState, type BillableFixture } from './support';

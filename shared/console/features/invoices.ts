@@ -22,12 +22,12 @@ import {
   updateInvoiceInput,
   voidInvoice,
   type InvoiceInProgress,
-} from '../../services/invoicing';
+} from '../../invoicing/service';
 import { AcceptedReply, consoleRoute } from '../route-table';
 import * as s from '../schemas';
 
 /**
- * The Invoices section (issue 24): invoices made from billable time, over shared/services/invoicing.ts.
+ * The Invoices section (issue 24): invoices made from billable time, over shared/invoicing/service.ts.
  * Owners and admins make, change, send, pay, void and delete; viewers read (list, one, its entries, the PDF).
  * Making an invoice goes in steps (docs/decisions.md, "Invoices in steps"): the create answers 201 with the
  * draft when it is made within one step (INVOICE_STEP_BUDGET_MS), else 202 with its progress, and the page

@@ -6,7 +6,7 @@ import { currencyCode, dateString, dateTimeString, englishIssue, inputSchema, me
 import { clients } from './clients';
 
 /**
- * Invoices (made by the application from billable time, shared/services/invoicing.ts, and by the admin
+ * Invoices (made by the application from billable time, shared/invoicing/service.ts, and by the admin
  * seed; never by this API: POST/PUT are 501).
  *
  * Item: PK `WS#<ws>`, SK `INVOICE#<id>` (get and delete are one GetItem by id); GSI1
@@ -48,7 +48,7 @@ export const invoices = defineEntity({
     tax: { schema: meta(money, { example: 364.8 }), required: true },
     total: { schema: meta(money, { example: 2284.8 }), required: true },
     notes: { schema: meta(notesString, { example: 'Thank you for your business. Payment within 30 days.' }) },
-    // Set by the application (shared/services/invoicing.ts): the tax rate the tax was computed with, a
+    // Set by the application (shared/invoicing/service.ts): the tax rate the tax was computed with, a
     // percentage; when the invoice was sent and paid.
     taxRate: { schema: meta(z.number().check(z.gte(0), z.lte(100)), { example: 19 }) },
     sentAt: { schema: meta(dateTimeString, { example: '2026-03-31T16:00:00.000Z' }) },

@@ -3,20 +3,20 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { invoices as invoiceEntity } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
-import { sequenceOf } from '../domain/invoicing';
-import { writeWithChange, type Change } from './changes';
-import { db, queryAll, tableName, type StoredItem } from './db';
-import { keys } from './keys';
-import { planQuery, queryInputOf, type Where } from './query-plan';
-import { lockOps, referenceOps } from './record-writes';
-import { repository } from './repository';
-import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
-import type { WriteOp } from './write';
-import { ITEM_TYPES } from './item-types';
+import { sequenceOf } from './rules';
+import { writeWithChange, type Change } from '../data/changes';
+import { db, queryAll, tableName, type StoredItem } from '../data/db';
+import { keys } from '../data/keys';
+import { planQuery, queryInputOf, type Where } from '../data/query-plan';
+import { lockOps, referenceOps } from '../data/record-writes';
+import { repository } from '../data/repository';
+import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from '../data/table';
+import type { WriteOp } from '../data/write';
+import { ITEM_TYPES } from '../data/item-types';
 
 /**
  * The storage side of invoices made from time (docs/data-model.md, "Invoices from time"). The service
- * (shared/services/invoicing.ts) orchestrates; every write here is one transaction with its change events.
+ * (shared/invoicing/service.ts) orchestrates; every write here is one transaction with its change events.
  *
  * - A **job item** (`INVOICEJOBS` / `<ws>#<invoiceId>`) exists while an invoice's entries are being locked
  *   (kind `create`, state `locking`) or released (state `releasing`). It counts the entries that carry the
@@ -51,7 +51,7 @@ export interface InvoiceJob {
   hi: string;
   /** Entries that carry the invoice's id, counted by the same transactions that lock and release them. */
   locked: number;
-  /** A job older than this (ms) whose writer did not finish is the sweep's (shared/services/invoicing.ts). */
+  /** A job older than this (ms) whose writer did not finish is the sweep's (shared/invoicing/service.ts). */
   leaseUntil: number;
   createdAt: string;
   /** Who opened it (a random id): tells a writer's own Put, sent twice, from another writer's job. */

@@ -1,8 +1,8 @@
-import { conflict, invalidField } from './errors';
-import { cents, type InvoiceStatus, type LineItem } from './entities/invoices';
+import { conflict, invalidField } from '../domain/errors';
+import { cents, type InvoiceStatus, type LineItem } from '../domain/entities/invoices';
 
 /**
- * The arithmetic and rules of invoices made from billable time (no I/O; shared/services/invoicing.ts
+ * The arithmetic and rules of invoices made from billable time (no I/O; shared/invoicing/service.ts
  * reads the entries, locks them and writes the invoice):
  * - lines: one per project (default), per project and task, or per entry; quantity = the group's hours
  *   (its minutes / 60, rounded to 2 decimals once per line), unit price = the project's hourlyRate,

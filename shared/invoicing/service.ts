@@ -19,7 +19,7 @@ import {
   type BillableEntry,
   type InvoiceCatalog,
   type InvoiceLines,
-} from '../domain/invoicing';
+} from './rules';
 import { auditOp, type AuditAction, type AuditEntry } from '../data/audit';
 import type { StoredItem } from '../data/db';
 import type { WriteOp } from '../data/write';
@@ -48,7 +48,7 @@ import {
   rereadEntries,
   SequenceMoved,
   type InvoiceJob,
-} from '../data/invoice-store';
+} from './store';
 import { repository, type IfMatch, type RecordPage } from '../data/repository';
 import * as settings from '../platform/settings';
 
