@@ -32,7 +32,6 @@ import {
   entriesOfInvoice,
   EntriesChanged,
   highestTakenNumber,
-  invoiceable,
   JobLost,
   listJobs,
   noJobOp,
@@ -151,6 +150,8 @@ interface Prepared {
   issueDate: string;
   dueDate: string;
   candidates: StoredItem[];
+  /** The client as read by prepare (the lines of the first step name it without reading it again). */
+  client?: StoredItem;
 }
 
 const billable = (item: StoredItem): BillableEntry => ({
@@ -164,8 +165,8 @@ const billable = (item: StoredItem): BillableEntry => ({
 });
 
 /** The client, projects and tasks the lines name (one consistent GetItem per distinct record). */
-async function catalogOf(workspaceId: string, clientId: string, items: readonly StoredItem[]): Promise<InvoiceCatalog> {
-  const client = await repository(clientEntity).getItem(workspaceId, { id: clientId });
+async function catalogOf(workspaceId: string, clientId: string, items: readonly StoredItem[], read?: StoredItem): Promise<InvoiceCatalog> {
+  const client = read ?? (await repository(clientEntity).getItem(workspaceId, { id: clientId }));
   if (!client) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
   const distinct = (field: string) => [...new Set(items.map((i) => i[field]).filter((v): v is string => typeof v === 'string'))];
   const [projectItems, taskItems] = await Promise.all([
@@ -190,17 +191,18 @@ async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
   const issueDate = input.issueDate ?? today();
   const dueDate = input.dueDate ?? addDays(issueDate, DEFAULT_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('dueDate', 'must not be before issueDate');
-  if (!(await repository(clientEntity).getItem(workspaceId, { id: input.clientId }))) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
+  const client = await repository(clientEntity).getItem(workspaceId, { id: input.clientId });
+  if (!client) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
   if (input.number !== undefined && (await numberTaken(workspaceId, input.number))) throw conflict(invoiceEntity.unique!.message(input.number));
   const candidates = await candidateEntries(workspaceId, input.clientId, range);
   if (candidates.length > MAX_INVOICE_ENTRIES) {
     throw conflict(`That period holds ${candidates.length} billable entries of the client; one invoice covers at most ${MAX_INVOICE_ENTRIES}: invoice a shorter period`);
   }
-  return { input, range, issueDate, dueDate, candidates };
+  return { input, range, issueDate, dueDate, candidates, client };
 }
 
 async function linesOf(workspaceId: string, p: Prepared, items: readonly StoredItem[]): Promise<InvoiceLines> {
-  const catalog = await catalogOf(workspaceId, p.input.clientId, items);
+  const catalog = await catalogOf(workspaceId, p.input.clientId, items, p.client);
   return invoiceLines(items.map(billable), catalog, p.input.lines ?? 'project');
 }
 
@@ -283,78 +285,37 @@ export interface CreateStats {
   candidates: number;
   locked: number;
   lockBatches: number;
+  /** Entries found again by a later round (an entry changed while the invoice was made). */
   relocked: number;
 }
 
 /**
  * Makes a draft invoice from the client's billable, stopped, not yet invoiced entries starting in the
- * period (days inclusive, UTC). 409: nothing to invoice, no rate or mixed currencies (naming the projects),
- * a number taken, more than 5,000 entries. Every entry it invoices is locked (`invoiceId`), each lock one
- * `time-entry.updated` event; the lines are computed from the entries as locked.
+ * period (days inclusive, UTC): the create in steps (`beginFromTime`, `continueFromTime`: the one algorithm)
+ * run to its end with no budget. 409: nothing to invoice, no rate or mixed currencies (naming the projects),
+ * a number taken, more than 5,000 entries, entries that keep changing. Every entry it invoices is locked
+ * (`invoiceId`), each lock one `time-entry.updated` event; the lines are computed from the entries as locked.
  */
 export async function createFromTime(args: { workspaceId: string; actor?: Actor; stats?: CreateStats } & CreateInvoiceInput): Promise<Invoice> {
-  const { workspaceId, actor, stats, ...raw } = args;
-  // a job a crashed writer of this workspace left behind is finished first (rolled back)
-  await sweepInvoiceJobs({ workspaceId });
-  const p = await prepare(workspaceId, raw);
-  if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
-  // the rules that need no lock fail here, before anything is written
-  await linesOf(workspaceId, p, p.candidates);
-  const invoiceId = ulid();
-  const now = new Date().toISOString();
-  const job: InvoiceJob = {
-    workspaceId,
-    invoiceId,
-    kind: 'create',
-    state: 'locking',
-    clientId: p.input.clientId,
-    lo: p.range.lo,
-    hi: p.range.hi,
-    locked: 0,
-    leaseUntil: Date.now() + jobLeaseMs(),
-    createdAt: now,
-    token: ulid(),
-  };
-  await openJob(job);
-  const locked: StoredItem[] = [];
-  try {
-    let pending = p.candidates;
-    for (let round = 0; pending.length > 0; round++) {
-      if (round >= MAX_LOCK_ROUNDS) throw conflict('The entries of this invoice keep changing while it is made; retry');
-      const again: StoredItem[] = [];
-      for (const batch of chunks(pending, ENTRY_BATCH)) {
-        if (stats) stats.lockBatches++;
-        try {
-          locked.push(...(await lockBatch(workspaceId, invoiceId, batch)));
-        } catch (err) {
-          if (!(err instanceof EntriesChanged)) throw err;
-          // An entry was edited (or invoiced by another invoice) since it was read: read the batch again,
-          // keep what still qualifies with its new values, and what an earlier attempt of ours locked.
-          for (const fresh of await rereadEntries(batch)) {
-            if (fresh.invoiceId === invoiceId) locked.push(fresh);
-            else if (invoiceable(fresh, p.input.clientId, p.range)) again.push(fresh);
-          }
-          if (stats) stats.relocked += again.length;
-        }
-      }
-      pending = again;
+  const { stats, ...rest } = args;
+  const unbounded = { budgetMs: Number.POSITIVE_INFINITY, ...(stats ? { stats } : {}) };
+  let made = await beginFromTime({ ...rest, ...unbounded });
+  for (let round = 1; isInProgress(made); round++) {
+    if (round >= MAX_LOCK_ROUNDS) {
+      await rollBack(args.workspaceId, made.id);
+      throw conflict('The entries of this invoice keep changing while it is made; retry');
     }
-    if (stats) {
-      stats.candidates = p.candidates.length;
-      stats.locked = locked.length;
-    }
-    const lines = await linesOf(workspaceId, p, locked); // 409 (nothing left, a rate or currency changed): rolled back below
-    return await commitDraft(workspaceId, invoiceId, now, { input: p.input, issueDate: p.issueDate, dueDate: p.dueDate, range: p.range }, lines, locked.length, actor);
-  } catch (err) {
-    // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
-    const made = await invoices()
-      .getItem(workspaceId, { id: invoiceId })
-      .catch(() => undefined);
-    if (made) return invoices().present(made) as Invoice;
-    if (await abandonJob(workspaceId, invoiceId).catch(() => false)) await releaseAll({ ...job, state: 'releasing' }, locked).catch(() => false);
-    if (err instanceof JobLost) throw conflict('Making this invoice took longer than its lease and was rolled back; retry');
-    throw err;
+    // a round that locked nothing new waits for the client index to show what the job counts
+    await new Promise((r) => setTimeout(r, 10 * round));
+    made = await continueFromTime(args.workspaceId, made.id, unbounded);
   }
+  return made;
+}
+
+/** A create that will not finish: its job -> releasing, its entries released (what remains is the sweep's). */
+async function rollBack(workspaceId: string, invoiceId: string): Promise<void> {
+  const job = await readJob(workspaceId, invoiceId);
+  if (job && (await abandonJob(workspaceId, invoiceId).catch(() => false))) await releaseAll({ ...job, state: 'releasing' }).catch(() => false);
 }
 
 /**
@@ -639,13 +600,17 @@ export { isInProgress };
  * invoice appears in the same one commit transaction; a job no step renews for `stepLeaseMs` is rolled back
  * by the sweep, as a crashed create is.
  */
-export async function beginFromTime(args: { workspaceId: string; actor?: Actor; budgetMs?: number } & CreateInvoiceInput): Promise<Invoice | InvoiceInProgress> {
-  const { workspaceId, actor, budgetMs, ...raw } = args;
+export async function beginFromTime(
+  args: { workspaceId: string; actor?: Actor; budgetMs?: number; stats?: CreateStats } & CreateInvoiceInput,
+): Promise<Invoice | InvoiceInProgress> {
+  const { workspaceId, actor, budgetMs, stats, ...raw } = args;
   const deadline = Date.now() + (budgetMs ?? stepBudgetMs());
   await sweepInvoiceJobs({ workspaceId });
   const p = await prepare(workspaceId, raw);
   if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
+  // the rules that need no lock fail here, before anything is written
   await linesOf(workspaceId, p, p.candidates);
+  if (stats) stats.candidates = p.candidates.length;
   const job: InvoiceJob = {
     workspaceId,
     invoiceId: ulid(),
@@ -662,30 +627,38 @@ export async function beginFromTime(args: { workspaceId: string; actor?: Actor; 
     expected: p.candidates.length,
   };
   await openJob(job);
-  return step(job, p.candidates, deadline);
+  return step(job, p.candidates, deadline, stats);
 }
 
 /**
  * The next step of an invoice made in steps: the invoice when it is made (now or before), else its progress.
  * 404 when there is neither job nor invoice; 409 when the job was rolled back (no step came within its lease).
  */
-export async function continueFromTime(workspaceId: string, invoiceId: string, opts: { budgetMs?: number } = {}): Promise<Invoice | InvoiceInProgress> {
+export async function continueFromTime(workspaceId: string, invoiceId: string, opts: { budgetMs?: number; stats?: CreateStats } = {}): Promise<Invoice | InvoiceInProgress> {
   const deadline = Date.now() + (opts.budgetMs ?? stepBudgetMs());
   const job = await readJob(workspaceId, invoiceId);
   if (!job) return getInvoice(workspaceId, invoiceId);
   if (job.kind !== 'create' || !job.request) throw conflict(`Invoice ${invoiceId} is being released, not made`);
   if (job.state !== 'locking') throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
-  return step(job, await candidateEntries(workspaceId, job.clientId, { lo: job.lo, hi: job.hi }), deadline);
+  const candidates = await candidateEntries(workspaceId, job.clientId, { lo: job.lo, hi: job.hi });
+  if (opts.stats) opts.stats.relocked += candidates.length;
+  return step(job, candidates, deadline, opts.stats);
 }
 
-async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline: number): Promise<Invoice | InvoiceInProgress> {
+/** The request a create job keeps (parsed by its first step; stored by it, so read back as it was written). */
+function requestOf(job: InvoiceJob): { input: z.output<typeof createInvoiceInput>; issueDate: string; dueDate: string; actor?: Actor } {
+  const { actorId, ...request } = job.request ?? {};
+  const input = request as z.output<typeof createInvoiceInput>;
+  return { input, issueDate: String(request.issueDate), dueDate: String(request.dueDate), ...(typeof actorId === 'string' ? { actor: { id: actorId } } : {}) };
+}
+
+/**
+ * One step: renew the job's lease, lock the candidates in batches until the budget is spent (never past
+ * MAX_INVOICE_ENTRIES over all steps), then commit once the client index shows every entry the job counts.
+ */
+async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline: number, stats?: CreateStats): Promise<Invoice | InvoiceInProgress> {
   const { workspaceId, invoiceId } = job;
-  const request = { ...job.request };
-  const actorId = typeof request.actorId === 'string' ? request.actorId : undefined;
-  delete request.actorId;
-  const issueDate = String(request.issueDate);
-  const dueDate = String(request.dueDate);
-  const input = parse(createInvoiceInput, { ...request, issueDate, dueDate });
+  const { input, issueDate, dueDate, actor } = requestOf(job);
   const range = { lo: job.lo, hi: job.hi };
   const progress = async (): Promise<InvoiceInProgress> => ({
     id: invoiceId,
@@ -699,10 +672,18 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     if (!(await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs()))) throw new JobLost();
     let changed = false;
     let worked = false;
+    let lockedSoFar = job.locked;
     for (const batch of chunks(candidates, ENTRY_BATCH)) {
+      if (lockedSoFar + batch.length > MAX_INVOICE_ENTRIES) {
+        throw conflict(
+          `The period holds more than ${MAX_INVOICE_ENTRIES} billable entries of the client; one invoice covers at most ${MAX_INVOICE_ENTRIES}: invoice a shorter period`,
+        );
+      }
       worked = true;
+      if (stats) stats.lockBatches++;
       try {
         await lockBatch(workspaceId, invoiceId, batch);
+        lockedSoFar += batch.length;
       } catch (err) {
         if (!(err instanceof EntriesChanged)) throw err;
         changed = true; // the next step reads the candidates again (the edited entry with its new values)
@@ -716,16 +697,18 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     // the client index lags the table by a moment in AWS: commit once it shows every entry the job counts;
     // a step that locked entries and spent its budget leaves the commit to the next one
     if (locked.length !== count || (worked && Date.now() >= deadline)) return await progress();
+    if (stats) stats.locked = locked.length;
     const lines = await linesOf(workspaceId, { input, range, issueDate, dueDate, candidates: [] }, locked);
-    return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actorId ? { id: actorId } : undefined);
+    return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actor);
   } catch (err) {
+    // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
     const made = await invoices()
       .getItem(workspaceId, { id: invoiceId })
       .catch(() => undefined);
     if (made) return invoices().present(made) as Invoice;
     if (err instanceof JobLost) throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
-    // a rule that no retry fixes (nothing left, a rate or a currency changed): rolled back now; a failure of the
-    // store (throttling, an outage) leaves the job to the next step or, past its lease, to the sweep
+    // a rule that no retry fixes (nothing left, a rate or a currency changed, the bound): rolled back now; a failure
+    // of the store (throttling, an outage, a crash) leaves the job to the next step or, past its lease, to the sweep
     if (err instanceof DomainError && (await abandonJob(workspaceId, invoiceId).catch(() => false))) await releaseAll({ ...job, state: 'releasing' }).catch(() => false);
     throw err;
   }

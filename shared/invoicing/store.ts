@@ -1,4 +1,4 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { invoices as invoiceEntity } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
@@ -257,21 +257,13 @@ export async function entriesOfInvoice(workspaceId: string, invoiceId: string, c
   return clientEntries(workspaceId, { clientId, invoiceId }, range);
 }
 
-/** The stored entries of these keys, read strongly consistent (BatchGetItem, 100 per call). */
+/**
+ * The stored entries of these keys, read strongly consistent: one GetItem each, at once (a batch is at most
+ * ENTRY_BATCH). GetItem, not BatchGetItem: the functions' roles grant GetItem on the table (issue 32).
+ */
 export async function rereadEntries(items: readonly StoredItem[]): Promise<StoredItem[]> {
-  const out: StoredItem[] = [];
-  for (let i = 0; i < items.length; i += 100) {
-    let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead: boolean }> | undefined = {
-      [tableName()]: { Keys: items.slice(i, i + 100).map((it) => ({ PK: it.PK, SK: it.SK })), ConsistentRead: true },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      const res = await db().send(new BatchGetCommand({ RequestItems: request }));
-      out.push(...(res.Responses?.[tableName()] ?? []));
-      request = res.UnprocessedKeys as typeof request;
-      if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 5)));
-    }
-  }
-  return out;
+  const read = await Promise.all(items.map((it) => db().send(new GetCommand({ TableName: tableName(), Key: { PK: it.PK, SK: it.SK }, ConsistentRead: true }))));
+  return read.flatMap((res) => (res.Item ? [res.Item] : []));
 }
 
 /** The entry item after a lock or release: invoiceId set or removed, a new revision. */
