@@ -12,6 +12,7 @@ import { API_KEY_HEADER, CORS, MIN_COMPRESSION_BYTES } from '../shared/api/gatew
 import { DOCS_SCRIPT } from '../shared/api/routes';
 import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse, notOfferedRequestParameters } from './gateway-responses';
 import { Monitoring } from './monitoring';
+import { InvoiceSweep } from './invoice-sweep';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
 import { Console } from './console';
@@ -340,6 +341,9 @@ export class TimeTrackingStack extends Stack {
 
     // ---------------------------------------------------------------- webhook delivery (stream -> dispatcher -> SQS -> sender)
     this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
+
+    // ---------------------------------------------------------------- the invoice sweep (lib/invoice-sweep.ts): every minute
+    new InvoiceSweep(this, 'InvoiceSweep', { config, table: this.table, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });

@@ -59,6 +59,8 @@ export interface InvoiceJob {
   /** A create made in steps (the console): the request it makes the invoice from, and the entries it found first. */
   request?: Record<string, unknown>;
   expected?: number;
+  /** A release job: what it releases for (the invoice says `releasing` until the release ends; absent on jobs of before issue 32). */
+  action?: 'void' | 'delete';
 }
 
 /** An entry of a batch is no longer as read (edited, locked or released by another writer): re-read it. */
@@ -105,6 +107,7 @@ const jobOf = (item: StoredItem): InvoiceJob => ({
   token: String(item.token),
   ...(item.request && typeof item.request === 'object' ? { request: item.request as Record<string, unknown> } : {}),
   ...(typeof item.expected === 'number' ? { expected: item.expected } : {}),
+  ...(item.action === 'void' || item.action === 'delete' ? { action: item.action } : {}),
 });
 
 /** Opens a job; 409 when one is open for the invoice (another void or delete of it is in progress). */
@@ -155,17 +158,17 @@ export async function abandonJob(workspaceId: string, invoiceId: string, expired
   }
 }
 
-/** Extends a job's lease while its writer (a step of a create made in steps) works on it; false when it is no longer `locking`. */
-export async function renewJob(workspaceId: string, invoiceId: string, leaseUntil: number): Promise<boolean> {
+/** Extends a job's lease while its writer (a step of a create or of a release) works on it; false when it is no longer in `state`. */
+export async function renewJob(workspaceId: string, invoiceId: string, leaseUntil: number, state: JobState = 'locking'): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.invoiceJob(workspaceId, invoiceId),
         UpdateExpression: 'SET #l = :lease',
-        ConditionExpression: '#s = :locking',
+        ConditionExpression: '#s = :state',
         ExpressionAttributeNames: { '#s': 'state', '#l': 'leaseUntil' },
-        ExpressionAttributeValues: { ':locking': 'locking', ':lease': leaseUntil },
+        ExpressionAttributeValues: { ':state': state, ':lease': leaseUntil },
       }),
     );
     return true;
@@ -194,6 +197,28 @@ export async function closeJob(workspaceId: string, invoiceId: string, force = f
     throw err;
   }
 }
+
+/** The job's count is not 0 yet (the client index has not shown every entry that carries the invoice's id). */
+export class EntriesRemain extends Error {
+  constructor() {
+    super('entries still carry the invoice id');
+    this.name = 'EntriesRemain';
+  }
+}
+
+/** A write of the transaction that ends a release: the job deleted, on the condition that no entry carries its invoice's id any more. */
+export const closeJobOp = (workspaceId: string, invoiceId: string): WriteOp => ({
+  item: {
+    Delete: {
+      TableName: tableName(),
+      Key: keys.invoiceJob(workspaceId, invoiceId),
+      ConditionExpression: '#s = :releasing AND #l = :zero',
+      ExpressionAttributeNames: { '#s': 'state', '#l': 'locked' },
+      ExpressionAttributeValues: { ':releasing': 'releasing', ':zero': 0 },
+    },
+  },
+  onConditionFail: () => new EntriesRemain(),
+});
 
 /**
  * A condition for a write's transaction: no job is open for this invoice (its key is the invoice's, so this is

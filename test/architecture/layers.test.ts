@@ -72,7 +72,7 @@ const ALLOWED: Record<string, string[]> = {
   'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services', 'shared/invoicing'],
   'shared/seed': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services', 'shared/invoicing'],
   functions: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/invoicing'],
-  lib: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data'],
+  lib: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/invoicing'],
   bin: ['lib'],
   local: ['shared/platform', 'shared/api', 'shared/console', 'shared/domain', 'shared/data', 'shared/services', 'shared/invoicing', 'shared/seed', 'functions'],
   admin: ['shared/platform', 'shared/api', 'shared/domain', 'shared/data', 'shared/services', 'shared/seed'],

@@ -50,8 +50,9 @@ function expectedLines(f: BillableFixture, key: (e: BillableFixture['entries'][n
   const minutes = new Map<string, number>();
   for (const e of f.entries) minutes.set(key(e), (minutes.get(key(e)) ?? 0) + Number(e.durationMinutes));
   return [...minutes].map(([k, m]) => {
+    // issue 32: the hours shown rounded, the amount from the exact minutes, rounded once
     const quantity = Math.round((m / 60) * 100) / 100;
-    return { key: k, quantity, unitPrice: rateOf(k), amount: Math.round(quantity * rateOf(k) * 100) / 100 };
+    return { key: k, quantity, unitPrice: rateOf(k), amount: Math.round((Math.round(rateOf(k) * 100) * m) / 60) / 100 };
   });
 }
 const errorOf = async (p: Promise<unknown>) =>
