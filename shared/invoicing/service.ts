@@ -341,6 +341,9 @@ async function rollBack(workspaceId: string, invoiceId: string): Promise<void> {
   if (job && (await abandonJob(workspaceId, invoiceId).catch(() => false))) await releaseAll({ ...job, state: 'releasing' }).catch(() => false);
 }
 
+/** The entries a budgeted release step reads at most (about 10 transactions' worth) before it releases them. */
+const RELEASE_READ = ENTRY_BATCH * 10;
+
 /**
  * Releases every entry carrying a job's invoice id (those known first, then those the client index
  * finds over the invoice's period) until `deadline`. True when none is left (the job's count is 0), false
@@ -349,9 +352,12 @@ async function rollBack(workspaceId: string, invoiceId: string): Promise<void> {
 async function releaseEntries(job: InvoiceJob, deadline = Number.POSITIVE_INFINITY, known: readonly StoredItem[] = []): Promise<boolean> {
   const { workspaceId, invoiceId } = job;
   for (let pass = 0; pass < 4; pass++) {
-    const items = pass === 0 && known.length > 0 ? known : await entriesOfInvoice(workspaceId, invoiceId, job.clientId, { lo: job.lo, hi: job.hi });
-    for (const batch of chunks(items, ENTRY_BATCH)) {
-      if (Date.now() >= deadline) return false;
+    // a step with a budget reads a few pages of the entries (what it can release), the rest is the next step's
+    const bounded = Number.isFinite(deadline) ? RELEASE_READ : undefined;
+    const items = pass === 0 && known.length > 0 ? known : await entriesOfInvoice(workspaceId, invoiceId, job.clientId, { lo: job.lo, hi: job.hi }, bounded);
+    for (const [n, batch] of chunks(items, ENTRY_BATCH).entries()) {
+      // every step releases one batch at least (reading the entries may have spent its budget), then stops at the budget
+      if (n > 0 && Date.now() >= deadline) return false;
       try {
         await releaseBatch(workspaceId, invoiceId, batch);
       } catch (err) {

@@ -277,9 +277,21 @@ export async function candidateEntries(workspaceId: string, clientId: string, ra
   return items.filter((i) => invoiceable(i, clientId, range));
 }
 
-/** The entries that carry an invoice's id (GSI3 over the invoice's period, filter invoiceId). */
-export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }): Promise<StoredItem[]> {
-  return clientEntries(workspaceId, { clientId, invoiceId }, range);
+/**
+ * The entries that carry an invoice's id (GSI3 over the invoice's period, filter invoiceId); with `max`, the
+ * first pages holding at least that many (a release step reads only what it can release).
+ */
+export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }, max?: number): Promise<StoredItem[]> {
+  if (max === undefined) return clientEntries(workspaceId, { clientId, invoiceId }, range);
+  const input = queryInputOf(planQuery(timeEntryEntity, workspaceId, { clientId, invoiceId }, range));
+  const out: StoredItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    out.push(...(res.Items ?? []).filter((item) => item[TYPE] === timeEntryEntity.type));
+    start = res.LastEvaluatedKey;
+  } while (start && out.length < max);
+  return out;
 }
 
 /**
