@@ -41,6 +41,7 @@ export class InvoiceSweep extends Construct {
       targets: [new targets.LambdaFunction(this.fn.fn, { retryAttempts: 0 })],
     });
     this.alarm = new cloudwatch.Alarm(this, 'OldestJobAlarm', {
+      alarmName: `time-tracking-${config.stage}-invoice-sweep-oldest-job`,
       alarmDescription:
         'An invoicing job (a create, void or delete in steps) is still open 15 minutes after it began: the sweep cannot finish it (logs of the invoice-sweep function)',
       metric: new cloudwatch.Metric({
@@ -53,8 +54,10 @@ export class InvoiceSweep extends Construct {
       threshold: 15 * 60,
       evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    this.alarm.addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
+    const action = new cwActions.SnsAction(props.alarmTopic);
+    this.alarm.addAlarmAction(action);
+    this.alarm.addOkAction(action);
   }
 }

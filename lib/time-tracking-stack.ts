@@ -56,6 +56,7 @@ export class TimeTrackingStack extends Stack {
   readonly firewall: EdgeFirewall;
   readonly webhooks: WebhookDelivery;
   readonly console: Console;
+  readonly invoiceSweep: InvoiceSweep;
 
   constructor(scope: Construct, id: string, props: TimeTrackingStackProps) {
     super(scope, id, props);
@@ -343,7 +344,7 @@ export class TimeTrackingStack extends Stack {
     this.webhooks = new WebhookDelivery(this, 'Webhooks', { config, table: this.table, api: fns.webhooks, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- the invoice sweep (lib/invoice-sweep.ts): every minute
-    new InvoiceSweep(this, 'InvoiceSweep', { config, table: this.table, alarmTopic: monitoring.alarmTopic });
+    this.invoiceSweep = new InvoiceSweep(this, 'InvoiceSweep', { config, table: this.table, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });

@@ -18,6 +18,7 @@ const EXPECTED_ALARMS = [
   ...['console', 'console-authorizer'].map((n) => `Fn-${n}-Throttles`),
   ...['Errors', 'Throttles'].map((m) => `Fn-console-invoice-pdf-${m}`),
   'TableThrottles',
+  'invoice-sweep-oldest-job',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];
 

@@ -76,5 +76,6 @@ export function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
     ['console', s.stack.console.fn],
     ['console-invoice-pdf', s.stack.console.pdfFn],
     ['console-authorizer', s.stack.console.authorizerFn],
+    ['invoice-sweep', s.stack.invoiceSweep.fn],
   ];
 }
