@@ -101,12 +101,12 @@ export const deletedSchema = meta(z.object({ deleted: z.literal(true), id: meta(
 /** DELETE /v1/invoices/{id} answered 202: the draft's time entries are being released in steps (issue 32). */
 export const invoiceReleasingSchema = meta(
   z.object({
-    id: meta(z.string().check(z.maxLength(LIMITS.id)), { description: 'The invoice being deleted' }),
+    id: meta(z.string().check(z.maxLength(LIMITS.id)), { description: 'The invoice being deleted', example: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' }),
     status: z.literal('releasing'),
     action: z.enum(['void', 'delete']),
-    clientId: z.string().check(z.maxLength(LIMITS.id)),
-    entryCount: meta(z.int().check(z.gte(0), z.lte(5000)), { description: 'The time entries on the invoice' }),
-    locked: meta(z.int().check(z.gte(0), z.lte(5000)), { description: 'The time entries that still carry its id (down to 0)' }),
+    clientId: meta(z.string().check(z.maxLength(LIMITS.id)), { example: EXAMPLE_IDS.client }),
+    entryCount: meta(z.int().check(z.gte(0), z.lte(5000)), { description: 'The time entries on the invoice', example: 5000 }),
+    locked: meta(z.int().check(z.gte(0), z.lte(5000)), { description: 'The time entries that still carry its id (down to 0)', example: 1370 }),
   }),
   { id: 'InvoiceReleasing' },
 );

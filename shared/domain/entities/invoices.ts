@@ -61,7 +61,7 @@ export const invoices = defineEntity({
     paidAt: { schema: meta(dateTimeString, { example: '2026-04-15T10:12:00.000Z' }) },
     // Set by the application while the time entries of a void or deleted invoice are being released in steps
     // (issue 32): true until the last entry is free (a deleted one is then gone); absent otherwise.
-    releasing: { schema: meta(z.boolean(), { description: 'true while the time entries of this void or deleted invoice are being released; absent otherwise' }) },
+    releasing: { schema: meta(z.boolean(), { description: 'true while the time entries of this void or deleted invoice are being released; absent otherwise', example: true }) },
   },
   key: { pk: {}, sk: { prefix: 'INVOICE', composite: ['id'] } },
   indexes: { GSI1: { access: 'issue date', pk: { prefix: 'INVOICES' }, sk: { composite: ['issueDate', 'id'] } } },
