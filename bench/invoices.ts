@@ -2,13 +2,13 @@ import { clients, projects, tasks } from '../shared/data/repositories';
 import { deriveTimeEntry, type TimeEntry } from '../shared/domain/entities/time-entries';
 import { ulid } from '../shared/domain/ids';
 import { writeTimeEntries } from '../shared/seed/seed-time-entries';
-import { createFromTime, type CreateStats } from '../shared/services/invoicing';
+import { createFromTime, type CreateStats } from '../shared/invoicing/service';
 import type { DynamoCounter } from './lib/dynamo-counter';
 import { markdownTable, table, type Target } from './lib/report';
 import { fmt } from './lib/stats';
 
 /**
- * Section 10 of `npm run bench`: making an invoice from time (shared/services/invoicing.ts) of 100 and of
+ * Section 10 of `npm run bench`: making an invoice from time (shared/invoicing/service.ts) of 100 and of
  * 5,000 billable entries. Per size, a fresh workspace (one client, two projects with rates and a task each,
  * the entries written in bulk over one month); one invoice made with the DynamoDB counter on (calls and
  * capacity computed from item sizes, bench/lib/dynamo-counter.ts) and one on another such workspace

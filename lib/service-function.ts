@@ -81,7 +81,8 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
  */
 export const BUNDLE_LIMITS = {
   authorizer: 100 * 1024,
-  entity: 228 * 1024,
+  // 232: the invoices function carries the invoicing room's releases in steps (issue 32): 228.4 KB measured
+  entity: 232 * 1024,
   webhooks: 252 * 1024,
   console: 255 * 1024,
   invoicePdf: 520 * 1024,

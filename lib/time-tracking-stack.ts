@@ -14,6 +14,7 @@ import { API_KEY_HEADER, CORS, MIN_COMPRESSION_BYTES } from '../shared/api/gatew
 import { DOCS_SCRIPT } from '../shared/api/routes';
 import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse, notOfferedRequestParameters } from './gateway-responses';
 import { Monitoring } from './monitoring';
+import { InvoiceSweep } from './invoice-sweep';
 import { ServiceFunction } from './service-function';
 import { WebhookDelivery } from './webhooks';
 import { Console } from './console';
@@ -62,6 +63,7 @@ export class TimeTrackingStack extends Stack {
   readonly backupPlan?: backup.BackupPlan;
   readonly webhooks: WebhookDelivery;
   readonly console: Console;
+  readonly invoiceSweep: InvoiceSweep;
 
   constructor(scope: Construct, id: string, props: TimeTrackingStackProps) {
     super(scope, id, props);
@@ -145,7 +147,7 @@ export class TimeTrackingStack extends Stack {
       });
       // Workspace data (records, locks, feed, rollups, list bounds, idempotency records: all under WS#<ws>)
       // and the rate counters; the webhooks function also adds its workspace to the webhook directory, and the
-      // invoices function releases an invoice's entries under a job item (INVOICEJOBS, shared/data/invoice-store.ts).
+      // invoices function releases an invoice's entries under a job item (INVOICEJOBS, shared/invoicing/store.ts).
       fn.bindTable(this.table, {
         kind: 'readWrite',
         leadingKeys: [...WORKSPACE_DATA_KEYS, ...(name === 'webhooks' ? [keys.webhookDirectoryPartition] : []), ...(name === 'invoices' ? [keys.invoiceJobsPartition] : [])],
@@ -387,6 +389,9 @@ export class TimeTrackingStack extends Stack {
       this.webhooks.alarms,
     );
     // The invoice sweep (issue 32) is not a function of this branch yet: monitoring.alarmInvoiceSweep(fn, oldestJobAge) is its hook.
+
+    // ---------------------------------------------------------------- the invoice sweep (lib/invoice-sweep.ts): every minute
+    this.invoiceSweep = new InvoiceSweep(this, 'InvoiceSweep', { config, table: this.table, alarmTopic: monitoring.alarmTopic });
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });

@@ -12,6 +12,7 @@ import { superviseDynamoDbLocal, takeOver, type SupervisedDynamo } from './super
 import { installDurableCommits } from './durable-commits';
 import { portFree, portProblems } from './ports';
 import { startWebhookDelivery } from './webhooks';
+import { startInvoiceSweep } from './invoice-sweep';
 import { CONSOLE_CLIENT_ID, DEMO_OWNER_EMAIL, DEMO_WORKSPACE, DEV_CURSOR_SECRET, LOCAL_TABLE_NAME } from './config';
 import { ensureAccount } from '../shared/data/accounts';
 import { addMember, getMembership } from '../shared/data/members';
@@ -65,7 +66,14 @@ async function main() {
   }
 
   // what stop() stops, as far as it got
-  const running: { server?: Server; oidc?: Server; oidcAuth?: Server; dynamo?: SupervisedDynamo; delivery?: ReturnType<typeof startWebhookDelivery> } = {};
+  const running: {
+    server?: Server;
+    oidc?: Server;
+    oidcAuth?: Server;
+    dynamo?: SupervisedDynamo;
+    delivery?: ReturnType<typeof startWebhookDelivery>;
+    sweep?: ReturnType<typeof startInvoiceSweep>;
+  } = {};
   let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
@@ -81,6 +89,8 @@ async function main() {
     running.oidcAuth?.closeAllConnections();
     if (running.delivery) stopped.push('webhook delivery');
     await running.delivery?.stop();
+    if (running.sweep) stopped.push('the invoice sweep');
+    await running.sweep?.stop();
     const dynamoPid = running.dynamo?.pid();
     if (running.dynamo) stopped.push(`DynamoDB Local (${dynamoPid ? `pid ${dynamoPid}, ` : ''}port ${dynamoPort}; its data stays in ${dataDir})`);
     await running.dynamo?.stop();
@@ -166,6 +176,7 @@ async function main() {
   });
   server.listen(port, host, () => {
     running.delivery = startWebhookDelivery(); // the webhook dispatcher and sender, as in AWS (local/webhooks.ts)
+    running.sweep = startInvoiceSweep(); // the invoice sweep every INVOICE_SWEEP_INTERVAL_MS, as the schedule runs it in AWS
     console.log(`API listening on ${baseUrl}${loopback(host) ? ' (this machine only; HOST=0.0.0.0 opens it to the network)' : ` (HOST=${host}: reachable from the network)`}`);
     console.log(`  API reference (a browser): ${baseUrl}/v1/docs`);
     console.log(

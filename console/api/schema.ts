@@ -340,8 +340,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The next step of an invoice being made: 200 with the draft once made (or made before), else 202 with its progress
-         * @description An invoice no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back by the sweep: 409 while its entries are being released, then 404; make it again. Least role: admin.
+         * The next step of an invoice being made, voided or deleted: 200 with the invoice once made or voided (or made before), { deleted, id } once deleted, else 202 with its progress
+         * @description An invoice being made that no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back by the sweep (every INVOICE_SWEEP_INTERVAL_MS locally, every minute in AWS): 409 while its entries are being released, then 404; make it again. A void or delete that no step continues is finished by the sweep. Least role: admin.
          */
         post: operations["continueConsoleInvoice"];
         delete?: never;
@@ -365,8 +365,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a draft or void invoice; a draft's time entries are released (409 naming the status otherwise)
-         * @description Least role: admin.
+         * Delete a draft or void invoice; a draft's time entries are released in steps first (409 naming the status otherwise)
+         * @description 200 when it is gone within this request's budget; else 202 with the progress (status releasing) while the invoice says releasing: true: call POST .../continue, or leave it to the sweep. Least role: admin.
          */
         delete: operations["deleteConsoleInvoice"];
         options?: never;
@@ -468,8 +468,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * draft or sent -> void; its time entries are released (409 naming the status otherwise)
-         * @description Least role: admin.
+         * draft or sent -> void; its time entries are released in steps (409 naming the status otherwise)
+         * @description 200 with the void invoice when its entries are free within this request's budget (INVOICE_STEP_BUDGET_MS); else 202 with the progress (status releasing) while the invoice says releasing: true: call POST .../continue, or leave it to the sweep. Least role: admin.
          */
         post: operations["voidConsoleInvoice"];
         delete?: never;
@@ -699,6 +699,11 @@ export interface components {
                 unitPrice: number;
                 /** @example 1920 */
                 amount: number;
+                /**
+                 * @description The exact minutes the line bills (lines made from time): amount = unitPrice x minutes / 60, rounded once, half up, to cents; quantity shows their hours rounded to 2 decimals
+                 * @example 960
+                 */
+                minutes?: number;
             }[];
             /** @example 1920 */
             subtotal: number;
@@ -720,6 +725,11 @@ export interface components {
              * @example 2026-04-15T10:12:00.000Z
              */
             paidAt?: string;
+            /**
+             * @description true while the time entries of this void or deleted invoice are being released; absent otherwise
+             * @example true
+             */
+            releasing?: boolean;
             /**
              * Format: date-time
              * @example 2026-03-02T10:30:05.000Z
@@ -751,6 +761,11 @@ export interface components {
                 unitPrice: number;
                 /** @example 1920 */
                 amount: number;
+                /**
+                 * @description The exact minutes the line bills (lines made from time): amount = unitPrice x minutes / 60, rounded once, half up, to cents; quantity shows their hours rounded to 2 decimals
+                 * @example 960
+                 */
+                minutes?: number;
             }[];
             subtotal: number;
             tax: number;
@@ -762,14 +777,22 @@ export interface components {
             lineEntries: string[][];
         };
         ConsoleInvoiceInProgress: {
-            /** @description The id the invoice will have */
+            /** @description The id the invoice will have (pending) or has (releasing) */
             id: string;
-            /** @enum {string} */
-            status: "pending";
+            /**
+             * @description pending: being made; releasing: a void or delete releasing the invoice's time entries
+             * @enum {string}
+             */
+            status: "pending" | "releasing";
+            /**
+             * @description What a release is for
+             * @enum {string}
+             */
+            action?: "void" | "delete";
             clientId: string;
-            /** @description The entries found when it was started */
+            /** @description The entries found when it was started (pending), or on the invoice (releasing) */
             entryCount: number;
-            /** @description The entries that carry its id so far */
+            /** @description The entries that carry its id so far (pending: going up; releasing: going down to 0) */
             locked: number;
         };
         TimeEntry: {
@@ -2447,7 +2470,7 @@ export interface operations {
                     /** Format: date */
                     issueDate?: string;
                     number?: string;
-                    /** @description A percentage of the subtotal (19 for 19 %) */
+                    /** @description A percentage of the subtotal (19 for 19 %), at most 4 decimals */
                     taxRate?: number;
                     /**
                      * @description One line per project (default), per project and task, or per entry
@@ -2578,7 +2601,7 @@ export interface operations {
                     /** Format: date */
                     issueDate?: string;
                     number?: string;
-                    /** @description A percentage of the subtotal (19 for 19 %) */
+                    /** @description A percentage of the subtotal (19 for 19 %), at most 4 decimals */
                     taxRate?: number;
                     /**
                      * @description One line per project (default), per project and task, or per entry
@@ -2882,6 +2905,15 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            /** @description Accepted: the work goes on in later requests (the body says how far it is) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleInvoiceInProgress"];
+                };
+            };
             /** @description Bad input: details name each field */
             400: {
                 headers: {
@@ -2965,6 +2997,7 @@ export interface operations {
                     issueDate?: string;
                     /** Format: date */
                     dueDate?: string;
+                    /** @description A percentage of the subtotal (19 for 19 %), at most 4 decimals */
                     taxRate?: number;
                     notes?: string | null;
                     /** @description New descriptions of the lines, in the invoice's line order (as many as it has lines) */
@@ -3437,6 +3470,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Accepted: the work goes on in later requests (the body says how far it is) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleInvoiceInProgress"];
                 };
             };
             /** @description Bad input: details name each field */

@@ -171,7 +171,9 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
               );
               put(made.apiKey);
               close();
-              setSecret({ key: made.key, note: `Key "${made.apiKey.name}" created. Copy it now: it is shown only once.` });
+              // a replayed answer (this submission's Idempotency-Key seen before) carries no secret: it was shown once
+              if (made.key === null) setAnnounce(`Key "${made.apiKey.name}" was already created by this submission; its secret cannot be shown again.`);
+              else setSecret({ key: made.key, note: `Key "${made.apiKey.name}" created. Copy it now: it is shown only once.` });
             }}
           />
         </Dialog>
@@ -207,10 +209,9 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
             );
             put(rolled.apiKey, rolled.previous);
             close();
-            setSecret({
-              key: rolled.key,
-              note: `Key "${rolled.apiKey.name}" rolled: the old one (${prefixOf(rolled.previous)}) stops at ${fmt(rolled.previous.expiresAt)}. Copy the new key now: it is shown only once.`,
-            });
+            const note = `Key "${rolled.apiKey.name}" rolled: the old one (${prefixOf(rolled.previous)}) stops at ${fmt(rolled.previous.expiresAt)}.`;
+            if (rolled.key === null) setAnnounce(`${note} Its new secret was shown to this submission's first answer and cannot be shown again.`);
+            else setSecret({ key: rolled.key, note: `${note} Copy the new key now: it is shown only once.` });
           }}
         />
       ) : null}

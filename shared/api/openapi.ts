@@ -471,6 +471,13 @@ function operationOf(r: RouteDef & { id: string }): Json {
           }
         : { 'application/json': { schema: toSchema(r.response, 'output') } },
     };
+    if (r.accepted) {
+      responses['202'] = {
+        description: r.accepted.description,
+        headers: { ...successHeaders, ...CORS_HEADERS },
+        content: { 'application/json': { schema: toSchema(r.accepted.schema, 'output') } },
+      };
+    }
     if (r.conditional === 'read') {
       responses['304'] = {
         description: 'Not Modified: If-None-Match names the current ETag (no body; the request counted toward the rate limit)',

@@ -85,6 +85,8 @@ export interface RouteDef extends RouteDecl {
   operation?: Operation;
   /** The entity a 201 made when it is not the route's own (starting a timer from a favorite makes a time entry). */
   creates?: AnyEntity;
+  /** May answer 202 with this body: the work goes on after the answer (an invoice's delete releasing its entries). */
+  accepted?: { schema: z.ZodMiniType; description: string };
 }
 
 /**
@@ -178,6 +180,8 @@ interface CrudOptions {
   listSummary?: string;
   updateSummary?: string;
   deleteSummary?: string;
+  /** The delete may answer 202 with this body (the invoice's release in steps, issue 32). */
+  deleteAccepted?: { schema: z.ZodMiniType; description: string };
   /** The list also answers `Accept: text/csv` (the next page's cursor in the Next-Cursor header). */
   listCsv?: boolean;
   /** The create answer, when it shows more than the record (a webhook's secret). */
@@ -311,6 +315,7 @@ export function crudRoutes<const E extends AnyEntity, const O extends CrudOption
       params,
       ...idq,
       response: s.deletedSchema,
+      ...(opts.deleteAccepted ? { accepted: opts.deleteAccepted } : {}),
       successStatus: 200,
       conflict: true,
       kind,
@@ -345,7 +350,12 @@ const ROUTE_OPTIONS = {
   invoices: {
     listQuery: s.invoiceListQuery,
     listSummary: 'List invoices, newest issueDate first (paginated); filters: status, clientId, issueDate range (startDate, endDate)',
-    deleteSummary: 'Delete a draft or void invoice (sent and paid invoices give 409)',
+    deleteSummary: "Delete a draft or void invoice (sent and paid invoices give 409); 202 while a draft's time entries are being released",
+    deleteAccepted: {
+      schema: s.invoiceReleasingSchema,
+      description:
+        "Accepted: the draft's time entries are being released in steps (the invoice says releasing: true meanwhile); the sweep (every minute) ends the release and deletes the invoice",
+    },
     notOffered: {
       create: { summary: 'Not offered: invoices are created by the application', message: 'Invoices are created in the application; this API cannot create them' },
       update: { summary: 'Not offered: invoices are changed in the application', message: 'Invoices are changed in the application; this API cannot update them' },

@@ -98,6 +98,19 @@ export const MAX_CURSOR_CHARS = 2048;
 
 export const deletedSchema = meta(z.object({ deleted: z.literal(true), id: meta(z.string().check(z.maxLength(LIMITS.id)), { example: EXAMPLE_IDS.client }) }), { id: 'Deleted' });
 
+/** DELETE /v1/invoices/{id} answered 202: the draft's time entries are being released in steps (issue 32). */
+export const invoiceReleasingSchema = meta(
+  z.object({
+    id: meta(z.string().check(z.maxLength(LIMITS.id)), { description: 'The invoice being deleted', example: '01JB2Z3Y4X5W6V7T8S9R0Q1P2N' }),
+    status: z.literal('releasing'),
+    action: z.enum(['void', 'delete']),
+    clientId: meta(z.string().check(z.maxLength(LIMITS.id)), { example: EXAMPLE_IDS.client }),
+    entryCount: meta(z.int().check(z.gte(0), z.lte(5000)), { description: 'The time entries on the invoice', example: 5000 }),
+    locked: meta(z.int().check(z.gte(0), z.lte(5000)), { description: 'The time entries that still carry its id (down to 0)', example: 1370 }),
+  }),
+  { id: 'InvoiceReleasing' },
+);
+
 /** A field the request got wrong (400 VALIDATION_ERROR): its dotted path and what is wrong with it. */
 export const fieldErrorDetail = meta(
   z.object({

@@ -221,7 +221,7 @@ export const keys = {
   localQueuePartition: 'LOCALQUEUE',
 
   /**
-   * Invoicing (shared/data/invoice-store.ts): the workspace's invoice-number sequence (`n`, the last
+   * Invoicing (shared/invoicing/store.ts): the workspace's invoice-number sequence (`n`, the last
    * number given), and one job item per invoice being made or released (its entries being locked or
    * released in batches), in one partition outside any workspace so the sweep finds every stalled job with
    * one Query (SK `<ws>#<invoiceId>`: a workspace's own jobs are a begins_with).

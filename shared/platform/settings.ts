@@ -38,9 +38,11 @@ export const webhookAllowLoopback = () => !raw('AWS_LAMBDA_FUNCTION_NAME') && ['
 
 // ---- invoicing ----
 export const invoiceJobLeaseMs = () => number('INVOICE_JOB_LEASE_MS', 15 * 60_000);
-/** How long one step of the console's create in steps may run, and the lease it holds (shared/services/invoicing.ts). */
+/** How long one step of the console's create in steps may run, and the lease it holds (shared/invoicing/service.ts). */
 export const invoiceStepBudgetMs = () => number('INVOICE_STEP_BUDGET_MS', 5000);
 export const invoiceStepLeaseMs = () => number('INVOICE_STEP_LEASE_MS', 120_000);
+/** How often `npm start` runs the invoice sweep (in AWS: an EventBridge schedule, every minute). */
+export const invoiceSweepIntervalMs = () => number('INVOICE_SWEEP_INTERVAL_MS', 60_000);
 
 // ---- console (shared/console/) ----
 /** The OpenID issuer and client the console signs in with, and the JWKS its tokens are checked against (default: the issuer's). */

@@ -4,8 +4,8 @@ import '../services/timers'; // the running-timer rule and the rollups travel wi
 import { FROM_FAVORITE } from '../domain/entities/favorites';
 import type { timeEntries as timeEntryEntity, TimeEntry } from '../domain/entities/time-entries';
 import { pickFields } from '../domain/fields';
-import { addDays } from '../domain/invoicing';
-import { invoiceEveryClient, sendInvoice } from '../services/invoicing';
+import { addDays } from '../invoicing/rules';
+import { invoiceEveryClient, sendInvoice } from '../invoicing/service';
 import { ensureSeedCatalog, generateTimeEntries } from './seed-time-entries';
 
 /**

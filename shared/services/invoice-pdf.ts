@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 import { clients as clientEntity } from '../domain/entities/clients';
 import type { Invoice } from '../domain/entities/invoices';
 import { repository } from '../data/repository';
-import { getInvoice } from './invoicing';
+import { getInvoice } from '../invoicing/service';
 import { PdfText } from './pdf-text';
 
 /**

@@ -15,7 +15,7 @@ import { ITEM_TYPES } from '../data/item-types';
  * What travels with every time-entry write besides the record itself: the running-timer rule and the
  * report rollups. Bound to the time-entry repository on import (`bindCompanion`, shared/data/companions.ts,
  * the port the repository calls), so every entry point that writes time entries imports this module:
- * shared/api/crud.ts, shared/services/invoicing.ts, the seeders, the bench; the tests through
+ * shared/api/crud.ts, shared/invoicing/service.ts, the seeders, the bench; the tests through
  * test/support/env.ts.
  *
  * One running timer per user: the item `RUNNING#<userId>` (keys.runningTimer) holds the sortKey of the

@@ -42,6 +42,7 @@ const FOLDERS = [
   'shared/domain',
   'shared/data',
   'shared/services',
+  'shared/invoicing',
   'shared/api',
   'shared/console',
   'shared/seed',
@@ -87,7 +88,10 @@ const ALLOWED: Record<string, string[]> = {
   'shared/platform': [],
   'shared/domain': ['shared/platform'],
   'shared/data': ['shared/platform', 'shared/domain'],
-  'shared/services': ['shared/platform', 'shared/domain', 'shared/data'],
+  // shared/services/invoice-pdf.ts renders what the invoicing wing reads (its getInvoice)
+  'shared/services': ['shared/platform', 'shared/domain', 'shared/data', 'shared/invoicing'],
+  // The invoicing wing (issue 32): its rules, store and services over data, domain and platform only.
+  'shared/invoicing': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api'],
   'shared/api': ['shared/platform', 'shared/domain', 'shared/data', 'shared/services'],
   // The console's HTTP layer (its own route table and stack) builds on the API's error model and responses.
   'shared/console': ['shared/platform', 'shared/domain', 'shared/data', 'shared/api', 'shared/services', ...WINGS],

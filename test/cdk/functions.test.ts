@@ -16,8 +16,8 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     return { f, json: s.json.Resources[s.logicalId(f.fn)]!, roleId: s.logicalId(f.role) };
   };
 
-  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer, the webhook dispatcher and sender, the console, its invoice PDF, its key writes and its authorizer: resources + 11, all nodejs22.x on arm64', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 11);
+  test('one function per resource, one for openapi (and the reference page), one for /v1/me, one for the change feed, one for reports, one authorizer, the webhook dispatcher and sender, the console, its invoice PDF, its key writes and its authorizer, the invoice sweep: resources + 12, all nodejs22.x on arm64', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', RESOURCES.length + 12);
     // the registry's resources, each with its function, and the API's four functions that serve no entity
     expect([...FUNCTION_NAMES].sort()).toEqual([...RESOURCES, ...API_FUNCTIONS_BEYOND_ENTITIES].sort());
     s.template.allResourcesProperties('AWS::Lambda::Function', { Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });

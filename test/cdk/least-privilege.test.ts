@@ -57,6 +57,8 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   ],
   // verifies a signature against the issuer's JWKS: no table access at all
   'console-authorizer': [],
+  // the invoice sweep (issue 32): releases entries and ends voids and deletes (WS#), reads and closes the jobs; no rate counters
+  'invoice-sweep': [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, keys.invoiceJobsPartition] }],
 };
 
 function tableGrants(s: Synth, f: ServiceFunction) {

@@ -22,6 +22,7 @@ const EXPECTED_ALARMS = [
   ...['Errors', 'Throttles'].map((m) => `Fn-console-invoice-pdf-${m}`),
   ...['Errors', 'Throttles'].map((m) => `Fn-console-keys-${m}`),
   'TableThrottles',
+  'invoice-sweep-oldest-job',
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];
 

@@ -77,5 +77,6 @@ export function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
     ['console-invoice-pdf', s.stack.console.pdfFn],
     ['console-keys', s.stack.console.keysFn],
     ['console-authorizer', s.stack.console.authorizerFn],
+    ['invoice-sweep', s.stack.invoiceSweep.fn],
   ];
 }

@@ -1,5 +1,5 @@
 import { clients, projects, tasks } from '../../shared/data/repositories';
-import { createFromTime, sendInvoice } from '../../shared/services/invoicing';
+import { createFromTime, sendInvoice } from '../../shared/invoicing/service';
 import { makeEntries, writeEntries } from '../invoicing/support';
 
 /** Billable time of a new client of `ws` (its own project at 100 EUR/h, one task), March 2026. */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { listJobs } from '../../shared/data/invoice-store';
+import { listJobs } from '../../shared/invoicing/store';
 import { timeEntries } from '../../shared/data/repositories';
-import { stepLeaseMs, sweepInvoiceJobs } from '../../shared/services/invoicing';
+import { stepLeaseMs, sweepInvoiceJobs } from '../../shared/invoicing/service';
 import { createLocalServer } from '../../local/server';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
 import { invoicingViolations } from '../invoicing/support';

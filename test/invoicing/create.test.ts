@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readChanges } from '../../shared/data/changes';
 import { clients, createInvoice, projects, timeEntries } from '../../shared/data/repositories';
 import { cents } from '../../shared/domain/entities/invoices';
-import { addDays } from '../../shared/domain/invoicing';
+import { addDays } from '../../shared/invoicing/rules';
 import { formatMoney, renderInvoicePdf } from '../../shared/services/invoice-pdf';
 import {
   createFromTime,
@@ -19,12 +19,12 @@ import {
   sendInvoice,
   updateDraft,
   voidInvoice,
-} from '../../shared/services/invoicing';
+} from '../../shared/invoicing/service';
 import { tableSnapshot, useTestTable } from '../support/harness';
 import { billableFixture, makeEntries, writeEntries as writeTimeEntries, type BillableFixture } from './support';
 
 /**
- * Invoices made from billable time (shared/services/invoicing.ts), item 1 of issue 24: the lines (by
+ * Invoices made from billable time (shared/invoicing/service.ts), item 1 of issue 24: the lines (by
  * project, task or entry; hours to 2 decimals; amounts in cents), currency, tax, due date, numbering,
  * the refusals (409 naming projects or the status), preview, draft changes, transitions, the PDF.
  */
@@ -50,8 +50,9 @@ function expectedLines(f: BillableFixture, key: (e: BillableFixture['entries'][n
   const minutes = new Map<string, number>();
   for (const e of f.entries) minutes.set(key(e), (minutes.get(key(e)) ?? 0) + Number(e.durationMinutes));
   return [...minutes].map(([k, m]) => {
+    // issue 32: the hours shown rounded, the amount from the exact minutes, rounded once
     const quantity = Math.round((m / 60) * 100) / 100;
-    return { key: k, quantity, unitPrice: rateOf(k), amount: Math.round(quantity * rateOf(k) * 100) / 100 };
+    return { key: k, quantity, unitPrice: rateOf(k), amount: Math.round((Math.round(rateOf(k) * 100) * m) / 60) / 100 };
   });
 }
 const errorOf = async (p: Promise<unknown>) =>

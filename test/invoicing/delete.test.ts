@@ -1,9 +1,9 @@
 import { DynamoCounter } from '../../bench/lib/dynamo-counter';
 import { db, dynamoConfig } from '../../shared/data/db';
-import { closeJob, openJob } from '../../shared/data/invoice-store';
+import { closeJob, openJob } from '../../shared/invoicing/store';
 import { invoices as invoiceRepo } from '../../shared/data/repositories';
 import { seedInvoices } from '../../shared/seed/seed-invoices';
-import { deleteInvoice, voidInvoice } from '../../shared/services/invoicing';
+import { deleteInvoice, voidInvoice } from '../../shared/invoicing/service';
 import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
 
 /**

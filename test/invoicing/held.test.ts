@@ -1,6 +1,6 @@
 import { readChanges } from '../../shared/data/changes';
 import { invoices as invoiceRepo, tags, timeEntries } from '../../shared/data/repositories';
-import { createFromTime, sendInvoice, voidInvoice } from '../../shared/services/invoicing';
+import { createFromTime, sendInvoice, voidInvoice } from '../../shared/invoicing/service';
 import { apiClient, makeKey, useTestTable } from '../support/harness';
 import { billableFixture } from './support';
 

@@ -112,9 +112,9 @@ export function makeEntries(count: number, clientId: string, projectIds: string[
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readChanges } from '../../shared/data/changes';
 import { db, tableName, type StoredItem } from '../../shared/data/db';
-import { listJobs } from '../../shared/data/invoice-store';
+import { listJobs } from '../../shared/invoicing/store';
 import { keys } from '../../shared/data/keys';
-import { invoiceLines, type BillableEntry } from '../../shared/domain/invoicing';
+import { invoiceLines, type BillableEntry } from '../../shared/invoicing/rules';
 
 async function queryAll(pk: string, prefix?: string): Promise<StoredItem[]> {
   const out: StoredItem[] = [];

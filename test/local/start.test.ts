@@ -149,7 +149,7 @@ test('npm start: demo key, admin CLI keys, revocation after the cache time, Ctrl
     expect(await portOpen(dynamoPort)).toBe(false);
     // Ctrl-C says what it stopped
     expect(first.output()).toMatch(
-      /Stopped the API \(http:\/\/127\.0\.0\.1:\d+\), the OpenID Provider \(http:\/\/127\.0\.0\.1:\d+\), webhook delivery, DynamoDB Local \(pid \d+, port \d+; its data stays in \S+\)\./,
+      /Stopped the API \(http:\/\/127\.0\.0\.1:\d+\), the OpenID Provider \(http:\/\/127\.0\.0\.1:\d+\), webhook delivery, the invoice sweep, DynamoDB Local \(pid \d+, port \d+; its data stays in \S+\)\./,
     );
     expect(first.output()).toContain(`port ${dynamoPort}; its data stays in ${dataDir}).`);
 

@@ -1,5 +1,5 @@
 import { renderInvoicePdf } from '../../services/invoice-pdf';
-import { getInvoice } from '../../services/invoicing';
+import { getInvoice } from '../../invoicing/service';
 import { BinaryReply, type ConsoleRun } from '../route-table';
 import type { invoiceRoutes } from './invoices';
 

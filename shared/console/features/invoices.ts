@@ -7,12 +7,13 @@ import { cursorParam, deletedSchema, limitParam, pageOf, responseSchema } from '
 import { repository } from '../../data/repository';
 import {
   beginFromTime,
-  continueFromTime,
+  continueInvoice,
   createInvoiceInput,
   deleteInvoice,
   getInvoice,
   invoiceEntries,
   isInProgress,
+  isReleasing,
   listInvoices,
   listInvoicesInput,
   payInvoice,
@@ -22,12 +23,13 @@ import {
   updateInvoiceInput,
   voidInvoice,
   type InvoiceInProgress,
-} from '../../services/invoicing';
+  type InvoiceReleasing,
+} from '../../invoicing/service';
 import { AcceptedReply, consoleRoute } from '../route-table';
 import * as s from '../schemas';
 
 /**
- * The Invoices section (issue 24): invoices made from billable time, over shared/services/invoicing.ts.
+ * The Invoices section (issue 24): invoices made from billable time, over shared/invoicing/service.ts.
  * Owners and admins make, change, send, pay, void and delete; viewers read (list, one, its entries, the PDF).
  * Making an invoice goes in steps (docs/decisions.md, "Invoices in steps"): the create answers 201 with the
  * draft when it is made within one step (INVOICE_STEP_BUDGET_MS), else 202 with its progress, and the page
@@ -41,11 +43,12 @@ const invoiceParams = z.strictObject({ workspaceId: s.workspaceParams.shape.work
 const invoiceSchema = responseSchema(invoiceEntity);
 const progressSchema = meta(
   z.object({
-    id: meta(z.string(), { description: 'The id the invoice will have' }),
-    status: z.literal('pending'),
+    id: meta(z.string(), { description: 'The id the invoice will have (pending) or has (releasing)' }),
+    status: meta(z.enum(['pending', 'releasing']), { description: "pending: being made; releasing: a void or delete releasing the invoice's time entries" }),
+    action: meta(z.optional(z.enum(['void', 'delete'])), { description: 'What a release is for' }),
     clientId: z.string(),
-    entryCount: meta(z.int(), { description: 'The entries found when it was started' }),
-    locked: meta(z.int(), { description: 'The entries that carry its id so far' }),
+    entryCount: meta(z.int(), { description: 'The entries found when it was started (pending), or on the invoice (releasing)' }),
+    locked: meta(z.int(), { description: 'The entries that carry its id so far (pending: going up; releasing: going down to 0)' }),
   }),
   { id: 'ConsoleInvoiceInProgress' },
 );
@@ -71,7 +74,7 @@ const previewSchema = meta(
 const listQuery = z.extend(listInvoicesInput, { limit: limitParam, cursor: cursorParam });
 const payBody = z.strictObject({ paidAt: meta(z.optional(dateTimeString), { description: 'When it was paid (default: now)' }) });
 
-const made = (r: Invoice | InvoiceInProgress) => (isInProgress(r) ? new AcceptedReply(r) : r);
+const made = <T extends object>(r: T | InvoiceInProgress | InvoiceReleasing) => (isInProgress(r as Invoice) || isReleasing(r) ? new AcceptedReply(r) : (r as T));
 
 export const invoiceRoutes = {
   listConsoleClients: consoleRoute(
@@ -146,16 +149,17 @@ export const invoiceRoutes = {
       path: `${one}/continue`,
       access: 'admin',
       tag: TAG,
-      summary: 'The next step of an invoice being made: 200 with the draft once made (or made before), else 202 with its progress',
+      summary:
+        'The next step of an invoice being made, voided or deleted: 200 with the invoice once made or voided (or made before), { deleted, id } once deleted, else 202 with its progress',
       description:
-        'An invoice no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back by the sweep: 409 while its entries are being released, then 404; make it again.',
+        'An invoice being made that no step continues for 2 minutes (INVOICE_STEP_LEASE_MS) is rolled back by the sweep (every INVOICE_SWEEP_INTERVAL_MS locally, every minute in AWS): 409 while its entries are being released, then 404; make it again. A void or delete that no step continues is finished by the sweep.',
       params: invoiceParams,
       response: invoiceSchema,
       accepted: progressSchema,
       successStatus: 200,
       conflict: true,
     },
-    async ({ params }) => made(await continueFromTime(params.workspaceId, params.invoiceId)),
+    async ({ params }) => made(await continueInvoice(params.workspaceId, params.invoiceId)),
   ),
   getConsoleInvoice: consoleRoute(
     { method: 'GET', path: one, access: 'viewer', tag: TAG, summary: 'One invoice', params: invoiceParams, response: invoiceSchema, successStatus: 200 },
@@ -238,13 +242,16 @@ export const invoiceRoutes = {
       path: `${one}/void`,
       access: 'admin',
       tag: TAG,
-      summary: 'draft or sent -> void; its time entries are released (409 naming the status otherwise)',
+      summary: 'draft or sent -> void; its time entries are released in steps (409 naming the status otherwise)',
+      description:
+        "200 with the void invoice when its entries are free within this request's budget (INVOICE_STEP_BUDGET_MS); else 202 with the progress (status releasing) while the invoice says releasing: true: call POST .../continue, or leave it to the sweep.",
       params: invoiceParams,
       response: invoiceSchema,
+      accepted: progressSchema,
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, person }) => voidInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
+    async ({ params, person }) => made(await voidInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } })),
   ),
   deleteConsoleInvoice: consoleRoute(
     {
@@ -252,12 +259,15 @@ export const invoiceRoutes = {
       path: one,
       access: 'admin',
       tag: TAG,
-      summary: "Delete a draft or void invoice; a draft's time entries are released (409 naming the status otherwise)",
+      summary: "Delete a draft or void invoice; a draft's time entries are released in steps first (409 naming the status otherwise)",
+      description:
+        "200 when it is gone within this request's budget; else 202 with the progress (status releasing) while the invoice says releasing: true: call POST .../continue, or leave it to the sweep.",
       params: invoiceParams,
       response: deletedSchema,
+      accepted: progressSchema,
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, person }) => deleteInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } }),
+    async ({ params, person }) => made(await deleteInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email } })),
   ),
 };

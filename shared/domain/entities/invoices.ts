@@ -6,7 +6,7 @@ import { currencyCode, dateString, dateTimeString, englishIssue, inputSchema, me
 import { clients } from './clients';
 
 /**
- * Invoices (made by the application from billable time, shared/services/invoicing.ts, and by the admin
+ * Invoices (made by the application from billable time, shared/invoicing/service.ts, and by the admin
  * seed; never by this API: POST/PUT are 501).
  *
  * Item: PK `WS#<ws>`, SK `INVOICE#<id>` (get and delete are one GetItem by id); GSI1
@@ -24,6 +24,12 @@ export const lineItemSchema = z.strictObject({
   quantity: meta(z.number().check(z.positive(), z.lte(1_000_000)), { example: 16 }),
   unitPrice: meta(money, { example: 120 }),
   amount: meta(money, { example: 1920 }),
+  // Set on lines made from time (issue 32): the exact minutes billed; amount = unitPrice x minutes / 60, rounded once
+  minutes: meta(z.optional(z.int().check(z.gte(1))), {
+    description:
+      'The exact minutes the line bills (lines made from time): amount = unitPrice x minutes / 60, rounded once, half up, to cents; quantity shows their hours rounded to 2 decimals',
+    example: 960,
+  }),
 });
 export type LineItem = z.output<typeof lineItemSchema>;
 
@@ -48,11 +54,14 @@ export const invoices = defineEntity({
     tax: { schema: meta(money, { example: 364.8 }), required: true },
     total: { schema: meta(money, { example: 2284.8 }), required: true },
     notes: { schema: meta(notesString, { example: 'Thank you for your business. Payment within 30 days.' }) },
-    // Set by the application (shared/services/invoicing.ts): the tax rate the tax was computed with, a
+    // Set by the application (shared/invoicing/service.ts): the tax rate the tax was computed with, a
     // percentage; when the invoice was sent and paid.
     taxRate: { schema: meta(z.number().check(z.gte(0), z.lte(100)), { example: 19 }) },
     sentAt: { schema: meta(dateTimeString, { example: '2026-03-31T16:00:00.000Z' }) },
     paidAt: { schema: meta(dateTimeString, { example: '2026-04-15T10:12:00.000Z' }) },
+    // Set by the application while the time entries of a void or deleted invoice are being released in steps
+    // (issue 32): true until the last entry is free (a deleted one is then gone); absent otherwise.
+    releasing: { schema: meta(z.boolean(), { description: 'true while the time entries of this void or deleted invoice are being released; absent otherwise', example: true }) },
   },
   key: { pk: {}, sk: { prefix: 'INVOICE', composite: ['id'] } },
   indexes: { GSI1: { access: 'issue date', pk: { prefix: 'INVOICES' }, sk: { composite: ['issueDate', 'id'] } } },
@@ -81,7 +90,12 @@ export function issueDateRange(startDate?: string, endDate?: string): { lo: stri
 export function assertInvoiceTotals(rec: Record<string, unknown>): void {
   const items = rec.lineItems as LineItem[];
   items.forEach((li, i) => {
-    if (cents(li.amount) !== Math.round(li.quantity * li.unitPrice * 100)) throw invalidField(`lineItems.${i}.amount`, 'must equal quantity x unitPrice (rounded to cents)');
+    if (li.minutes !== undefined) {
+      // a line made from time: the rate times its exact minutes, rounded once, half up (integers)
+      const exact = Number((BigInt(Math.round(li.unitPrice * 1_000_000)) * BigInt(li.minutes) * 2n + 600_000n) / 1_200_000n);
+      if (cents(li.amount) !== exact) throw invalidField(`lineItems.${i}.amount`, 'must equal unitPrice x minutes / 60 (rounded once, half up, to cents)');
+      if (Math.round(li.quantity * 100) !== Number((BigInt(li.minutes) * 200n + 60n) / 120n)) throw invalidField(`lineItems.${i}.quantity`, 'must be minutes / 60 (to 2 decimals)');
+    } else if (cents(li.amount) !== Math.round(li.quantity * li.unitPrice * 100)) throw invalidField(`lineItems.${i}.amount`, 'must equal quantity x unitPrice (rounded to cents)');
   });
   const subtotal = items.reduce((sum, li) => sum + cents(li.amount), 0);
   if (cents(Number(rec.subtotal)) !== subtotal) throw invalidField('subtotal', 'must equal the sum of the line item amounts');

@@ -71,7 +71,7 @@ export const timeEntries = defineEntity({
     { field: 'tagIds', target: () => tags, many: true },
   ],
   derived: { reads: ['startTime', 'endTime'], apply: deriveTimeEntry },
-  // An invoiced entry stays as it was billed (shared/services/invoicing.ts locks and releases it).
+  // An invoiced entry stays as it was billed (shared/invoicing/service.ts locks and releases it).
   heldBy: { field: 'invoiceId', target: () => invoices, message: heldMessage },
   rules: [
     {

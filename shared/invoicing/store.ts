@@ -1,22 +1,22 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { invoices as invoiceEntity } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
-import { sequenceOf } from '../domain/invoicing';
-import { writeWithChange, type Change } from './changes';
-import { db, queryAll, tableName, type StoredItem } from './db';
-import { keys } from './keys';
-import { planQuery, queryInputOf, type Where } from './query-plan';
-import { lockOps, referenceOps } from './record-writes';
-import { repository } from './repository';
-import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
-import type { WriteOp } from './write';
-import { ITEM_TYPES } from './item-types';
+import { sequenceOf } from './rules';
+import { writeWithChange, type Change } from '../data/changes';
+import { db, queryAll, tableName, type StoredItem } from '../data/db';
+import { keys } from '../data/keys';
+import { planQuery, queryInputOf, type Where } from '../data/query-plan';
+import { lockOps, referenceOps } from '../data/record-writes';
+import { repository } from '../data/repository';
+import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from '../data/table';
+import type { WriteOp } from '../data/write';
+import { ITEM_TYPES } from '../data/item-types';
 
 /**
  * The storage side of invoices made from time (docs/data-model.md, "Invoices from time"). The service
- * (shared/services/invoicing.ts) orchestrates; every write here is one transaction with its change events.
+ * (shared/invoicing/service.ts) orchestrates; every write here is one transaction with its change events.
  *
  * - A **job item** (`INVOICEJOBS` / `<ws>#<invoiceId>`) exists while an invoice's entries are being locked
  *   (kind `create`, state `locking`) or released (state `releasing`). It counts the entries that carry the
@@ -51,7 +51,7 @@ export interface InvoiceJob {
   hi: string;
   /** Entries that carry the invoice's id, counted by the same transactions that lock and release them. */
   locked: number;
-  /** A job older than this (ms) whose writer did not finish is the sweep's (shared/services/invoicing.ts). */
+  /** A job older than this (ms) whose writer did not finish is the sweep's (shared/invoicing/service.ts). */
   leaseUntil: number;
   createdAt: string;
   /** Who opened it (a random id): tells a writer's own Put, sent twice, from another writer's job. */
@@ -59,6 +59,8 @@ export interface InvoiceJob {
   /** A create made in steps (the console): the request it makes the invoice from, and the entries it found first. */
   request?: Record<string, unknown>;
   expected?: number;
+  /** A release job: what it releases for (the invoice says `releasing` until the release ends; absent on jobs of before issue 32). */
+  action?: 'void' | 'delete';
 }
 
 /** An entry of a batch is no longer as read (edited, locked or released by another writer): re-read it. */
@@ -105,6 +107,7 @@ const jobOf = (item: StoredItem): InvoiceJob => ({
   token: String(item.token),
   ...(item.request && typeof item.request === 'object' ? { request: item.request as Record<string, unknown> } : {}),
   ...(typeof item.expected === 'number' ? { expected: item.expected } : {}),
+  ...(item.action === 'void' || item.action === 'delete' ? { action: item.action } : {}),
 });
 
 /** Opens a job; 409 when one is open for the invoice (another void or delete of it is in progress). */
@@ -155,17 +158,17 @@ export async function abandonJob(workspaceId: string, invoiceId: string, expired
   }
 }
 
-/** Extends a job's lease while its writer (a step of a create made in steps) works on it; false when it is no longer `locking`. */
-export async function renewJob(workspaceId: string, invoiceId: string, leaseUntil: number): Promise<boolean> {
+/** Extends a job's lease while its writer (a step of a create or of a release) works on it; false when it is no longer in `state`. */
+export async function renewJob(workspaceId: string, invoiceId: string, leaseUntil: number, state: JobState = 'locking'): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.invoiceJob(workspaceId, invoiceId),
         UpdateExpression: 'SET #l = :lease',
-        ConditionExpression: '#s = :locking',
+        ConditionExpression: '#s = :state',
         ExpressionAttributeNames: { '#s': 'state', '#l': 'leaseUntil' },
-        ExpressionAttributeValues: { ':locking': 'locking', ':lease': leaseUntil },
+        ExpressionAttributeValues: { ':state': state, ':lease': leaseUntil },
       }),
     );
     return true;
@@ -194,6 +197,28 @@ export async function closeJob(workspaceId: string, invoiceId: string, force = f
     throw err;
   }
 }
+
+/** The job's count is not 0 yet (the client index has not shown every entry that carries the invoice's id). */
+export class EntriesRemain extends Error {
+  constructor() {
+    super('entries still carry the invoice id');
+    this.name = 'EntriesRemain';
+  }
+}
+
+/** A write of the transaction that ends a release: the job deleted, on the condition that no entry carries its invoice's id any more. */
+export const closeJobOp = (workspaceId: string, invoiceId: string): WriteOp => ({
+  item: {
+    Delete: {
+      TableName: tableName(),
+      Key: keys.invoiceJob(workspaceId, invoiceId),
+      ConditionExpression: '#s = :releasing AND #l = :zero',
+      ExpressionAttributeNames: { '#s': 'state', '#l': 'locked' },
+      ExpressionAttributeValues: { ':releasing': 'releasing', ':zero': 0 },
+    },
+  },
+  onConditionFail: () => new EntriesRemain(),
+});
 
 /**
  * A condition for a write's transaction: no job is open for this invoice (its key is the invoice's, so this is
@@ -252,26 +277,30 @@ export async function candidateEntries(workspaceId: string, clientId: string, ra
   return items.filter((i) => invoiceable(i, clientId, range));
 }
 
-/** The entries that carry an invoice's id (GSI3 over the invoice's period, filter invoiceId). */
-export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }): Promise<StoredItem[]> {
-  return clientEntries(workspaceId, { clientId, invoiceId }, range);
+/**
+ * The entries that carry an invoice's id (GSI3 over the invoice's period, filter invoiceId); with `max`, the
+ * first pages holding at least that many (a release step reads only what it can release).
+ */
+export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }, max?: number): Promise<StoredItem[]> {
+  if (max === undefined) return clientEntries(workspaceId, { clientId, invoiceId }, range);
+  const input = queryInputOf(planQuery(timeEntryEntity, workspaceId, { clientId, invoiceId }, range));
+  const out: StoredItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    out.push(...(res.Items ?? []).filter((item) => item[TYPE] === timeEntryEntity.type));
+    start = res.LastEvaluatedKey;
+  } while (start && out.length < max);
+  return out;
 }
 
-/** The stored entries of these keys, read strongly consistent (BatchGetItem, 100 per call). */
+/**
+ * The stored entries of these keys, read strongly consistent: one GetItem each, at once (a batch is at most
+ * ENTRY_BATCH). GetItem, not BatchGetItem: the functions' roles grant GetItem on the table (issue 32).
+ */
 export async function rereadEntries(items: readonly StoredItem[]): Promise<StoredItem[]> {
-  const out: StoredItem[] = [];
-  for (let i = 0; i < items.length; i += 100) {
-    let request: Record<string, { Keys: Array<Record<string, unknown>>; ConsistentRead: boolean }> | undefined = {
-      [tableName()]: { Keys: items.slice(i, i + 100).map((it) => ({ PK: it.PK, SK: it.SK })), ConsistentRead: true },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      const res = await db().send(new BatchGetCommand({ RequestItems: request }));
-      out.push(...(res.Responses?.[tableName()] ?? []));
-      request = res.UnprocessedKeys as typeof request;
-      if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 5)));
-    }
-  }
-  return out;
+  const read = await Promise.all(items.map((it) => db().send(new GetCommand({ TableName: tableName(), Key: { PK: it.PK, SK: it.SK }, ConsistentRead: true }))));
+  return read.flatMap((res) => (res.Item ? [res.Item] : []));
 }
 
 /** The entry item after a lock or release: invoiceId set or removed, a new revision. */

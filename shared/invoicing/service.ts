@@ -5,7 +5,7 @@ import { tasks as taskEntity } from '../domain/entities/tasks';
 import { clients as clientEntity } from '../domain/entities/clients';
 import { sortKeyRange, timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict, DomainError, invalidField, notFound } from '../domain/errors';
-import { dateString, dateTimeString, englishIssue, idString, LIMITS, notesString, meta } from '../domain/fields';
+import { dateString, dateTimeString, englishIssue, idString, LIMITS, notesString, meta, singleLine } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import {
   addDays,
@@ -19,7 +19,7 @@ import {
   type BillableEntry,
   type InvoiceCatalog,
   type InvoiceLines,
-} from '../domain/invoicing';
+} from './rules';
 import { auditOp, type AuditAction, type AuditEntry } from '../data/audit';
 import type { StoredItem } from '../data/db';
 import type { WriteOp } from '../data/write';
@@ -31,8 +31,9 @@ import {
   ENTRY_BATCH,
   entriesOfInvoice,
   EntriesChanged,
+  EntriesRemain,
+  closeJobOp,
   highestTakenNumber,
-  invoiceable,
   JobLost,
   listJobs,
   noJobOp,
@@ -48,7 +49,7 @@ import {
   rereadEntries,
   SequenceMoved,
   type InvoiceJob,
-} from '../data/invoice-store';
+} from './store';
 import { repository, type IfMatch, type RecordPage } from '../data/repository';
 import * as settings from '../platform/settings';
 
@@ -76,6 +77,27 @@ export interface Actor {
   role?: string;
 }
 
+/**
+ * The console's invoice texts refuse what /v1 names refuse (control characters) and, beyond, the invisible
+ * characters that make two texts look alike or reorder what is shown: zero-width spaces and joiners at word
+ * edges (U+200B, U+2060-2064, U+FEFF) and bidi marks, embeddings, overrides and isolates (U+200E-200F,
+ * U+202A-202E, U+2066-2069). (U+200C/U+200D stay: scripts and emoji sequences need them.)
+ */
+const INVISIBLE = /[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const visible = <S extends z.ZodMiniString>(schema: S): S => schema.check(z.refine((v) => !INVISIBLE.test(v), 'must not contain zero-width or bidi control characters'));
+const invoiceNumber = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))));
+const lineDescription = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))));
+const invoiceNotes = visible(notesString);
+/** A tax rate: a percentage with at most 4 decimals (the tax is computed from it in integers). */
+const taxRateInput = meta(
+  z.number().check(
+    z.gte(0),
+    z.lte(100),
+    z.refine((v) => Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'must have at most 4 decimals'),
+  ),
+  { description: 'A percentage of the subtotal (19 for 19 %), at most 4 decimals' },
+);
+
 /** The body of "New invoice" (and of its preview). */
 export const createInvoiceInput = z.strictObject({
   clientId: idString,
@@ -83,21 +105,21 @@ export const createInvoiceInput = z.strictObject({
   endDate: dateString,
   dueDate: z.optional(dateString),
   issueDate: z.optional(dateString),
-  number: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
-  taxRate: meta(z.optional(z.number().check(z.gte(0), z.lte(100))), { description: 'A percentage of the subtotal (19 for 19 %)' }),
+  number: z.optional(invoiceNumber),
+  taxRate: z.optional(taxRateInput),
   lines: meta(z.optional(z.enum(LINE_GROUPINGS)), { description: 'One line per project (default), per project and task, or per entry' }),
-  notes: z.optional(notesString),
+  notes: z.optional(invoiceNotes),
 });
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
 /** The changes a draft accepts. */
 export const updateInvoiceInput = z.strictObject({
-  number: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))),
+  number: z.optional(invoiceNumber),
   issueDate: z.optional(dateString),
   dueDate: z.optional(dateString),
-  taxRate: z.optional(z.number().check(z.gte(0), z.lte(100))),
-  notes: z.optional(z.nullable(notesString)),
-  lineDescriptions: meta(z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))).check(z.maxLength(200))), {
+  taxRate: z.optional(taxRateInput),
+  notes: z.optional(z.nullable(invoiceNotes)),
+  lineDescriptions: meta(z.optional(z.array(lineDescription).check(z.maxLength(200))), {
     description: "New descriptions of the lines, in the invoice's line order (as many as it has lines)",
   }),
 });
@@ -151,6 +173,8 @@ interface Prepared {
   issueDate: string;
   dueDate: string;
   candidates: StoredItem[];
+  /** The client as read by prepare (the lines of the first step name it without reading it again). */
+  client?: StoredItem;
 }
 
 const billable = (item: StoredItem): BillableEntry => ({
@@ -164,8 +188,8 @@ const billable = (item: StoredItem): BillableEntry => ({
 });
 
 /** The client, projects and tasks the lines name (one consistent GetItem per distinct record). */
-async function catalogOf(workspaceId: string, clientId: string, items: readonly StoredItem[]): Promise<InvoiceCatalog> {
-  const client = await repository(clientEntity).getItem(workspaceId, { id: clientId });
+async function catalogOf(workspaceId: string, clientId: string, items: readonly StoredItem[], read?: StoredItem): Promise<InvoiceCatalog> {
+  const client = read ?? (await repository(clientEntity).getItem(workspaceId, { id: clientId }));
   if (!client) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
   const distinct = (field: string) => [...new Set(items.map((i) => i[field]).filter((v): v is string => typeof v === 'string'))];
   const [projectItems, taskItems] = await Promise.all([
@@ -190,17 +214,18 @@ async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
   const issueDate = input.issueDate ?? today();
   const dueDate = input.dueDate ?? addDays(issueDate, DEFAULT_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('dueDate', 'must not be before issueDate');
-  if (!(await repository(clientEntity).getItem(workspaceId, { id: input.clientId }))) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
+  const client = await repository(clientEntity).getItem(workspaceId, { id: input.clientId });
+  if (!client) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
   if (input.number !== undefined && (await numberTaken(workspaceId, input.number))) throw conflict(invoiceEntity.unique!.message(input.number));
   const candidates = await candidateEntries(workspaceId, input.clientId, range);
   if (candidates.length > MAX_INVOICE_ENTRIES) {
     throw conflict(`That period holds ${candidates.length} billable entries of the client; one invoice covers at most ${MAX_INVOICE_ENTRIES}: invoice a shorter period`);
   }
-  return { input, range, issueDate, dueDate, candidates };
+  return { input, range, issueDate, dueDate, candidates, client };
 }
 
 async function linesOf(workspaceId: string, p: Prepared, items: readonly StoredItem[]): Promise<InvoiceLines> {
-  const catalog = await catalogOf(workspaceId, p.input.clientId, items);
+  const catalog = await catalogOf(workspaceId, p.input.clientId, items, p.client);
   return invoiceLines(items.map(billable), catalog, p.input.lines ?? 'project');
 }
 
@@ -283,89 +308,56 @@ export interface CreateStats {
   candidates: number;
   locked: number;
   lockBatches: number;
+  /** Entries found again by a later round (an entry changed while the invoice was made). */
   relocked: number;
 }
 
 /**
  * Makes a draft invoice from the client's billable, stopped, not yet invoiced entries starting in the
- * period (days inclusive, UTC). 409: nothing to invoice, no rate or mixed currencies (naming the projects),
- * a number taken, more than 5,000 entries. Every entry it invoices is locked (`invoiceId`), each lock one
- * `time-entry.updated` event; the lines are computed from the entries as locked.
+ * period (days inclusive, UTC): the create in steps (`beginFromTime`, `continueFromTime`: the one algorithm)
+ * run to its end with no budget. 409: nothing to invoice, no rate or mixed currencies (naming the projects),
+ * a number taken, more than 5,000 entries, entries that keep changing. Every entry it invoices is locked
+ * (`invoiceId`), each lock one `time-entry.updated` event; the lines are computed from the entries as locked.
  */
 export async function createFromTime(args: { workspaceId: string; actor?: Actor; stats?: CreateStats } & CreateInvoiceInput): Promise<Invoice> {
-  const { workspaceId, actor, stats, ...raw } = args;
-  // a job a crashed writer of this workspace left behind is finished first (rolled back)
-  await sweepInvoiceJobs({ workspaceId });
-  const p = await prepare(workspaceId, raw);
-  if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
-  // the rules that need no lock fail here, before anything is written
-  await linesOf(workspaceId, p, p.candidates);
-  const invoiceId = ulid();
-  const now = new Date().toISOString();
-  const job: InvoiceJob = {
-    workspaceId,
-    invoiceId,
-    kind: 'create',
-    state: 'locking',
-    clientId: p.input.clientId,
-    lo: p.range.lo,
-    hi: p.range.hi,
-    locked: 0,
-    leaseUntil: Date.now() + jobLeaseMs(),
-    createdAt: now,
-    token: ulid(),
-  };
-  await openJob(job);
-  const locked: StoredItem[] = [];
-  try {
-    let pending = p.candidates;
-    for (let round = 0; pending.length > 0; round++) {
-      if (round >= MAX_LOCK_ROUNDS) throw conflict('The entries of this invoice keep changing while it is made; retry');
-      const again: StoredItem[] = [];
-      for (const batch of chunks(pending, ENTRY_BATCH)) {
-        if (stats) stats.lockBatches++;
-        try {
-          locked.push(...(await lockBatch(workspaceId, invoiceId, batch)));
-        } catch (err) {
-          if (!(err instanceof EntriesChanged)) throw err;
-          // An entry was edited (or invoiced by another invoice) since it was read: read the batch again,
-          // keep what still qualifies with its new values, and what an earlier attempt of ours locked.
-          for (const fresh of await rereadEntries(batch)) {
-            if (fresh.invoiceId === invoiceId) locked.push(fresh);
-            else if (invoiceable(fresh, p.input.clientId, p.range)) again.push(fresh);
-          }
-          if (stats) stats.relocked += again.length;
-        }
-      }
-      pending = again;
+  const { stats, ...rest } = args;
+  const unbounded = { budgetMs: Number.POSITIVE_INFINITY, ...(stats ? { stats } : {}) };
+  let made = await beginFromTime({ ...rest, ...unbounded });
+  for (let round = 1; isInProgress(made); round++) {
+    if (round >= MAX_LOCK_ROUNDS) {
+      await rollBack(args.workspaceId, made.id);
+      throw conflict('The entries of this invoice keep changing while it is made; retry');
     }
-    if (stats) {
-      stats.candidates = p.candidates.length;
-      stats.locked = locked.length;
-    }
-    const lines = await linesOf(workspaceId, p, locked); // 409 (nothing left, a rate or currency changed): rolled back below
-    return await commitDraft(workspaceId, invoiceId, now, { input: p.input, issueDate: p.issueDate, dueDate: p.dueDate, range: p.range }, lines, locked.length, actor);
-  } catch (err) {
-    // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
-    const made = await invoices()
-      .getItem(workspaceId, { id: invoiceId })
-      .catch(() => undefined);
-    if (made) return invoices().present(made) as Invoice;
-    if (await abandonJob(workspaceId, invoiceId).catch(() => false)) await releaseAll({ ...job, state: 'releasing' }, locked).catch(() => false);
-    if (err instanceof JobLost) throw conflict('Making this invoice took longer than its lease and was rolled back; retry');
-    throw err;
+    // a round that locked nothing new waits for the client index to show what the job counts
+    await new Promise((r) => setTimeout(r, 10 * round));
+    made = await continueFromTime(args.workspaceId, made.id, unbounded);
   }
+  return made;
 }
+
+/** A create that will not finish: its job -> releasing, its entries released (what remains is the sweep's). */
+async function rollBack(workspaceId: string, invoiceId: string): Promise<void> {
+  const job = await readJob(workspaceId, invoiceId);
+  if (job && (await abandonJob(workspaceId, invoiceId).catch(() => false))) await releaseAll({ ...job, state: 'releasing' }).catch(() => false);
+}
+
+/** The entries a budgeted release step reads at most (about 10 transactions' worth) before it releases them. */
+const RELEASE_READ = ENTRY_BATCH * 10;
 
 /**
  * Releases every entry carrying a job's invoice id (those known first, then those the client index
- * finds over the invoice's period), then closes the job. False when entries remain (the next sweep goes on).
+ * finds over the invoice's period) until `deadline`. True when none is left (the job's count is 0), false
+ * when entries remain or the time ran out (the next step or sweep goes on).
  */
-async function releaseAll(job: InvoiceJob, known: readonly StoredItem[] = []): Promise<boolean> {
+async function releaseEntries(job: InvoiceJob, deadline = Number.POSITIVE_INFINITY, known: readonly StoredItem[] = []): Promise<boolean> {
   const { workspaceId, invoiceId } = job;
   for (let pass = 0; pass < 4; pass++) {
-    const items = pass === 0 && known.length > 0 ? known : await entriesOfInvoice(workspaceId, invoiceId, job.clientId, { lo: job.lo, hi: job.hi });
-    for (const batch of chunks(items, ENTRY_BATCH)) {
+    // a step with a budget reads a few pages of the entries (what it can release), the rest is the next step's
+    const bounded = Number.isFinite(deadline) ? RELEASE_READ : undefined;
+    const items = pass === 0 && known.length > 0 ? known : await entriesOfInvoice(workspaceId, invoiceId, job.clientId, { lo: job.lo, hi: job.hi }, bounded);
+    for (const [n, batch] of chunks(items, ENTRY_BATCH).entries()) {
+      // every step releases one batch at least (reading the entries may have spent its budget), then stops at the budget
+      if (n > 0 && Date.now() >= deadline) return false;
       try {
         await releaseBatch(workspaceId, invoiceId, batch);
       } catch (err) {
@@ -374,9 +366,14 @@ async function releaseAll(job: InvoiceJob, known: readonly StoredItem[] = []): P
         if (still.length) await releaseBatch(workspaceId, invoiceId, still).catch((e: unknown) => (e instanceof EntriesChanged ? [] : Promise.reject(e)));
       }
     }
-    if (await closeJob(workspaceId, invoiceId)) return true;
+    if (((await readJob(workspaceId, invoiceId))?.locked ?? 0) === 0) return true;
   }
   return false;
+}
+
+/** Releases a rolled-back create's entries and closes its job (false when entries remain: the next sweep goes on). */
+async function releaseAll(job: InvoiceJob, known: readonly StoredItem[] = [], deadline = Number.POSITIVE_INFINITY): Promise<boolean> {
+  return (await releaseEntries(job, deadline, known)) && closeJob(job.workspaceId, job.invoiceId);
 }
 
 export interface SweepReport {
@@ -385,34 +382,58 @@ export interface SweepReport {
   released: number;
   closed: number;
   left: number;
+  /** How old (ms) the oldest job still open after this sweep is (0 when none is): the alarm's metric. */
+  oldestOpenMs: number;
 }
 
 /**
  * The named sweep: finishes every invoicing job whose lease ran out (`now`, default the clock): a create
  * still locking is rolled back (state -> releasing, only if the lease is still out: a live writer keeps
- * its job), then every job releasing releases its entries and is closed; a release job whose invoice was
- * not voided or deleted after all is closed without releasing. Safe to run any number of times, at once.
+ * its job), then its entries are released and the job closed; a void or delete whose steps stopped is
+ * finished (its entries released, then the invoice's `releasing` cleared or the invoice deleted, with the
+ * job, in one transaction); a release job whose invoice was not voided or deleted after all is closed
+ * without releasing. Safe to run any number of times, at once. It stops starting work at `budgetMs`.
+ * Run every minute by functions/invoice-sweep (EventBridge) in AWS and every INVOICE_SWEEP_INTERVAL_MS by
+ * `npm start`, and at the start of every create.
  */
-export async function sweepInvoiceJobs(opts: { workspaceId?: string; now?: number } = {}): Promise<SweepReport> {
+export async function sweepInvoiceJobs(opts: { workspaceId?: string; now?: number; budgetMs?: number } = {}): Promise<SweepReport> {
   const now = opts.now ?? Date.now();
-  const report: SweepReport = { examined: 0, rolledBack: 0, released: 0, closed: 0, left: 0 };
+  const deadline = Date.now() + (opts.budgetMs ?? Number.POSITIVE_INFINITY);
+  const report: SweepReport = { examined: 0, rolledBack: 0, released: 0, closed: 0, left: 0, oldestOpenMs: 0 };
+  const left = (job: InvoiceJob) => {
+    report.left++;
+    report.oldestOpenMs = Math.max(report.oldestOpenMs, Date.now() - Date.parse(job.createdAt));
+  };
   for (const job of await listJobs(opts.workspaceId)) {
     report.examined++;
-    if (job.leaseUntil > now) continue;
+    if (job.leaseUntil > now || Date.now() >= deadline) {
+      left(job);
+      continue;
+    }
     if (job.state === 'locking') {
-      if (!(await abandonJob(job.workspaceId, job.invoiceId, now))) continue;
+      if (!(await abandonJob(job.workspaceId, job.invoiceId, now))) {
+        left(job);
+        continue;
+      }
       report.rolledBack++;
     }
     if (job.kind === 'release') {
       const invoice = await invoices().getItem(job.workspaceId, { id: job.invoiceId });
-      if (invoice && invoice.status !== 'void') {
+      if (invoice && invoice.releasing !== true && (job.action !== undefined || invoice.status !== 'void')) {
+        // the void or delete never changed the invoice (a crash between the job and the change)
         await closeJob(job.workspaceId, job.invoiceId, true);
         report.closed++;
         continue;
       }
+      if (invoice) {
+        const done = await releaseStep(job, deadline);
+        if (isReleasing(done)) left(job);
+        else report.released++;
+        continue;
+      }
     }
-    if (await releaseAll({ ...job, state: 'releasing' })) report.released++;
-    else report.left++;
+    if (await releaseAll({ ...job, state: 'releasing' }, [], deadline)) report.released++;
+    else left(job);
   }
   return report;
 }
@@ -516,11 +537,33 @@ export const sendInvoice = transition('send', 'draft', 'invoice.sent', (at) => (
 /** sent -> paid (`paidAt`, default now); 409 naming the status otherwise. */
 export const payInvoice = transition('pay', 'sent', 'invoice.paid', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
 
+/** A void or delete still releasing the invoice's entries (202): how many entries still carry its id. */
+export interface InvoiceReleasing {
+  id: string;
+  status: 'releasing';
+  action: 'void' | 'delete';
+  clientId: string;
+  entryCount: number;
+  locked: number;
+}
+export const isReleasing = (v: object): v is InvoiceReleasing => (v as { status?: unknown }).status === 'releasing';
+
 /**
- * Opens the release job of an invoice about to be voided or deleted (when entries carry its id), runs
- * the change, then releases the entries and closes the job. A crash after the change leaves the job to the sweep.
+ * A void or delete of an invoice whose entries carry its id, in steps like the create (docs/decisions.md,
+ * "Releases in steps"): the release job opens (keyed by the invoice: one release at a time), the invoice is
+ * changed and marked `releasing` (void: status void; delete: it stays until the end), then each step releases
+ * batches of entries within its budget; the last one clears `releasing` (void) or deletes the invoice
+ * (delete), with the job, in one transaction. A step that runs out of budget answers the progress (202); the
+ * next `continue`, or past its lease the sweep, goes on. An invoice nothing carries the id of changes at once.
  */
-async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 'delete', change: (read: StoredItem, also: readonly WriteOp[]) => Promise<T>): Promise<T> {
+async function withRelease<T>(
+  workspaceId: string,
+  id: string,
+  action: 'void' | 'delete',
+  opts: WriteOpts & { budgetMs?: number },
+  change: (read: StoredItem, also: readonly WriteOp[], mark: boolean) => Promise<T>,
+): Promise<T | InvoiceReleasing> {
+  const deadline = Date.now() + (opts.budgetMs ?? stepBudgetMs());
   // the one read of the invoice: the change writes against it (guarded by its version; a retry reads again)
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
@@ -530,40 +573,73 @@ async function withRelease<T>(workspaceId: string, id: string, action: 'void' | 
     // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none);
     // a release still running (its job item, keyed by the invoice) fails the change's own transaction
     const stillReleasing = () => conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
-    return change(item, [noJobOp(workspaceId, id, stillReleasing)]);
+    return change(item, [noJobOp(workspaceId, id, stillReleasing)], false);
   }
   const job: InvoiceJob = {
     workspaceId,
     invoiceId: id,
     kind: 'release',
     state: 'releasing',
+    action,
     clientId: String(item.clientId),
     lo: item._lo,
     hi: item._hi,
     locked: count,
-    leaseUntil: Date.now() + jobLeaseMs(),
+    leaseUntil: Date.now() + stepLeaseMs(),
     createdAt: new Date().toISOString(),
     token: ulid(),
   };
   await openJob(job);
-  let result: T;
   try {
-    result = await change(item, []);
+    await change(item, [], true);
   } catch (err) {
     await closeJob(workspaceId, id, true).catch(() => false);
     throw err;
   }
-  await releaseAll(job);
-  return result;
+  return (await releaseStep(job, deadline)) as T | InvoiceReleasing;
 }
 
-/** draft or sent -> void, then its entries are released (each one `time-entry.updated`). 409 naming the status otherwise. */
-export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<Invoice> {
-  return withRelease(workspaceId, id, 'void', (read, also) =>
+/**
+ * One step of a release: renew the lease, release within the budget, then end it (the invoice's `releasing`
+ * cleared, or the invoice deleted, with the job, in one transaction). The progress when time ran out.
+ */
+async function releaseStep(job: InvoiceJob, deadline: number): Promise<Invoice | { deleted: true; id: string } | InvoiceReleasing> {
+  const { workspaceId, invoiceId } = job;
+  const progress = async (): Promise<InvoiceReleasing> => ({
+    id: invoiceId,
+    status: 'releasing',
+    action: job.action ?? 'void',
+    clientId: job.clientId,
+    entryCount: Number((await invoices().getItem(workspaceId, { id: invoiceId }))?._entries ?? 0),
+    locked: (await readJob(workspaceId, invoiceId))?.locked ?? 0,
+  });
+  await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs(), 'releasing');
+  if (!(await releaseEntries(job, deadline))) return progress();
+  try {
+    if (job.action === 'delete') return await invoices().delete(workspaceId, { id: invoiceId }, { also: [closeJobOp(workspaceId, invoiceId)] });
+    return await invoices().update(workspaceId, { id: invoiceId }, { releasing: null }, { also: [closeJobOp(workspaceId, invoiceId)] });
+  } catch (err) {
+    // another step or the sweep ended it first (its job is gone): the end it made is the answer
+    if (!(await readJob(workspaceId, invoiceId))) {
+      const now = await invoices().getItem(workspaceId, { id: invoiceId });
+      return now ? (invoices().present(now) as Invoice) : { deleted: true, id: invoiceId };
+    }
+    if (!(err instanceof EntriesRemain)) throw err;
+    return progress();
+  }
+}
+
+/**
+ * draft or sent -> void; its entries are released in steps (each one `time-entry.updated`): 200 with the void
+ * invoice when the release ends within this request's budget, else the progress (202; `continue` or the sweep
+ * finishes it; the invoice says `releasing: true` meanwhile). 409 naming the status otherwise.
+ */
+export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts & { budgetMs?: number } = {}): Promise<Invoice | InvoiceReleasing> {
+  return withRelease(workspaceId, id, 'void', opts, (read, also, mark) =>
     invoices().update(
       workspaceId,
       { id },
-      { status: 'void' satisfies InvoiceStatus },
+      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}) },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
         read,
@@ -575,19 +651,31 @@ export async function voidInvoice(workspaceId: string, id: string, opts: WriteOp
   );
 }
 
-/** Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released. Also `DELETE /v1/invoices/{id}`. */
-export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts = {}): Promise<{ deleted: true; id: string }> {
-  return withRelease(workspaceId, id, 'delete', (read, also) =>
-    invoices().delete(
-      workspaceId,
-      { id },
-      {
-        ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
-        read,
-        also: [...also, ...(audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }).also ?? [])],
-      },
-    ),
-  );
+/**
+ * Deletes a draft or void invoice (409 naming the status otherwise); a draft's entries are released in steps
+ * first (the invoice says `releasing: true` until they are; 202 with the progress when this request's budget
+ * ran out). Also `DELETE /v1/invoices/{id}`.
+ */
+export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts & { budgetMs?: number } = {}): Promise<{ deleted: true; id: string } | InvoiceReleasing> {
+  return withRelease(workspaceId, id, 'delete', opts, (read, also, mark) => {
+    const audit = audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }).also ?? [];
+    const guard = { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), read };
+    if (!mark) return invoices().delete(workspaceId, { id }, { ...guard, also: [...also, ...audit] });
+    // marked now, deleted by the step that releases its last entry
+    return invoices()
+      .update(workspaceId, { id }, { releasing: true }, { ...guard, assert: (cur) => assertTransition(cur, 'delete'), also: [...also, ...audit] })
+      .then(() => ({ deleted: true as const, id }));
+  });
+}
+
+/**
+ * The next step of whatever is in progress on the invoice: a create (`continueFromTime`) or a release
+ * (void or delete). The invoice (or the deletion) when done, else the progress.
+ */
+export async function continueInvoice(workspaceId: string, invoiceId: string, opts: { budgetMs?: number } = {}) {
+  const job = await readJob(workspaceId, invoiceId);
+  if (job?.kind === 'release' && job.action) return releaseStep(job, Date.now() + (opts.budgetMs ?? stepBudgetMs()));
+  return continueFromTime(workspaceId, invoiceId, opts);
 }
 
 /**
@@ -639,13 +727,17 @@ export { isInProgress };
  * invoice appears in the same one commit transaction; a job no step renews for `stepLeaseMs` is rolled back
  * by the sweep, as a crashed create is.
  */
-export async function beginFromTime(args: { workspaceId: string; actor?: Actor; budgetMs?: number } & CreateInvoiceInput): Promise<Invoice | InvoiceInProgress> {
-  const { workspaceId, actor, budgetMs, ...raw } = args;
+export async function beginFromTime(
+  args: { workspaceId: string; actor?: Actor; budgetMs?: number; stats?: CreateStats } & CreateInvoiceInput,
+): Promise<Invoice | InvoiceInProgress> {
+  const { workspaceId, actor, budgetMs, stats, ...raw } = args;
   const deadline = Date.now() + (budgetMs ?? stepBudgetMs());
   await sweepInvoiceJobs({ workspaceId });
   const p = await prepare(workspaceId, raw);
   if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
+  // the rules that need no lock fail here, before anything is written
   await linesOf(workspaceId, p, p.candidates);
+  if (stats) stats.candidates = p.candidates.length;
   const job: InvoiceJob = {
     workspaceId,
     invoiceId: ulid(),
@@ -662,30 +754,38 @@ export async function beginFromTime(args: { workspaceId: string; actor?: Actor; 
     expected: p.candidates.length,
   };
   await openJob(job);
-  return step(job, p.candidates, deadline);
+  return step(job, p.candidates, deadline, stats);
 }
 
 /**
  * The next step of an invoice made in steps: the invoice when it is made (now or before), else its progress.
  * 404 when there is neither job nor invoice; 409 when the job was rolled back (no step came within its lease).
  */
-export async function continueFromTime(workspaceId: string, invoiceId: string, opts: { budgetMs?: number } = {}): Promise<Invoice | InvoiceInProgress> {
+export async function continueFromTime(workspaceId: string, invoiceId: string, opts: { budgetMs?: number; stats?: CreateStats } = {}): Promise<Invoice | InvoiceInProgress> {
   const deadline = Date.now() + (opts.budgetMs ?? stepBudgetMs());
   const job = await readJob(workspaceId, invoiceId);
   if (!job) return getInvoice(workspaceId, invoiceId);
   if (job.kind !== 'create' || !job.request) throw conflict(`Invoice ${invoiceId} is being released, not made`);
   if (job.state !== 'locking') throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
-  return step(job, await candidateEntries(workspaceId, job.clientId, { lo: job.lo, hi: job.hi }), deadline);
+  const candidates = await candidateEntries(workspaceId, job.clientId, { lo: job.lo, hi: job.hi });
+  if (opts.stats) opts.stats.relocked += candidates.length;
+  return step(job, candidates, deadline, opts.stats);
 }
 
-async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline: number): Promise<Invoice | InvoiceInProgress> {
+/** The request a create job keeps (parsed by its first step; stored by it, so read back as it was written). */
+function requestOf(job: InvoiceJob): { input: z.output<typeof createInvoiceInput>; issueDate: string; dueDate: string; actor?: Actor } {
+  const { actorId, ...request } = job.request ?? {};
+  const input = request as z.output<typeof createInvoiceInput>;
+  return { input, issueDate: String(request.issueDate), dueDate: String(request.dueDate), ...(typeof actorId === 'string' ? { actor: { id: actorId } } : {}) };
+}
+
+/**
+ * One step: renew the job's lease, lock the candidates in batches until the budget is spent (never past
+ * MAX_INVOICE_ENTRIES over all steps), then commit once the client index shows every entry the job counts.
+ */
+async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline: number, stats?: CreateStats): Promise<Invoice | InvoiceInProgress> {
   const { workspaceId, invoiceId } = job;
-  const request = { ...job.request };
-  const actorId = typeof request.actorId === 'string' ? request.actorId : undefined;
-  delete request.actorId;
-  const issueDate = String(request.issueDate);
-  const dueDate = String(request.dueDate);
-  const input = parse(createInvoiceInput, { ...request, issueDate, dueDate });
+  const { input, issueDate, dueDate, actor } = requestOf(job);
   const range = { lo: job.lo, hi: job.hi };
   const progress = async (): Promise<InvoiceInProgress> => ({
     id: invoiceId,
@@ -699,10 +799,18 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     if (!(await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs()))) throw new JobLost();
     let changed = false;
     let worked = false;
+    let lockedSoFar = job.locked;
     for (const batch of chunks(candidates, ENTRY_BATCH)) {
+      if (lockedSoFar + batch.length > MAX_INVOICE_ENTRIES) {
+        throw conflict(
+          `The period holds more than ${MAX_INVOICE_ENTRIES} billable entries of the client; one invoice covers at most ${MAX_INVOICE_ENTRIES}: invoice a shorter period`,
+        );
+      }
       worked = true;
+      if (stats) stats.lockBatches++;
       try {
         await lockBatch(workspaceId, invoiceId, batch);
+        lockedSoFar += batch.length;
       } catch (err) {
         if (!(err instanceof EntriesChanged)) throw err;
         changed = true; // the next step reads the candidates again (the edited entry with its new values)
@@ -716,16 +824,18 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     // the client index lags the table by a moment in AWS: commit once it shows every entry the job counts;
     // a step that locked entries and spent its budget leaves the commit to the next one
     if (locked.length !== count || (worked && Date.now() >= deadline)) return await progress();
+    if (stats) stats.locked = locked.length;
     const lines = await linesOf(workspaceId, { input, range, issueDate, dueDate, candidates: [] }, locked);
-    return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actorId ? { id: actorId } : undefined);
+    return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actor);
   } catch (err) {
+    // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
     const made = await invoices()
       .getItem(workspaceId, { id: invoiceId })
       .catch(() => undefined);
     if (made) return invoices().present(made) as Invoice;
     if (err instanceof JobLost) throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
-    // a rule that no retry fixes (nothing left, a rate or a currency changed): rolled back now; a failure of the
-    // store (throttling, an outage) leaves the job to the next step or, past its lease, to the sweep
+    // a rule that no retry fixes (nothing left, a rate or a currency changed, the bound): rolled back now; a failure
+    // of the store (throttling, an outage, a crash) leaves the job to the next step or, past its lease, to the sweep
     if (err instanceof DomainError && (await abandonJob(workspaceId, invoiceId).catch(() => false))) await releaseAll({ ...job, state: 'releasing' }).catch(() => false);
     throw err;
   }

@@ -1,14 +1,16 @@
-import { conflict, invalidField } from './errors';
-import { cents, type InvoiceStatus, type LineItem } from './entities/invoices';
+import { conflict, invalidField } from '../domain/errors';
+import { cents, type InvoiceStatus, type LineItem } from '../domain/entities/invoices';
 
 /**
- * The arithmetic and rules of invoices made from billable time (no I/O; shared/services/invoicing.ts
+ * The arithmetic and rules of invoices made from billable time (no I/O; shared/invoicing/service.ts
  * reads the entries, locks them and writes the invoice):
- * - lines: one per project (default), per project and task, or per entry; quantity = the group's hours
- *   (its minutes / 60, rounded to 2 decimals once per line), unit price = the project's hourlyRate,
- *   amount = quantity x unit price rounded to cents (the invariant assertInvoiceTotals checks);
+ * - lines: one per project (default), per project and task, or per entry; `minutes` = the group's exact
+ *   minutes, quantity = their hours shown to 2 decimals (display only), unit price = the project's hourlyRate,
+ *   amount = unit price x minutes / 60 rounded once, half up, to cents (integers: `lineAmountMinor`), so
+ *   grouping the same entries otherwise moves the total by at most half a cent per line (issue 32);
  * - currency: the project's, else the client's; one invoice has one currency;
- * - tax: taxRate is a percentage of the subtotal, rounded to cents; total = subtotal + tax;
+ * - tax: taxRate is a percentage of the subtotal, rounded once, half up, to cents; total = subtotal + tax
+ *   (integer cents throughout, never float sums); quantities and amounts past the document's maxima are 400;
  * - numbers: INV-000001, INV-000002, ... per workspace; dueDate defaults to issueDate + 30 days;
  * - status transitions: draft -> sent -> paid, draft|sent -> void; delete draft|void.
  */
@@ -112,27 +114,58 @@ export function invoiceLines(entries: readonly BillableEntry[], catalog: Invoice
     g.ids.push(e.id);
   }
   if (groups.size > MAX_LINE_ITEMS) throw invalidField('lines', `this grouping makes ${groups.size} lines; an invoice holds at most ${MAX_LINE_ITEMS}: group by project or task`);
-  const sorted = [...groups.values()].sort((a, b) => a.order.localeCompare(b.order));
-  const lineItems: LineItem[] = sorted.map((g) => {
-    const quantity = Math.round((g.minutes * 100) / 60) / 100;
-    return { description: g.description, quantity, unitPrice: g.rate, amount: Math.round(quantity * g.rate * 100) / 100 };
+  const sorted = [...groups.values()].filter((g) => g.minutes > 0).sort((a, b) => a.order.localeCompare(b.order));
+  const lineItems: LineItem[] = sorted.map((g, i) => {
+    // the hours are shown rounded, never used rounded: the amount is the rate times the exact minutes, rounded once
+    const quantity = hoursShown(g.minutes);
+    const amountMinor = lineAmountMinor(g.rate, g.minutes);
+    if (quantity > MAX_QUANTITY) {
+      throw invalidField(`lineItems.${i}.quantity`, `would be ${quantity} hours; an invoice line holds at most ${MAX_QUANTITY.toLocaleString('en-US')}: invoice a shorter period`);
+    }
+    if (amountMinor > MAX_MONEY_MINOR)
+      throw invalidField(`lineItems.${i}.amount`, `would be ${amountMinor / 100}; an amount is at most ${MAX_MONEY_MINOR / 100}: invoice a shorter period`);
+    return { description: g.description, quantity, unitPrice: g.rate, amount: amountMinor / 100, minutes: g.minutes };
   });
-  const positive = lineItems.map((li, i) => [li, sorted[i]!] as const).filter(([li]) => li.quantity > 0);
-  const subtotalCents = positive.reduce((s, [li]) => s + cents(li.amount), 0);
+  const subtotalMinor = lineItems.reduce((s, li) => s + cents(li.amount), 0);
   return {
     currency,
-    lineItems: positive.map(([li]) => li),
-    lineEntries: positive.map(([, g]) => g.ids),
-    subtotal: subtotalCents / 100,
+    lineItems,
+    lineEntries: sorted.map((g) => g.ids),
+    subtotal: subtotalMinor / 100,
     minutes: entries.reduce((s, e) => s + e.durationMinutes, 0),
   };
 }
 
-/** Subtotal, tax (taxRate % of it, rounded to cents) and total of a set of lines. */
+/** The most hours one line shows, and the most money an amount or total holds (the invoice document's maxima). */
+export const MAX_QUANTITY = 1_000_000;
+export const MAX_MONEY_MINOR = 1_000_000_000 * 100;
+
+/** n / d rounded half up, for non-negative integers (exact: BigInt). */
+const divHalfUp = (n: bigint, d: bigint): bigint => (n * 2n + d) / (2n * d);
+
+/** The hours of some minutes as a line shows them: 2 decimals, half up. Display only. */
+export const hoursShown = (minutes: number): number => Number(divHalfUp(BigInt(minutes) * 100n, 60n)) / 100;
+
+/**
+ * A line's amount in minor units (cents): the hourly rate times the exact minutes / 60, rounded once, half up.
+ * The rate is taken to its millionth (rates have at most 2 decimals in practice), all in integers.
+ */
+export function lineAmountMinor(rate: number, minutes: number): number {
+  return Number(divHalfUp(BigInt(Math.round(rate * 1_000_000)) * BigInt(minutes), 60n * 10_000n));
+}
+
+/** The tax in minor units: taxRate % (at most 4 decimals) of the subtotal, rounded once, half up. */
+export function taxMinor(subtotalMinor: number, taxRate: number): number {
+  return Number(divHalfUp(BigInt(subtotalMinor) * BigInt(Math.round(taxRate * 10_000)), 1_000_000n));
+}
+
+/** Subtotal, tax (taxRate % of it, rounded once) and total of a set of lines: sums of integer minor units. 400 `total` past the maximum. */
 export function invoiceTotals(lineItems: readonly LineItem[], taxRate = 0): { subtotal: number; tax: number; total: number } {
-  const subtotalCents = lineItems.reduce((s, li) => s + cents(li.amount), 0);
-  const taxCents = Math.round((subtotalCents * taxRate) / 100);
-  return { subtotal: subtotalCents / 100, tax: taxCents / 100, total: (subtotalCents + taxCents) / 100 };
+  const subtotalMinor = lineItems.reduce((s, li) => s + cents(li.amount), 0);
+  const tax = taxMinor(subtotalMinor, taxRate);
+  if (subtotalMinor + tax > MAX_MONEY_MINOR)
+    throw invalidField('total', `would be ${(subtotalMinor + tax) / 100}; a total is at most ${MAX_MONEY_MINOR / 100}: invoice a shorter period`);
+  return { subtotal: subtotalMinor / 100, tax: tax / 100, total: (subtotalMinor + tax) / 100 };
 }
 
 export const INVOICE_ACTIONS = ['update', 'send', 'pay', 'void', 'delete'] as const;
@@ -147,7 +180,8 @@ const TRANSITIONS: Record<InvoiceAction, { from: readonly InvoiceStatus[]; to?: 
 };
 
 /** 409 naming the status when the action is not allowed from it. */
-export function assertTransition(invoice: { number?: unknown; status?: unknown }, action: InvoiceAction): void {
+export function assertTransition(invoice: { number?: unknown; status?: unknown; releasing?: unknown }, action: InvoiceAction): void {
+  if (invoice.releasing === true) throw conflict(`Invoice ${String(invoice.number)} is still releasing its entries; retry in a moment`);
   const t = TRANSITIONS[action];
   const status = String(invoice.status) as InvoiceStatus;
   if (t.from.includes(status)) return;
