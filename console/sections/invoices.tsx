@@ -170,6 +170,12 @@ function InvoiceDetail(props: {
   const [announce, setAnnounce] = useState('');
   const ref = useFocus<HTMLDivElement>(inv?.id);
   const path = { workspaceId, invoiceId };
+  // one more step of a void's or delete's release (or of a create): the invoice, or the progress
+  const releaseStep = async (id: string) => {
+    const next = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/continue', { params: { path: { workspaceId, invoiceId: id } } }));
+    if ('locked' in next) setAnnounce(`Releasing the invoice's time entries: ${next.locked} of ${next.entryCount} still locked…`);
+    return next;
+  };
   useEffect(() => {
     Promise.all([
       client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}', { params: { path } }),
@@ -209,9 +215,12 @@ function InvoiceDetail(props: {
       );
     if (inv.status === 'draft' || inv.status === 'sent')
       actions.push(
-        transition('Void invoice', 'voided', async () =>
-          ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/void', { params: { path }, headers: idempotency() })),
-        ),
+        transition('Void invoice', 'voided', async () => {
+          // a large invoice's entries are released in steps: 202 with the progress, then .../continue until it is void
+          let answer = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/void', { params: { path }, headers: idempotency() }));
+          while ('locked' in answer) answer = await releaseStep(answer.id);
+          return answer;
+        }),
       );
     if (inv.status === 'draft' || inv.status === 'void')
       actions.push(
@@ -219,7 +228,9 @@ function InvoiceDetail(props: {
           busy={action.busy}
           onClick={() =>
             void action.run(async () => {
-              ok(await client.DELETE('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}', { params: { path } }));
+              const answer = ok(await client.DELETE('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}', { params: { path } }));
+              // a large invoice's entries are released in steps: .../continue until it is gone
+              for (let a: Awaited<ReturnType<typeof releaseStep>> | typeof answer = answer; 'locked' in a;) a = await releaseStep(a.id);
               props.deleted(inv.id);
               go('invoices');
             })
@@ -318,7 +329,7 @@ function InvoiceForm({ workspaceId, clients, made }: { workspaceId: string; clie
         void creating.run(async () => {
           // A large invoice is made in steps: 202 with its progress, then .../continue until the draft is there.
           let answer = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices', { params: { path }, body: body(), headers: idempotency() }));
-          while (answer.status === 'pending') {
+          while ('locked' in answer) {
             setProgress(`Making the invoice: ${answer.locked} of ${answer.entryCount} time entries locked…`);
             answer = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/continue', { params: { path: { workspaceId, invoiceId: answer.id } } }));
           }

@@ -76,8 +76,7 @@ export const personCaller: CallerKind<ConsoleTableRoute, PersonCaller, ConsoleRe
   input: { decodePath: true },
   // Idempotency-Key on the console's POSTs of a workspace (shared/console/idempotency.ts)
   idempotencyKeyOf: (event, route) => (consoleIdempotencyApplies(route) ? idempotencyKeyOf(event.httpMethod, event.headers) : undefined),
-  idempotent: (route, req, key, run) =>
-    runConsoleIdempotent({ route, workspaceId: req.member.workspaceId, personId: personCounterId(req.person.email), key, ...req.sent }, run),
+  idempotent: (route, req, key, run) => runConsoleIdempotent({ route, workspaceId: req.member.workspaceId, personId: personCounterId(req.person.email), key, ...req.sent }, run),
   request: (base, s, event) =>
     ({
       ...base,

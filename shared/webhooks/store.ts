@@ -192,7 +192,12 @@ export async function createEndpoint(workspaceId: string, fields: CreateValues<t
  * Updates an endpoint's fields (If-Match as `ifMatch`); `resume`: re-enabled, it sends the events from now on
  * and forgets the failures that disabled it.
  */
-export async function updateEndpoint(workspaceId: string, id: string, fields: FieldValues<typeof webhooks>, opts: { ifMatch?: IfMatch; resume?: { byKey?: string }; also?: readonly WriteOp[] }) {
+export async function updateEndpoint(
+  workspaceId: string,
+  id: string,
+  fields: FieldValues<typeof webhooks>,
+  opts: { ifMatch?: IfMatch; resume?: { byKey?: string }; also?: readonly WriteOp[] },
+) {
   // resuming: events from now on, the failures that disabled it forgotten; a key that resumes it becomes its key
   const internals = opts.resume ? { _activeSince: new Date().toISOString(), _failedEvents: 0, ...(opts.resume.byKey ? { _createdByKey: opts.resume.byKey } : {}) } : undefined;
   return repository(webhooks).update(workspaceId, { id }, fields, {
