@@ -28,10 +28,9 @@ const NOT_IN_THE_REPOSITORY: Record<string, string> = {
   'shared/domain/entities/users.ts': 'docs/architecture.md: the file its worked example creates',
   'shared/entities/invoices.ts': 'docs/performance.md: a past path, named with its present one',
   'ipaddr.js': 'an npm package, not a file',
-  // the wings drawn in docs/architecture.md, built on the invoicing and kernel branches of this session:
-  // remove these two once they are merged (the test then checks the folders like any other path)
-  'shared/invoicing/': 'the invoicing wing (issue 32), on its own branch until merged',
-  'shared/webhooks/': 'the webhooks wing (issue 34 item 2), on its own branch until merged',
+  'config.json': "the console page's configuration, served at /console/config.json (built from settings, no file)",
+  ERR_JWT_CLAIM_VALIDATION_FAILED: "jose's error code, logged as the refusal's reason (docs/operations.md, ConsoleTokensRefused)",
+  ERR_JWT_EXPIRED: "jose's error code, logged as the refusal's reason (docs/operations.md, ConsoleTokensRefused)",
   KEYS_ONLY: 'a DynamoDB projection type (AWS), named as an alternative design',
   WEBHOOK_SECRET: "a receiver's own variable in the verification example (code a customer runs, not ours)",
 };

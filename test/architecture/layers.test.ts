@@ -21,18 +21,25 @@ const ROOT = resolve(__dirname, '../..');
 /**
  * The wings: a feature that is neither HTTP nor storage in one folder. A wing's file is its routes
  * (`routes.ts`, `routes-*.ts`, `routes/`), its store (`store.ts`, `store-*.ts`, `store/`: the only code that
- * knows its items) or one of its services (the rest).
+ * knows its items), its pure rules (`rules.ts`: computations without I/O, under every other part) or one of
+ * its services (the rest).
  */
 const WINGS = ['shared/webhooks', 'shared/invoicing'];
-type WingPart = 'routes' | 'services' | 'store';
+type WingPart = 'routes' | 'services' | 'store' | 'rules';
 const partOf = (file: string): WingPart => {
   const inWing = file.slice(file.indexOf('/', 'shared/'.length) + 1);
   if (/^routes(-[^/]*)?(\.ts)?$|^routes\//.test(inWing)) return 'routes';
   if (/^store(-[^/]*)?(\.ts)?$|^store\//.test(inWing)) return 'store';
+  if (/^rules(-[^/]*)?(\.ts)?$|^rules\//.test(inWing)) return 'rules';
   return 'services';
 };
-/** What each part of a wing may import of its own wing. */
-const WING_PARTS: Record<WingPart, WingPart[]> = { routes: ['services', 'store'], services: ['services', 'store'], store: ['store'] };
+/** What each part of a wing may import of its own wing: its pure rules (`rules.ts`: no I/O) are under every part. */
+const WING_PARTS: Record<WingPart, WingPart[]> = {
+  routes: ['services', 'store', 'rules'],
+  services: ['services', 'store', 'rules'],
+  store: ['store', 'rules'],
+  rules: ['rules'],
+};
 /** What a wing may import outside itself: the layers below it and the kernel (shared/api). */
 const WING_MAY_IMPORT = ['shared/platform', 'shared/domain', 'shared/data', 'shared/api'];
 
