@@ -152,7 +152,8 @@ export class Console extends Construct {
       kind: 'readWrite',
       leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
     });
-    this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.apiKeyById('*').GSI2PK] });
+    // key items read only: by id (GSI2 APIKEYID#, then the item APIKEY#<hash>), for a webhook's key and the audit log's names
+    this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] });
     props.cursorSecret.grantRead(this.fn.role);
     // issue 36: POST .../members invites the person (AdminCreateUser on this pool only)
     this.userPool.grant(this.fn.role, 'cognito-idp:AdminCreateUser');

@@ -1,10 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { keys } from '../shared/data/keys';
 import { SWEEP_METRIC } from '../shared/invoicing/sweep';
@@ -21,9 +19,10 @@ import { METRICS_NAMESPACE, serviceName, ServiceFunction } from './service-funct
  */
 export class InvoiceSweep extends Construct {
   readonly fn: ServiceFunction;
-  readonly alarm: cloudwatch.Alarm;
+  /** The age of the oldest open invoicing job, in seconds (the sweep publishes it each run): Monitoring.alarmInvoiceSweep alarms on it. */
+  readonly oldestJobAge: cloudwatch.Metric;
 
-  constructor(scope: Construct, id: string, props: { config: StageConfig; table: dynamodb.Table; alarmTopic: sns.ITopic }) {
+  constructor(scope: Construct, id: string, props: { config: StageConfig; table: dynamodb.Table }) {
     super(scope, id);
     const { config } = props;
     this.fn = new ServiceFunction(this, 'Fn-invoice-sweep', {
@@ -40,24 +39,12 @@ export class InvoiceSweep extends Construct {
       schedule: events.Schedule.rate(Duration.minutes(1)),
       targets: [new targets.LambdaFunction(this.fn.fn, { retryAttempts: 0 })],
     });
-    this.alarm = new cloudwatch.Alarm(this, 'OldestJobAlarm', {
-      alarmName: `time-tracking-${config.stage}-invoice-sweep-oldest-job`,
-      alarmDescription:
-        'An invoicing job (a create, void or delete in steps) is still open 15 minutes after it began: the sweep cannot finish it (logs of the invoice-sweep function)',
-      metric: new cloudwatch.Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: SWEEP_METRIC,
-        dimensionsMap: { service: serviceName(config.stage), resource: 'invoice-sweep' },
-        statistic: cloudwatch.Stats.MAXIMUM,
-        period: Duration.minutes(5),
-      }),
-      threshold: 15 * 60,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    this.oldestJobAge = new cloudwatch.Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: SWEEP_METRIC,
+      dimensionsMap: { service: serviceName(config.stage), resource: 'invoice-sweep' },
+      statistic: cloudwatch.Stats.MAXIMUM,
+      period: Duration.minutes(5),
     });
-    const action = new cwActions.SnsAction(props.alarmTopic);
-    this.alarm.addAlarmAction(action);
-    this.alarm.addOkAction(action);
   }
 }

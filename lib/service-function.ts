@@ -115,7 +115,7 @@ export interface ServiceFunctionProps {
  * patterns), so no function can read or rewrite the API key records (`APIKEY#`) unless it is meant to.
  */
 export type TableAccess =
-  /** Items of the workspace data: read, write, transactions, Query on the table and its indexes. No Scan, no batch calls. */
+  /** Items of the workspace data: read, write, transactions, Query on the table and its indexes, the keyed write's BatchGetItem. No Scan, no batch writes. */
   | { kind: 'readWrite'; leadingKeys: string[] }
   /** Reads only: GetItem and Query on the table and its indexes (reports). No Scan, no writes. */
   | { kind: 'read'; leadingKeys: string[] }
@@ -125,6 +125,12 @@ export type TableAccess =
 /** The table actions of each kind of access: what the data layer's deployed paths call (TransactWriteItems is authorized per item as Put/Update/Delete/ConditionCheck). */
 export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
 export const WRITE_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
+/**
+ * A write with an Idempotency-Key reads its record and the key's record in one BatchGetItem (its first
+ * consistent read: shared/data/idempotency.ts `consistentGet`). BatchGetItem is authorized per item, under
+ * the same `dynamodb:LeadingKeys` condition, so it reaches no partition the role's GetItem could not.
+ */
+export const KEYED_READ_ACTIONS = ['dynamodb:BatchGetItem'] as const;
 
 /**
  * One Lambda function with the project's defaults fixed in one place: Node.js 22 on arm64, esbuild
@@ -217,7 +223,7 @@ export class ServiceFunction extends Construct {
       // Query) and its deployed paths make no batch call, so IAM forbids them.
       this.role.addToPrincipalPolicy(
         new iam.PolicyStatement({
-          actions: [...READ_ACTIONS, ...(access.kind === 'readWrite' ? WRITE_ACTIONS : [])],
+          actions: [...READ_ACTIONS, ...(access.kind === 'readWrite' ? [...WRITE_ACTIONS, ...KEYED_READ_ACTIONS] : [])],
           resources: [table.tableArn, `${table.tableArn}/index/*`],
           conditions: leadingKeys,
         }),

@@ -388,10 +388,11 @@ export class TimeTrackingStack extends Stack {
       ],
       this.webhooks.alarms,
     );
-    // The invoice sweep (issue 32) is not a function of this branch yet: monitoring.alarmInvoiceSweep(fn, oldestJobAge) is its hook.
 
     // ---------------------------------------------------------------- the invoice sweep (lib/invoice-sweep.ts): every minute
-    this.invoiceSweep = new InvoiceSweep(this, 'InvoiceSweep', { config, table: this.table, alarmTopic: monitoring.alarmTopic });
+    this.invoiceSweep = new InvoiceSweep(this, 'InvoiceSweep', { config, table: this.table });
+    // its alarms (the oldest open job over 15 minutes, errors, throttles) and its dashboard row
+    monitoring.alarmInvoiceSweep(this.invoiceSweep.fn, this.invoiceSweep.oldestJobAge, 15 * 60);
 
     // ---------------------------------------------------------------- outputs
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the stage; routes are under v1/' });

@@ -109,6 +109,8 @@ export class WebhookDelivery extends Construct {
       actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       leadingKeys: [`${keys.workspacePartition('*')}`],
     });
+    // A webhook delivers only what its API key may read now (shared/webhooks/key-power.ts): the key by id, read only.
+    this.dispatcher.bindTable(table, { kind: 'read', leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] });
     this.dispatcher.fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -147,6 +149,8 @@ export class WebhookDelivery extends Construct {
       actions: ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       leadingKeys: [`${keys.workspacePartition('*')}`],
     });
+    // A webhook delivers only what its API key may read now (shared/webhooks/key-power.ts): the key by id, read only.
+    this.sender.bindTable(table, { kind: 'read', leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] });
     // At most senderMaxConcurrency senders at once, whatever the backlog (SQS maximum concurrency: messages
     // wait in the queue instead of being throttled back into it), within the sender's reserved concurrency.
     this.sender.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: config.webhookConcurrency.senderMaxConcurrency }));

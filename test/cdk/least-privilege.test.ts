@@ -7,13 +7,14 @@ import { type Synth, allFunctions, asArray, resourcesOfType, statementsOfRole, s
  * Least privilege on the table (issue 28, item 2), read from the synthesized template: every function
  * role's DynamoDB item actions, whether they reach the indexes, and the partitions they may touch
  * (`dynamodb:LeadingKeys`). No role may touch an item without a leading-key condition, none may Scan or make
- * batch calls, and only the authorizer and `me` may touch `APIKEY#` records. The stream actions of the
+ * batch writes (BatchGetItem only with the read-write grant: a keyed write's first read), and only the authorizer and `me` may touch `APIKEY#` records. The stream actions of the
  * webhook dispatcher's event source are listed apart.
  */
 const STREAM_ACTIONS = new Set(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
 const WORKSPACE = keys.workspacePartition('*');
 const RATE = keys.rateCounter('*', '').PK;
-const RW = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'];
+// BatchGetItem: a write with an Idempotency-Key reads its record and the key's record in one call (shared/data/idempotency.ts)
+const RW = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'];
 const RESOURCE_GRANT = [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE] }];
 
 /**
@@ -39,13 +40,15 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
     { actions: ['dynamodb:UpdateItem'], indexes: false, leadingKeys: [RATE] },
   ],
   authorizer: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK] }],
-  'webhook-dispatcher': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
-  'webhook-sender': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }],
+  // a webhook delivers only what its API key may read now: the key by id, read only
+  'webhook-dispatcher': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }, { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] }],
+  // a webhook delivers only what its API key may read now: the key by id, read only
+  'webhook-sender': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }, { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] }],
   // the console: members, audit log and counters (WS#), its per-person rate counter, a person's memberships
-  // (PERSON# on GSI1), invoice jobs; key items read only (by id on GSI2): it writes none
+  // (PERSON# on GSI1), invoice jobs; key items read only (by id on GSI2, then the item): it writes none
   console: [
     { actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition] },
-    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKeyById('*').GSI2PK] },
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] },
   ],
   // the console's key writes (create, edit, roll, revoke): the key records (APIKEY#, APIKEYID# on GSI2), with the
   // membership, audit entries and key counter (WS#) and the per-person rate counter
@@ -98,19 +101,23 @@ describe.each(['dev', 'prod'] as const)('least privilege on the table (%s)', (st
     expect(all.map(([n]) => n).sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
-  test('no statement of any role in the stack grants Scan, a batch call or a wildcard DynamoDB action, or an item action without a leading-key condition', () => {
+  test('no statement of any role in the stack grants Scan, a batch write or a wildcard DynamoDB action, BatchGetItem but with the read-write grant, or an item action without a leading-key condition', () => {
     for (const [, policy] of resourcesOfType(s, 'AWS::IAM::Policy')) {
       for (const st of policy.Properties!.PolicyDocument.Statement as Array<Record<string, any>>) {
         const actions = asArray(st.Action as string | string[]).filter((a) => a.startsWith('dynamodb:'));
-        for (const a of actions) expect(['dynamodb:Scan', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:*', 'dynamodb:PartiQLSelect']).not.toContain(a);
+        for (const a of actions) expect(['dynamodb:Scan', 'dynamodb:BatchWriteItem', 'dynamodb:*', 'dynamodb:PartiQLSelect']).not.toContain(a);
+        if (actions.includes('dynamodb:BatchGetItem')) expect([...actions].sort()).toEqual(RW);
         if (actions.some((a) => !STREAM_ACTIONS.has(a))) expect(st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']).toBeDefined();
       }
     }
   });
 
-  test('only the authorizer, me and console-keys (which makes, rolls, edits and revokes keys) may touch APIKEY# records; no workspace pattern can reach them', () => {
-    const apiKeyReaders = all.filter(([, f]) => tableGrants(s, f).some((g) => g.leadingKeys.includes(keys.apiKey('*').PK))).map(([n]) => n);
-    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'console-keys', 'me']);
+  test('only the authorizer, me and console-keys (which makes, rolls, edits and revokes keys) may write APIKEY# records, the console and the webhook workers read them (a key by id); no workspace pattern can reach them', () => {
+    const holds = (g: { leadingKeys: string[] }) => g.leadingKeys.includes(keys.apiKey('*').PK);
+    const apiKeyReaders = all.filter(([, f]) => tableGrants(s, f).some(holds)).map(([n]) => n);
+    expect(apiKeyReaders.sort()).toEqual(['authorizer', 'console', 'console-keys', 'me', 'webhook-dispatcher', 'webhook-sender']);
+    const readOnly = all.filter(([, f]) => tableGrants(s, f).some((g) => holds(g) && g.actions.every((a) => a === 'dynamodb:GetItem' || a === 'dynamodb:Query'))).map(([n]) => n);
+    expect(readOnly.sort()).toEqual(['console', 'webhook-dispatcher', 'webhook-sender']);
     // Of the console's roles, only console-keys may write a key item (APIKEY#) or its by-id entry (APIKEYID#).
     const writes = new Set(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     const keyWriters = all

@@ -23,6 +23,7 @@ const EXPECTED_ALARMS = [
   ...['Errors', 'Throttles'].map((m) => `Fn-console-keys-${m}`),
   'TableThrottles',
   'invoice-sweep-oldest-job',
+  ...['Errors', 'Throttles'].map((m) => `Fn-invoice-sweep-${m}`),
   ...TABLE.indexes.map((i) => `${i.name}Throttles`),
 ];
 

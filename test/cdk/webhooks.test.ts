@@ -41,7 +41,7 @@ describe.each(['dev', 'prod'] as const)('webhook delivery (%s)', (stage) => {
     expect(fromQueue).toEqual(expect.objectContaining({ EventSourceArn: { 'Fn::GetAtt': [id(w.queue), 'Arn'] }, FunctionResponseTypes: ['ReportBatchItemFailures'] }));
   });
 
-  test('least privilege: dispatcher and sender get Query/GetItem/PutItem/UpdateItem on workspace items only, SQS send on the queue; only the sender reads the webhook key ring, neither the cursor secret', () => {
+  test('least privilege: dispatcher and sender get Query/GetItem/PutItem/UpdateItem on workspace items only (and read API keys by id), SQS send on the queue; only the sender reads the webhook key ring, neither the cursor secret', () => {
     for (const [fn, queues] of [
       [w.dispatcher, [w.queue, w.streamFailures]],
       [w.sender, [w.queue]],
@@ -56,6 +56,12 @@ describe.each(['dev', 'prod'] as const)('webhook delivery (%s)', (stage) => {
           Resource: { 'Fn::GetAtt': [id(s.stack.table), 'Arn'] },
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WS#*'] } },
         },
+        // a webhook delivers only what its API key may read now (shared/webhooks/key-power.ts): the key by id, read only
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: ['dynamodb:GetItem', 'dynamodb:Query'],
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*', 'APIKEYID#*'] } },
+        }),
       ]);
       // its own queue(s) only: the dispatcher also sends failed stream batches to their queue
       const sends = statements.filter((st) => asArray(st.Action).includes('sqs:SendMessage')).map((st) => st.Resource);
