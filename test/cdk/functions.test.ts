@@ -64,7 +64,15 @@ describe.each(['dev', 'prod'] as const)('functions (%s)', (stage) => {
     for (const name of RESOURCES) {
       const { roleId } = fnJson(name);
       const actions = dynamoActions(s, roleId);
-      expect([...actions].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+      expect([...actions].sort()).toEqual([
+        'dynamodb:BatchGetItem',
+        'dynamodb:ConditionCheckItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+      ]);
       expect(actions).not.toContain('dynamodb:Scan');
       expect(actions.some((a) => a.includes('*'))).toBe(false);
       const tableStatement = statementsOfRole(s, roleId).find((st) => asArray(st.Action).includes('dynamodb:Query'))!;

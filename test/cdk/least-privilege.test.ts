@@ -41,9 +41,15 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   ],
   authorizer: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK] }],
   // a webhook delivers only what its API key may read now: the key by id, read only
-  'webhook-dispatcher': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }, { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] }],
+  'webhook-dispatcher': [
+    { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] },
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] },
+  ],
   // a webhook delivers only what its API key may read now: the key by id, read only
-  'webhook-sender': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] }, { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] }],
+  'webhook-sender': [
+    { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [WORKSPACE] },
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] },
+  ],
   // the console: members, audit log and counters (WS#), its per-person rate counter, a person's memberships
   // (PERSON# on GSI1), invoice jobs; key items read only (by id on GSI2, then the item): it writes none
   console: [
