@@ -150,7 +150,7 @@ export class Console extends Construct {
     // the keys function's alone.
     this.fn.bindTable(props.table, {
       kind: 'readWrite',
-      leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition],
+      leadingKeys: [keys.workspacePartition('*'), keys.rateCounter('*', '').PK, keys.memberByPersonPartition('*')],
     });
     // key items read only: by id (GSI2 APIKEYID#, then the item APIKEY#<hash>), for a webhook's key and the audit log's names
     this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] });

@@ -14,7 +14,7 @@ import { METRICS_NAMESPACE, serviceName, ServiceFunction } from './service-funct
  * functions/invoice-sweep every minute, so an invoice step nobody continues is rolled back (and a void or
  * delete nobody continues is finished) within INVOICE_STEP_LEASE_MS plus a minute, with no other request.
  * Its role: the workspace data it releases and rewrites (entries, invoices, their locks, counters and feed:
- * PK `WS#...`) and the job items (PK `INVOICEJOBS`); no rate counters, API keys or webhook items. An alarm
+ * PK `WS#...`, the job items included) and every open job through GSI1 (`INVOICEJOBS`); no rate counters, API keys or webhook items. An alarm
  * fires when the oldest job still open after a sweep is older than 15 minutes (a job no sweep can finish).
  */
 export class InvoiceSweep extends Construct {
@@ -33,7 +33,9 @@ export class InvoiceSweep extends Construct {
       reservedConcurrentExecutions: 1,
       description: `time-tracking ${config.stage}: the invoice sweep (every minute)`,
     });
-    this.fn.bindTable(props.table, { kind: 'readWrite', leadingKeys: [keys.workspacePartition('*'), keys.invoiceJobsPartition] });
+    this.fn.bindTable(props.table, { kind: 'readWrite', leadingKeys: [keys.workspacePartition('*')] });
+    // every open job: a Query of GSI1's INVOICEJOBS partition, read only (the job items themselves are in WS#<ws>#INVOICEJOBS)
+    this.fn.bindTable(props.table, { kind: 'read', leadingKeys: [keys.invoiceJobsPartition] });
     new events.Rule(this, 'Schedule', {
       description: `time-tracking ${config.stage}: the invoice sweep, every minute`,
       schedule: events.Schedule.rate(Duration.minutes(1)),

@@ -147,10 +147,10 @@ export class TimeTrackingStack extends Stack {
       });
       // Workspace data (records, locks, feed, rollups, list bounds, idempotency records: all under WS#<ws>)
       // and the rate counters; the webhooks function also adds its workspace to the webhook directory, and the
-      // invoices function releases an invoice's entries under a job item (INVOICEJOBS, shared/invoicing/store.ts).
+      // invoices function releases an invoice's entries under a job item (WS#<ws>#INVOICEJOBS, shared/invoicing/store.ts).
       fn.bindTable(this.table, {
         kind: 'readWrite',
-        leadingKeys: [...WORKSPACE_DATA_KEYS, ...(name === 'webhooks' ? [keys.webhookDirectoryPartition] : []), ...(name === 'invoices' ? [keys.invoiceJobsPartition] : [])],
+        leadingKeys: [...WORKSPACE_DATA_KEYS, ...(name === 'webhooks' ? [keys.webhookDirectoryPartition] : [])],
       });
       if (CURSOR_FUNCTIONS.includes(name)) this.cursorSecret.grantRead(fn.role);
       fns[name] = fn;

@@ -223,11 +223,14 @@ export const keys = {
   /**
    * Invoicing (shared/invoicing/store.ts): the workspace's invoice-number sequence (`n`, the last
    * number given), and one job item per invoice being made or released (its entries being locked or
-   * released in batches), in one partition outside any workspace so the sweep finds every stalled job with
-   * one Query (SK `<ws>#<invoiceId>`: a workspace's own jobs are a begins_with).
+   * released in batches), in the workspace's own partition `WS#<ws>#INVOICEJOBS` (so `dynamodb:LeadingKeys`
+   * binds every function that writes one to workspace partitions), and on GSI1 in one partition
+   * (`INVOICEJOBS`, GSI1SK `<ws>#<invoiceId>`) so the sweep finds every stalled job with one Query.
    */
   invoiceSequence: (workspaceId: string): Key => ({ PK: ws(workspaceId), SK: 'INVOICESEQ' }),
-  invoiceJob: (workspaceId: string, invoiceId: string): Key => ({ PK: 'INVOICEJOBS', SK: `${workspaceId}#${invoiceId}` }),
+  invoiceJob: (workspaceId: string, invoiceId: string): Key => ({ PK: `${ws(workspaceId)}#INVOICEJOBS`, SK: invoiceId }),
+  invoiceJobIndex: (workspaceId: string, invoiceId: string) => ({ GSI1PK: 'INVOICEJOBS', GSI1SK: `${workspaceId}#${invoiceId}` }),
+  /** The GSI1 partition of every open invoicing job (the sweep's Query). */
   invoiceJobsPartition: 'INVOICEJOBS',
 
   /**

@@ -18,7 +18,7 @@ import { ITEM_TYPES } from '../data/item-types';
  * The storage side of invoices made from time (docs/data-model.md, "Invoices from time"). The service
  * (shared/invoicing/service.ts) orchestrates; every write here is one transaction with its change events.
  *
- * - A **job item** (`INVOICEJOBS` / `<ws>#<invoiceId>`) exists while an invoice's entries are being locked
+ * - A **job item** (`WS#<ws>#INVOICEJOBS` / `<invoiceId>`, on GSI1 `INVOICEJOBS` / `<ws>#<invoiceId>`) exists while an invoice's entries are being locked
  *   (kind `create`, state `locking`) or released (state `releasing`). It counts the entries that carry the
  *   invoice's id (`locked`): every lock or release batch moves that count in its own transaction, under
  *   the condition that the job is in the state the writer holds. So the count is exact whatever fails.
@@ -116,7 +116,7 @@ export async function openJob(job: InvoiceJob): Promise<void> {
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.invoiceJob(job.workspaceId, job.invoiceId), [TYPE]: JOB_TYPE, ...job },
+        Item: { ...keys.invoiceJob(job.workspaceId, job.invoiceId), ...keys.invoiceJobIndex(job.workspaceId, job.invoiceId), [TYPE]: JOB_TYPE, ...job },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
@@ -229,14 +229,17 @@ export const noJobOp = (workspaceId: string, invoiceId: string, onOpen: () => Er
   onConditionFail: onOpen,
 });
 
-/** Every open job (one workspace's, or all), oldest lease first within a workspace: what the sweep reads. */
+/**
+ * Every open job: one workspace's (its partition, read strongly consistent), or all of them (GSI1's
+ * `INVOICEJOBS` partition, eventually consistent: a job a moment old may be missed, and the next sweep
+ * finds it; every change the sweep makes is conditioned on the job's state and lease). What the sweep reads.
+ */
 export async function listJobs(workspaceId?: string): Promise<InvoiceJob[]> {
-  const items = await queryAll({
-    TableName: tableName(),
-    KeyConditionExpression: workspaceId === undefined ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :ws)',
-    ExpressionAttributeValues: { ':pk': keys.invoiceJobsPartition, ...(workspaceId === undefined ? {} : { ':ws': `${workspaceId}#` }) },
-    ConsistentRead: true,
-  });
+  const items = await queryAll(
+    workspaceId === undefined
+      ? { TableName: tableName(), IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.invoiceJobsPartition } }
+      : { TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.invoiceJob(workspaceId, '').PK }, ConsistentRead: true },
+  );
   return items.map(jobOf);
 }
 

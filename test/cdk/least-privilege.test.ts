@@ -30,7 +30,7 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   'time-entries': RESOURCE_GRANT,
   favorites: RESOURCE_GRANT,
   // the invoices function releases an invoice's entries under its job item (DELETE /v1/invoices/{id})
-  invoices: [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.invoiceJobsPartition] }],
+  invoices: [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE] }],
   webhooks: [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.webhookDirectoryPartition] }],
   openapi: [],
   me: [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], indexes: false, leadingKeys: [keys.apiKey('*').PK, RATE] }],
@@ -53,7 +53,7 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   // the console: members, audit log and counters (WS#), its per-person rate counter, a person's memberships
   // (PERSON# on GSI1), invoice jobs; key items read only (by id on GSI2, then the item): it writes none
   console: [
-    { actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.memberByPersonPartition('*'), keys.invoiceJobsPartition] },
+    { actions: RW, indexes: true, leadingKeys: [WORKSPACE, RATE, keys.memberByPersonPartition('*')] },
     { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.apiKey('*').PK, keys.apiKeyById('*').GSI2PK] },
   ],
   // the console's key writes (create, edit, roll, revoke): the key records (APIKEY#, APIKEYID# on GSI2), with the
@@ -67,7 +67,10 @@ const EXPECTED: Record<string, Array<{ actions: string[]; indexes: boolean; lead
   // verifies a signature against the issuer's JWKS: no table access at all
   'console-authorizer': [],
   // the invoice sweep (issue 32): releases entries and ends voids and deletes (WS#), reads and closes the jobs; no rate counters
-  'invoice-sweep': [{ actions: RW, indexes: true, leadingKeys: [WORKSPACE, keys.invoiceJobsPartition] }],
+  'invoice-sweep': [
+    { actions: RW, indexes: true, leadingKeys: [WORKSPACE] },
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], indexes: true, leadingKeys: [keys.invoiceJobsPartition] },
+  ],
 };
 
 function tableGrants(s: Synth, f: ServiceFunction) {

@@ -1,4 +1,5 @@
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '../../platform/logger';
@@ -125,21 +126,34 @@ function rejectUnknownQuery(q: Record<string, string | undefined> | null): Recor
 
 const isEmpty = (body: string | null | undefined): body is '' | null | undefined => body === null || body === undefined || body === '';
 
+/**
+ * The JSON body parser of every stack: middy's (`@middy/http-json-body-parser`; it decodes a base64 body and
+ * parses it into `event.body`). disableContentTypeCheck (a runtime option missing from the typings): a JSON
+ * API parses every body as JSON, whatever Content-Type says.
+ */
+const jsonBodyParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]) as unknown as MiddlewareObj<
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  Error,
+  Context
+>;
+
 /** The JSON body of a route that takes one (undefined when it may be left out and was); a missing one is a 400. */
-function parseJsonBody(route: KernelRoute, event: APIGatewayProxyEvent): unknown {
-  const sent = event.body;
+async function parseJsonBody(route: KernelRoute, request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>): Promise<unknown> {
+  const sent = request.event.body;
   if (isEmpty(sent)) {
     if (route.bodyOptional) return undefined;
     throw validationError('A JSON request body is required', [{ field: 'body', message: 'required' }]);
   }
-  if (Buffer.byteLength(sent, event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
+  if (Buffer.byteLength(sent, request.event.isBase64Encoded ? 'base64' : 'utf8') > MAX_BODY_BYTES) {
     throw new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (at most ${MAX_BODY_BYTES / 1024} KB)`);
   }
   try {
-    return JSON.parse(event.isBase64Encoded ? Buffer.from(sent, 'base64').toString('utf8') : sent);
+    await jsonBodyParser.before!(request);
   } catch {
     throw validationError('Request body must be valid JSON', [{ field: 'body', message: 'malformed JSON' }]);
   }
+  return request.event.body as unknown;
 }
 
 /**
@@ -201,9 +215,9 @@ export function buildStack<R extends KernelRoute, C, Rq extends BaseRequest>(kin
   };
   /** 4. The JSON body (routes with a body only; 128 KB). */
   const parse: Middleware = {
-    before: (request) => {
+    before: async (request) => {
       const s = stateOf(request);
-      if (s.route!.body) s.body = parseJsonBody(s.route!, request.event);
+      if (s.route!.body) s.body = await parseJsonBody(s.route!, request);
     },
   };
   /** 5. 501 for a route declared but not offered; zod on path, query and body; the Idempotency-Key header. */
