@@ -175,8 +175,10 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
   test('one invoke permission per function for the whole API (not one per method)', () => {
     const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
     // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission,
-    // + the console function, the invoice PDF's function, the key writes' function (issue 33) and the console authorizer.
-    expect(perms).toHaveLength(FUNCTION_NAMES.length + 5);
+    // + the console function, the invoice PDF's function, the key writes' function (issue 33) and the console authorizer,
+    // + the invoice sweep's schedule (EventBridge invokes it, issue 32).
+    expect(perms).toHaveLength(FUNCTION_NAMES.length + 6);
+    expect(perms.filter(([, p]) => p.Properties!.Principal === 'events.amazonaws.com')).toHaveLength(1);
     expect(FUNCTION_NAMES).toHaveLength(RESOURCES.length + API_FUNCTIONS_BEYOND_ENTITIES.length);
   });
 

@@ -101,8 +101,11 @@ describe.each(['dev', 'prod'] as const)('AWS-only behaviour (%s)', (stage) => {
     } else {
       expect([reserved(w.sender), reserved(w.dispatcher), fromQueue.ScalingConfig.MaximumConcurrency]).toEqual([undefined, undefined, 5]);
     }
-    // No API function has reserved concurrency: they share the rest of the account's.
-    const reservedFns = resourcesOfType(s, 'AWS::Lambda::Function').filter(([, f]) => f.Properties!.ReservedConcurrentExecutions !== undefined);
+    // No API function has reserved concurrency: they share the rest of the account's. The invoice sweep
+    // reserves 1 in both stages (one sweep at a time: its schedule never stacks runs, lib/invoice-sweep.ts).
+    const sweep = id(s.stack.invoiceSweep.fn.fn);
+    expect(s.json.Resources[sweep]!.Properties!.ReservedConcurrentExecutions).toBe(1);
+    const reservedFns = resourcesOfType(s, 'AWS::Lambda::Function').filter(([fid, f]) => fid !== sweep && f.Properties!.ReservedConcurrentExecutions !== undefined);
     expect(reservedFns.map(([fid]) => fid).sort()).toEqual(stage === 'prod' ? [id(w.dispatcher.fn), id(w.sender.fn)].sort() : []);
   });
 

@@ -1,7 +1,7 @@
-// Logs at INFO for this file (tests are SILENT by default), captured from stdout.
+// Logs at INFO for this file (tests are SILENT by default), captured from stdout. The harness is required after
+// the level is set (an import would be hoisted above it, and the logger made at SILENT by what it imports).
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-
-import { apiClient, makeKey, newWorkspace, useTestTable } from '../support/harness';
+const { apiClient, makeKey, newWorkspace, useTestTable } = require('../support/harness') as typeof import('../support/harness');
 
 useTestTable();
 const api = apiClient();

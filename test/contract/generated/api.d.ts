@@ -619,7 +619,7 @@ export interface paths {
         put: operations["updateInvoice"];
         post?: never;
         /**
-         * Delete a draft or void invoice (sent and paid invoices give 409)
+         * Delete a draft or void invoice (sent and paid invoices give 409); 202 while a draft's time entries are being released
          * @description Required scope: `invoices:write`.
          */
         delete: operations["deleteInvoice"];
@@ -1253,7 +1253,8 @@ export interface components {
          *           "description": "Website relaunch: Homepage design",
          *           "quantity": 16,
          *           "unitPrice": 120,
-         *           "amount": 1920
+         *           "amount": 1920,
+         *           "minutes": 960
          *         }
          *       ],
          *       "subtotal": 1920,
@@ -1263,6 +1264,7 @@ export interface components {
          *       "taxRate": 19,
          *       "sentAt": "2026-03-31T16:00:00.000Z",
          *       "paidAt": "2026-04-15T10:12:00.000Z",
+         *       "releasing": true,
          *       "createdAt": "2026-03-02T10:30:05.000Z",
          *       "updatedAt": "2026-03-03T08:12:41.000Z",
          *       "etag": "\"3\""
@@ -1298,6 +1300,12 @@ export interface components {
                 unitPrice: number;
                 /** @example 1920 */
                 amount: number;
+                /**
+                 * Format: int64
+                 * @description The exact minutes the line bills (lines made from time): amount = unitPrice x minutes / 60, rounded once, half up, to cents; quantity shows their hours rounded to 2 decimals
+                 * @example 960
+                 */
+                minutes?: number;
             }[];
             /** @example 1920 */
             subtotal: number;
@@ -1319,6 +1327,11 @@ export interface components {
              * @example 2026-04-15T10:12:00.000Z
              */
             paidAt?: string;
+            /**
+             * @description true while the time entries of this void or deleted invoice are being released; absent otherwise
+             * @example true
+             */
+            releasing?: boolean;
             /**
              * Format: date-time
              * @example 2026-03-02T10:30:05.000Z
@@ -1650,6 +1663,41 @@ export interface components {
             deleted: true;
             /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             id: string;
+        };
+        /**
+         * @example {
+         *       "id": "01JB2Z3Y4X5W6V7T8S9R0Q1P2N",
+         *       "status": "releasing",
+         *       "action": "void",
+         *       "clientId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
+         *       "entryCount": 5000,
+         *       "locked": 1370
+         *     }
+         */
+        InvoiceReleasing: {
+            /**
+             * @description The invoice being deleted
+             * @example 01JB2Z3Y4X5W6V7T8S9R0Q1P2N
+             */
+            id: string;
+            /** @enum {string} */
+            status: "releasing";
+            /** @enum {string} */
+            action: "void" | "delete";
+            /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
+            clientId: string;
+            /**
+             * Format: int32
+             * @description The time entries on the invoice
+             * @example 5000
+             */
+            entryCount: number;
+            /**
+             * Format: int32
+             * @description The time entries that still carry its id (down to 0)
+             * @example 1370
+             */
+            locked: number;
         };
         /**
          * @example {
@@ -4918,6 +4966,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Accepted: the draft's time entries are being released in steps (the invoice says releasing: true meanwhile); the sweep (every minute) ends the release and deletes the invoice */
+            202: {
+                headers: {
+                    /** @description The key's quota policies: "minute" (q requests per w=60 seconds) and "hour" (q requests per w=3600 seconds). Windows are clock minutes and hours. Sent on every answer to a request with a valid key that reached the API's functions. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Remaining quota of each policy: r = requests left in the current window after this one, t = seconds until that window resets. Sent with RateLimit-Policy once the request was counted. */
+                    RateLimit?: string;
+                    /** @description `*` by default; with CORS_ORIGINS set, the request's Origin when it is one of the configured origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "RateLimit, RateLimit-Policy, Retry-After, ETag, Location, Idempotent-Replayed, Next-Cursor, X-Request-Id, x-amzn-RequestId";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceReleasing"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -558,7 +558,7 @@ export const createInvoice = <ThrowOnError extends boolean = false>(options?: Op
 });
 
 /**
- * Delete a draft or void invoice (sent and paid invoices give 409)
+ * Delete a draft or void invoice (sent and paid invoices give 409); 202 while a draft's time entries are being released
  *
  * Required scope: `invoices:write`.
  */

@@ -226,6 +226,10 @@ export type Invoice = {
         quantity: number;
         unitPrice: number;
         amount: number;
+        /**
+         * The exact minutes the line bills (lines made from time): amount = unitPrice x minutes / 60, rounded once, half up, to cents; quantity shows their hours rounded to 2 decimals
+         */
+        minutes?: number;
     }>;
     subtotal: number;
     tax: number;
@@ -234,6 +238,10 @@ export type Invoice = {
     taxRate?: number;
     sentAt?: string;
     paidAt?: string;
+    /**
+     * true while the time entries of this void or deleted invoice are being released; absent otherwise
+     */
+    releasing?: boolean;
     createdAt: string;
     updatedAt: string;
     /**
@@ -361,6 +369,24 @@ export type WebhookAttempt = {
 export type Deleted = {
     deleted: true;
     id: string;
+};
+
+export type InvoiceReleasing = {
+    /**
+     * The invoice being deleted
+     */
+    id: string;
+    status: 'releasing';
+    action: 'void' | 'delete';
+    clientId: string;
+    /**
+     * The time entries on the invoice
+     */
+    entryCount: number;
+    /**
+     * The time entries that still carry its id (down to 0)
+     */
+    locked: number;
 };
 
 export type Webhook = {
@@ -3934,6 +3960,10 @@ export type DeleteInvoiceResponses = {
      * OK
      */
     200: Deleted;
+    /**
+     * Accepted: the draft's time entries are being released in steps (the invoice says releasing: true meanwhile); the sweep (every minute) ends the release and deletes the invoice
+     */
+    202: InvoiceReleasing;
 };
 
 export type DeleteInvoiceResponse = DeleteInvoiceResponses[keyof DeleteInvoiceResponses];

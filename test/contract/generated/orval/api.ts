@@ -435,6 +435,12 @@ export type InvoiceLineItemsItem = {
      * @maximum 1000000000
      */
   amount: number;
+  /**
+     * The exact minutes the line bills (lines made from time): amount = unitPrice x minutes / 60, rounded once, half up, to cents; quantity shows their hours rounded to 2 decimals
+     * @minimum 1
+     * @maximum 9007199254740991
+     */
+  minutes?: number;
 };
 
 export interface Invoice {
@@ -491,6 +497,8 @@ export interface Invoice {
   sentAt?: string;
   /** @maxLength 40 */
   paidAt?: string;
+  /** true while the time entries of this void or deleted invoice are being released; absent otherwise */
+  releasing?: boolean;
   /** @maxLength 40 */
   createdAt: string;
   /** @maxLength 40 */
@@ -772,6 +780,45 @@ export interface Deleted {
   deleted: true;
   /** @maxLength 128 */
   id: string;
+}
+
+export type InvoiceReleasingStatus = typeof InvoiceReleasingStatus[keyof typeof InvoiceReleasingStatus];
+
+
+export const InvoiceReleasingStatus = {
+  releasing: 'releasing',
+} as const;
+
+export type InvoiceReleasingAction = typeof InvoiceReleasingAction[keyof typeof InvoiceReleasingAction];
+
+
+export const InvoiceReleasingAction = {
+  void: 'void',
+  delete: 'delete',
+} as const;
+
+export interface InvoiceReleasing {
+  /**
+     * The invoice being deleted
+     * @maxLength 128
+     */
+  id: string;
+  status: InvoiceReleasingStatus;
+  action: InvoiceReleasingAction;
+  /** @maxLength 128 */
+  clientId: string;
+  /**
+     * The time entries on the invoice
+     * @minimum 0
+     * @maximum 5000
+     */
+  entryCount: number;
+  /**
+     * The time entries that still carry its id (down to 0)
+     * @minimum 0
+     * @maximum 5000
+     */
+  locked: number;
 }
 
 export interface Webhook {
@@ -6921,6 +6968,11 @@ export type deleteInvoiceResponse200 = {
   status: 200
 }
 
+export type deleteInvoiceResponse202 = {
+  data: InvoiceReleasing
+  status: 202
+}
+
 export type deleteInvoiceResponse400 = {
   data: BadRequestResponse
   status: 400
@@ -6978,10 +7030,10 @@ export type deleteInvoiceResponse504 = {
 
 export type deleteInvoiceResponseDefault = {
   data: OtherErrorResponse
-  status: Exclude<HTTPStatusCodes, 200 | 400 | 401 | 403 | 404 | 409 | 412 | 422 | 429 | 500 | 503 | 504>
+  status: Exclude<HTTPStatusCodes, 200 | 202 | 400 | 401 | 403 | 404 | 409 | 412 | 422 | 429 | 500 | 503 | 504>
 }
 
-export type deleteInvoiceResponseSuccess = (deleteInvoiceResponse200) & {
+export type deleteInvoiceResponseSuccess = (deleteInvoiceResponse200 | deleteInvoiceResponse202) & {
   headers: Headers;
 };
 export type deleteInvoiceResponseError = (deleteInvoiceResponse400 | deleteInvoiceResponse401 | deleteInvoiceResponse403 | deleteInvoiceResponse404 | deleteInvoiceResponse409 | deleteInvoiceResponse412 | deleteInvoiceResponse422 | deleteInvoiceResponse429 | deleteInvoiceResponse500 | deleteInvoiceResponse503 | deleteInvoiceResponse504 | deleteInvoiceResponseDefault) & {
@@ -7000,7 +7052,7 @@ export const getDeleteInvoiceUrl = (id: string,) => {
 
 /**
  * Required scope: `invoices:write`.
- * @summary Delete a draft or void invoice (sent and paid invoices give 409)
+ * @summary Delete a draft or void invoice (sent and paid invoices give 409); 202 while a draft's time entries are being released
  */
 export const deleteInvoice = async (id: string, options?: RequestInit): Promise<deleteInvoiceResponse> => {
 
