@@ -9,6 +9,7 @@ import { CONSOLE_ASSETS } from '../shared/console/page';
 import { consolePathTemplates } from '../shared/console/routes';
 import { functionOf, type ConsoleFunctionName } from '../shared/console/route-table';
 import type { StageConfig } from './config';
+import type { GatewayEdgeMethods } from './gateway-responses';
 import { ServiceFunction } from './service-function';
 
 /** The console authorizer's cache (identity source: Authorization): at most 60 s, as issue 23 asks. */
@@ -21,6 +22,8 @@ export const CONSOLE_TOKEN_VALIDITY = Duration.minutes(15);
 export interface ConsoleProps {
   config: StageConfig;
   api: apigw.RestApi;
+  /** OPTIONS and ANY on every path, as /v1's (lib/gateway-responses.ts). */
+  edge: GatewayEdgeMethods;
   table: dynamodb.Table;
   cursorSecret: secretsmanager.ISecret;
 }
@@ -31,7 +34,9 @@ export interface ConsoleProps {
  * (authorization code + PKCE, no secret) whose callback and sign-out URLs are the console's; the console
  * function (page, assets, console API), the invoice PDF's function, and their own REQUEST authorizer on the Authorization header, which
  * verifies the person's ID token with the same code as the local run (shared/console/token.ts). Every
- * console route comes from the console route table (shared/console/routes.ts).
+ * console route comes from the console route table (shared/console/routes.ts). Every console path also has
+ * /v1's OPTIONS (the CORS preflight, no token) and ANY (501 NOT_IMPLEMENTED for a method it does not offer,
+ * behind the console authorizer), as the local gateway answers them.
  */
 export class Console extends Construct {
   readonly userPool: cognito.UserPool;
@@ -226,6 +231,7 @@ export class Console extends Construct {
           ...(isPublic ? [{ id: 'AwsSolutions-APIG4', reason: `${route.method} ${route.path} is public by design: the console page and its assets load before sign-in.` }] : []),
         );
       }
+      props.edge.addTo(resource, template, { authorizer: this.authorizer, credential: "the person's token (Authorization)", requestParameters });
     }
 
     new CfnOutput(this, 'ConsoleUrl', { value: this.consoleUrl, description: 'The console (sign in with an account the admin CLI created)' }).overrideLogicalId('ConsoleUrl');

@@ -1,3 +1,4 @@
+import { Duration, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { CORS, GATEWAY_ANSWERS, gatewayAnswerList, gatewayAnswerTemplate, gatewayCorsOrigin, type GatewayAnswer } from '../shared/api/gateway-edge';
 
@@ -70,3 +71,56 @@ export const notOfferedRequestParameters = (corsOrigins: readonly string[]): Rec
   const o = gatewayCorsOrigin(corsOrigins);
   return 'literal' in o ? {} : { [`method.request.header.${o.echoRequestHeader}`]: false };
 };
+
+/** Content types the 501 mock answers for (any other gets 415 from API Gateway, in the error body). */
+const MOCK_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', 'text/xml'];
+
+/**
+ * The two methods the gateway answers itself on every known path, `/v1`'s and the console's alike (what
+ * local/gateway.ts does for both): `OPTIONS`, the CORS preflight of shared/api/gateway-edge.ts (a mock, 204,
+ * no credentials, as browsers send it), and `ANY` for a method the path does not offer, behind the path's
+ * authorizer (after authentication, as locally), a MOCK integration answering 501 NOT_IMPLEMENTED in the
+ * error body (explicit methods win over ANY). One 501 integration for the whole API.
+ */
+export class GatewayEdgeMethods {
+  private readonly notOffered: apigw.MockIntegration;
+
+  constructor(private readonly corsOrigins: readonly string[]) {
+    this.notOffered = new apigw.MockIntegration({
+      passthroughBehavior: apigw.PassthroughBehavior.NEVER,
+      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, '{"statusCode": 501}'])),
+      integrationResponses: [notOfferedIntegrationResponse(corsOrigins)],
+    });
+  }
+
+  /**
+   * Adds ANY (behind `authorizer`, whose credential `credential` names) and OPTIONS to the resource of the
+   * path template `template`; `requestParameters` are its path parameters.
+   */
+  addTo(resource: apigw.IResource, template: string, opts: { authorizer: apigw.IAuthorizer; credential: string; requestParameters: Record<string, boolean> }): void {
+    const any = resource.addMethod('ANY', this.notOffered, {
+      authorizer: opts.authorizer,
+      authorizationType: apigw.AuthorizationType.CUSTOM,
+      requestParameters: { ...opts.requestParameters, ...notOfferedRequestParameters(this.corsOrigins) },
+      methodResponses: [notOfferedMethodResponse()],
+    });
+    Validations.of(any).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason: `ANY ${template} answers 501 for the methods the path does not offer (a mock, no data), behind the Lambda REQUEST authorizer of ${opts.credential}, as every other method of the path.`,
+    });
+    const preflight = resource.addCorsPreflight({
+      allowOrigins: [...this.corsOrigins],
+      allowHeaders: [...CORS.allowHeaders],
+      allowMethods: [...CORS.allowMethods],
+      maxAge: Duration.seconds(CORS.maxAgeSeconds),
+      statusCode: CORS.preflightStatus,
+    });
+    Validations.of(preflight).acknowledge(
+      {
+        id: 'AwsSolutions-APIG4',
+        reason: `OPTIONS ${template} is the CORS preflight: browsers send it without credentials, so it cannot require ${opts.credential}; it is a mock that answers headers only.`,
+      },
+      { id: 'AwsSolutions-COG4', reason: `OPTIONS ${template} is the CORS preflight (a mock, no data): no authorizer by the CORS protocol.` },
+    );
+  }
+}

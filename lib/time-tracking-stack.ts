@@ -10,9 +10,9 @@ import { keys } from '../shared/data/keys';
 import { RESOURCES, pathTemplates, routeList, type FunctionName } from '../shared/api/routes';
 import { TABLE } from '../shared/data/table';
 import type { StageConfig } from './config';
-import { API_KEY_HEADER, CORS, MIN_COMPRESSION_BYTES } from '../shared/api/gateway-edge';
+import { API_KEY_HEADER, MIN_COMPRESSION_BYTES } from '../shared/api/gateway-edge';
 import { DOCS_SCRIPT } from '../shared/api/routes';
-import { addGatewayErrors, notOfferedIntegrationResponse, notOfferedMethodResponse, notOfferedRequestParameters } from './gateway-responses';
+import { addGatewayErrors, GatewayEdgeMethods } from './gateway-responses';
 import { Monitoring } from './monitoring';
 import { InvoiceSweep } from './invoice-sweep';
 import { ServiceFunction } from './service-function';
@@ -41,9 +41,6 @@ export const CONSOLE_PUBLIC_ROUTES = consoleRouteList.filter((r) => r.access ===
 
 /** Cache time of the authorizer (identity source: API_KEY_HEADER): the cache is why revocation takes up to 5 minutes. */
 export const AUTHORIZER_CACHE_TTL = Duration.minutes(5);
-
-/** Content types the 501 mock answers for (any other gets 415 from API Gateway, in the error body). */
-const MOCK_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', 'text/xml'];
 
 /**
  * The whole service: the single table, one function per resource (plus openapi and the authorizer),
@@ -288,12 +285,8 @@ export class TimeTrackingStack extends Stack {
       return i;
     };
 
-    // A method the API does not offer on a known path: 501 NOT_IMPLEMENTED (explicit methods win over ANY).
-    const notImplemented = new apigw.MockIntegration({
-      passthroughBehavior: apigw.PassthroughBehavior.NEVER,
-      requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, '{"statusCode": 501}'])),
-      integrationResponses: [notOfferedIntegrationResponse(config.corsOrigins)],
-    });
+    // OPTIONS (the CORS preflight) and ANY (501 for a method a path does not offer) on every path, the console's too.
+    const edge = new GatewayEdgeMethods(config.corsOrigins);
 
     for (const [template, routes] of pathTemplates()) {
       const resource = this.api.root.resourceForPath(template);
@@ -313,27 +306,7 @@ export class TimeTrackingStack extends Stack {
           );
         }
       }
-      resource.addMethod('ANY', notImplemented, {
-        authorizer,
-        authorizationType: apigw.AuthorizationType.CUSTOM,
-        requestParameters: { ...requestParameters, ...notOfferedRequestParameters(config.corsOrigins) },
-        methodResponses: [notOfferedMethodResponse()],
-      });
-      // CORS preflight (shared/api/gateway-edge.ts CORS): an OPTIONS mock answering 204 without a key.
-      const preflight = resource.addCorsPreflight({
-        allowOrigins: [...config.corsOrigins],
-        allowHeaders: [...CORS.allowHeaders],
-        allowMethods: [...CORS.allowMethods],
-        maxAge: Duration.seconds(CORS.maxAgeSeconds),
-        statusCode: CORS.preflightStatus,
-      });
-      Validations.of(preflight).acknowledge(
-        {
-          id: 'AwsSolutions-APIG4',
-          reason: `OPTIONS ${template} is the CORS preflight: browsers send it without credentials, so it cannot require the API key; it is a mock that answers headers only.`,
-        },
-        { id: 'AwsSolutions-COG4', reason: `OPTIONS ${template} is the CORS preflight (a mock, no data): no authorizer by the CORS protocol.` },
-      );
+      edge.addTo(resource, template, { authorizer, credential: `the API key (${API_KEY_HEADER})`, requestParameters });
     }
 
     Validations.of(this.api).acknowledge(
@@ -355,7 +328,7 @@ export class TimeTrackingStack extends Stack {
     );
 
     // ---------------------------------------------------------------- the console (lib/console.ts): Cognito, its routes and authorizer
-    this.console = new Console(this, 'Console', { config, api: this.api, table: this.table, cursorSecret: this.cursorSecret });
+    this.console = new Console(this, 'Console', { config, api: this.api, edge, table: this.table, cursorSecret: this.cursorSecret });
 
     // ---------------------------------------------------------------- AWS WAF (lib/waf.ts): on the stage and the user pool
     if (config.waf.enabled) {

@@ -1,51 +1,10 @@
-import { consoleRouteList } from '../../shared/console/routes';
+import { consolePathTemplates, consoleRouteList } from '../../shared/console/routes';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ERROR_STATUS, UNAUTHORIZED_MESSAGE } from '../../shared/api/errors';
 import { FUNCTION_NAMES, RESOURCES, pathTemplates, routeList } from '../../shared/api/routes';
 import { ACCESS_LOG_FIELDS } from '../../lib/time-tracking-stack';
 import { stageConfigFromContext } from '../../lib/config';
-import { API_FUNCTIONS_BEYOND_ENTITIES, type Synth, resourcesOfType, synth } from './support';
-
-/** Full path of every AWS::ApiGateway::Resource, by logical id (rebuilt from ParentId/PathPart). */
-function resourcePaths(s: Synth): Map<string, string> {
-  const resources = new Map(resourcesOfType(s, 'AWS::ApiGateway::Resource'));
-  const paths = new Map<string, string>();
-  const pathOf = (id: string): string => {
-    const known = paths.get(id);
-    if (known) return known;
-    const r = resources.get(id);
-    if (!r) throw new Error(`unknown resource ${id}`);
-    const parent = r.Properties!.ParentId;
-    const parentPath = parent.Ref ? pathOf(parent.Ref) : ''; // Fn::GetAtt [Api, RootResourceId]
-    const p = `${parentPath}/${r.Properties!.PathPart}`;
-    paths.set(id, p);
-    return p;
-  };
-  for (const id of resources.keys()) pathOf(id);
-  return paths;
-}
-
-interface MethodRow {
-  path: string;
-  method: string;
-  authorizationType: string;
-  authorizerId?: string;
-  integration: Record<string, any>;
-}
-
-function methods(s: Synth): MethodRow[] {
-  const paths = resourcePaths(s);
-  return resourcesOfType(s, 'AWS::ApiGateway::Method').map(([, m]) => {
-    const p = m.Properties!;
-    return {
-      path: p.ResourceId.Ref ? paths.get(p.ResourceId.Ref)! : '/',
-      method: p.HttpMethod,
-      authorizationType: p.AuthorizationType,
-      authorizerId: p.AuthorizerId?.Ref,
-      integration: p.Integration,
-    };
-  });
-}
+import { API_FUNCTIONS_BEYOND_ENTITIES, methods, resourcesOfType, synth } from './support';
 
 const fillTemplate = (t: string) => t.replace(/\$context\.error\.messageString/g, '"some message"').replace(/\$context\.[A-Za-z.]+/g, 'x');
 
@@ -114,8 +73,9 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
     const expected = new Set([
       ...routeList.map((r) => `${r.method} ${r.path}`),
       ...[...pathTemplates().keys()].flatMap((p) => [`ANY ${p}`, `OPTIONS ${p}`]),
-      // the console's, from its own route table (lib/console.ts)
+      // the console's, from its own route table (lib/console.ts), with the same ANY and OPTIONS per path
       ...consoleRouteList.map((r) => `${r.method} ${r.path}`),
+      ...[...consolePathTemplates().keys()].flatMap((p) => [`ANY ${p}`, `OPTIONS ${p}`]),
     ]);
     expect(new Set(rows.map((r) => `${r.method} ${r.path}`))).toEqual(expected);
     expect(rows).toHaveLength(expected.size);
@@ -173,7 +133,8 @@ describe.each(['dev', 'prod'] as const)('REST API (%s)', (stage) => {
   });
 
   test('one invoke permission per function for the whole API (not one per method)', () => {
-    const perms = resourcesOfType(s, 'AWS::Lambda::Permission');
+    // API Gateway's (the invoice sweep's schedule has its own, for events.amazonaws.com)
+    const perms = resourcesOfType(s, 'AWS::Lambda::Permission').filter(([, p]) => p.Properties!.Principal === 'apigateway.amazonaws.com');
     // the functions behind the API (resources, openapi, changes, reports) + the authorizer's permission,
     // + the console function, the invoice PDF's function, the key writes' function (issue 33) and the console authorizer,
     // + the invoice sweep's schedule (EventBridge invokes it, issue 32).

@@ -1,6 +1,34 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { consoleRouteList } from '../../shared/console/routes';
-import { synth } from './support';
+import { CORS, REQUEST_ID_HEADER, preflightResponse } from '../../shared/api/gateway-edge';
+import { consolePathTemplates, consoleRouteList } from '../../shared/console/routes';
+import { methods as methodRows, type Synth, synth } from './support';
+
+/**
+ * How a path answers what it does not route to a function: its OPTIONS and ANY methods, with the path's own
+ * parameters taken out (they differ from path to path, the rest must not).
+ */
+function edgeOf(s: Synth, path: string) {
+  const rows = methodRows(s).filter((r) => r.path === path);
+  const options = rows.find((r) => r.method === 'OPTIONS');
+  const any = rows.find((r) => r.method === 'ANY');
+  const withoutPathParams = (params: Record<string, boolean> = {}) => Object.fromEntries(Object.entries(params).filter(([k]) => !k.startsWith('method.request.path.')));
+  return {
+    options: options && {
+      authorizationType: options.authorizationType,
+      authorizerId: options.authorizerId,
+      integration: options.integration,
+      methodResponses: options.properties.MethodResponses,
+    },
+    any: any && {
+      authorizationType: any.authorizationType,
+      authorizerId: any.authorizerId,
+      integration: any.integration,
+      methodResponses: any.properties.MethodResponses,
+      headerParams: withoutPathParams(any.properties.RequestParameters),
+      pathParams: Object.keys(any.properties.RequestParameters ?? {}).filter((k) => k.startsWith('method.request.path.')),
+    },
+  };
+}
 
 /** The console in the template (lib/console.ts): user pool, domain, client, authorizer, routes, outputs. */
 describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
@@ -130,7 +158,57 @@ describe.each(['dev', 'prod'] as const)('console (%s)', (stage) => {
     expect(s.json.Resources[s.logicalId(c.fn.fn)]!.Properties!.Timeout).toBe(10);
   });
 
+  test("every console path answers OPTIONS as /v1's paths do: the CORS preflight mock, 204, no authorizer, the local preflight's headers", () => {
+    const v1 = edgeOf(s, '/v1/clients').options!;
+    expect([v1.authorizationType, v1.authorizerId, v1.integration.Type]).toEqual(['NONE', undefined, 'MOCK']);
+    // the local gateway's preflight (shared/api/gateway-edge.ts) for any Origin, request id aside
+    const { [REQUEST_ID_HEADER]: _id, ...local } = preflightResponse(['*'], 'https://app.example.com', 'r').headers;
+    for (const path of consolePathTemplates().keys()) {
+      const options = edgeOf(s, path).options;
+      expect([path, options]).toEqual([path, v1]);
+      const [response] = options!.integration.IntegrationResponses;
+      expect(response.StatusCode).toBe(String(CORS.preflightStatus));
+      const deployed = Object.fromEntries(
+        Object.entries(response.ResponseParameters as Record<string, string>).map(([k, v]) => [k.replace('method.response.header.', ''), v.replace(/^'|'$/g, '')]),
+      );
+      expect(deployed).toEqual(local);
+    }
+  });
+
+  test("every console path has /v1's ANY: methods the path does not offer answer 501 NOT_IMPLEMENTED (the same mock), behind the console authorizer", () => {
+    const authorizerId = s.logicalId(c.authorizer);
+    const v1 = edgeOf(s, '/v1/clients').any!;
+    expect(v1.integration.Type).toBe('MOCK');
+    expect(v1.integration.IntegrationResponses[0].StatusCode).toBe('501');
+    for (const [path, routes] of consolePathTemplates()) {
+      const any = edgeOf(s, path).any;
+      expect([path, any?.authorizationType, any?.authorizerId]).toEqual([path, 'CUSTOM', authorizerId]);
+      expect([path, any!.integration, any!.methodResponses, any!.headerParams]).toEqual([path, v1.integration, v1.methodResponses, v1.headerParams]);
+      // the path's parameters, as its routed methods declare them
+      const routed = methodRows(s).find((r) => r.path === path && r.method === routes[0]!.method)!;
+      expect(any!.pathParams.sort()).toEqual(Object.keys(routed.properties.RequestParameters ?? {}).sort());
+    }
+  });
+
+  test("the stack stays within CloudFormation's 500 resources per stack (the console's OPTIONS and ANY methods included)", () => {
+    expect(Object.keys(s.json.Resources).length).toBeLessThanOrEqual(500);
+  });
+
   test('outputs ConsoleUrl and UserPoolId', () => {
     expect(Object.keys(s.json.Outputs ?? {})).toEqual(expect.arrayContaining(['ConsoleUrl', 'UserPoolId']));
+  });
+});
+
+describe('console paths with configured CORS origins (-c corsOrigins)', () => {
+  test("several origins: the console's OPTIONS and ANY answer as /v1's (a listed Origin, the request's Origin echoed on the 501)", () => {
+    const s = synth('dev', { corsOrigins: ['https://app.example.com', 'https://admin.example.com'] });
+    const v1 = edgeOf(s, '/v1/clients');
+    expect(v1.any!.headerParams).toEqual({ 'method.request.header.Origin': false });
+    expect(v1.options!.integration.IntegrationResponses[0].ResponseParameters['method.response.header.Vary']).toBe("'Origin'");
+    for (const path of consolePathTemplates().keys()) {
+      const edge = edgeOf(s, path);
+      expect([path, edge.options]).toEqual([path, v1.options]);
+      expect([path, edge.any!.integration, edge.any!.headerParams]).toEqual([path, v1.any!.integration, v1.any!.headerParams]);
+    }
   });
 });

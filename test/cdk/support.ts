@@ -80,3 +80,48 @@ export function allFunctions(s: Synth): Array<[string, ServiceFunction]> {
     ['invoice-sweep', s.stack.invoiceSweep.fn],
   ];
 }
+
+/** Full path of every AWS::ApiGateway::Resource, by logical id (rebuilt from ParentId/PathPart). */
+export function resourcePaths(s: Synth): Map<string, string> {
+  const resources = new Map(resourcesOfType(s, 'AWS::ApiGateway::Resource'));
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const r = resources.get(id);
+    if (!r) throw new Error(`unknown resource ${id}`);
+    const parent = r.Properties!.ParentId;
+    const parentPath = parent.Ref ? pathOf(parent.Ref) : ''; // Fn::GetAtt [Api, RootResourceId]
+    const p = `${parentPath}/${r.Properties!.PathPart}`;
+    paths.set(id, p);
+    return p;
+  };
+  for (const id of resources.keys()) pathOf(id);
+  return paths;
+}
+
+export interface MethodRow {
+  path: string;
+  method: string;
+  authorizationType: string;
+  authorizerId?: string;
+  integration: Record<string, any>;
+  /** The method's whole Properties. */
+  properties: Record<string, any>;
+}
+
+/** Every AWS::ApiGateway::Method with its full path. */
+export function methods(s: Synth): MethodRow[] {
+  const paths = resourcePaths(s);
+  return resourcesOfType(s, 'AWS::ApiGateway::Method').map(([, m]) => {
+    const p = m.Properties!;
+    return {
+      path: p.ResourceId.Ref ? paths.get(p.ResourceId.Ref)! : '/',
+      method: p.HttpMethod,
+      authorizationType: p.AuthorizationType,
+      authorizerId: p.AuthorizerId?.Ref,
+      integration: p.Integration,
+      properties: p,
+    };
+  });
+}
