@@ -145,7 +145,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
 
   // Revoke the new key (with a confirmation): 401 once the cache time has passed.
   const newRow = rows.filter({ hasText: rolled.slice(0, 13) });
-  await newRow.getByRole('button', { name: 'Revoke Browser key' }).click();
+  await newRow.getByRole('button', { name: 'Revoke new key Browser key' }).click();
   await page.getByRole('button', { name: 'Confirm revoke' }).click();
   await page.locator('td.status-revoked').first().waitFor();
   await new Promise((r) => setTimeout(r, (CACHE_SECONDS + 1) * 1000));
