@@ -5,6 +5,7 @@ import { go, href } from '../router';
 import type { SectionProps } from '../section';
 import { Button, CopyButton, Dialog, ErrorBox, fmt, Field, RANK, TableBox, useAction, useFocus } from '../ui';
 import { ScopeGrid } from './scope-grid';
+import { KeyWebhooks } from './webhooks';
 
 /**
  * API Keys: the list (filter by name and status, revoked hidden unless asked, sorted by created or last
@@ -207,6 +208,7 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
         <Dialog title={`Edit ${panel.key.name}`} onClose={close}>
           <KeyForm
             scopes={cfg.scopes}
+            workspaceId={workspaceId}
             current={panel.key}
             submit="Save"
             onCancel={close}
@@ -244,6 +246,7 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
         <RevokeDialog
           k={panel.key}
           pair={panel.pair}
+          workspaceId={workspaceId}
           onClose={close}
           revoke={async () => {
             const revoked = ok(await client.DELETE('/console/api/workspaces/{workspaceId}/api-keys/{keyId}', { params: { path: { workspaceId, keyId: panel.key.id } } }));
@@ -366,12 +369,14 @@ const EXPIRY_CHOICES = [
  */
 function KeyForm({
   scopes,
+  workspaceId,
   current,
   submit,
   onSave,
   onCancel,
 }: {
   scopes: string[];
+  workspaceId?: string;
   current?: ApiKey;
   submit: string;
   onSave: (body: KeyBody) => Promise<void>;
@@ -421,6 +426,13 @@ function KeyForm({
         {(a) => <input {...a} name="name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
       <ScopeGrid scopes={scopes} value={chosen} onChange={setChosen} error={fields.scopes} />
+      {current && workspaceId && initial.scopes.some((s) => !chosen.includes(s)) ? (
+        <KeyWebhooks
+          workspaceId={workspaceId}
+          keyId={current.id}
+          why="Narrowing its scopes: these webhooks, made by this key, stop delivering events of what it can no longer read:"
+        />
+      ) : null}
       <div class="row">
         <Field label="Per minute" error={fields.perMinute}>
           {(a) => <input {...a} type="number" min={1} value={perMinute} onInput={(e) => setPerMinute(e.currentTarget.value)} />}
@@ -484,7 +496,7 @@ function RollDialog({ k, onClose, roll }: { k: ApiKey; onClose: () => void; roll
   );
 }
 
-function RevokeDialog({ k, pair, onClose, revoke }: { k: ApiKey; pair: Pair; onClose: () => void; revoke: () => Promise<void> }) {
+function RevokeDialog({ k, pair, workspaceId, onClose, revoke }: { k: ApiKey; pair: Pair; workspaceId: string; onClose: () => void; revoke: () => Promise<void> }) {
   const action = useAction();
   const what = pair?.role === 'old' ? 'the old key' : pair?.role === 'new' ? 'the new key' : 'the key';
   return (
@@ -502,6 +514,7 @@ function RevokeDialog({ k, pair, onClose, revoke }: { k: ApiKey; pair: Pair; onC
           key after that.
         </p>
       ) : null}
+      <KeyWebhooks workspaceId={workspaceId} keyId={k.id} why="These webhooks, made by this key, stop delivering when it is revoked:" />
       <ErrorBox error={action.error} />
       <p>
         <Button busy={action.busy} class="danger" onClick={() => void action.run(revoke)}>
