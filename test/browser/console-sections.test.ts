@@ -79,6 +79,14 @@ async function signIn(page: Page, email: string, password: string, hash = '') {
 }
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Waits until an expression is true in the page. Not page.waitForFunction: its polling evaluates the string
+ * with eval inside the page, which the console's CSP (script-src 'self', no unsafe-eval) refuses.
+ */
+async function until(page: Page, expression: string, timeoutMs = 15_000) {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) if (await page.evaluate(expression)) return;
+  throw new Error(`Not true within ${timeoutMs} ms: ${expression}`);
+}
 const v1 = (path: string, key: string, init: RequestInit = {}) =>
   fetch(`${base}${path}`, { ...init, headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
 
@@ -102,8 +110,8 @@ test('a rolled pair is labelled ("replaced by …, stops at"; "replaces …") an
   const fresh = (await made.locator('code').innerText()).trim();
   const freshPrefix = fresh.slice(0, 13);
 
-  const oldRow = page.locator('tr[data-key-id]', { hasText: old.prefix });
-  const newRow = page.locator('tr[data-key-id]', { hasText: freshPrefix }).filter({ hasNotText: `replaced by ${freshPrefix}` });
+  const oldRow = page.locator(`tr[data-key-id="${old.id}"]`);
+  const newRow = page.locator('tr[data-key-id]', { hasText: `replaces ${old.prefix}…` });
   const oldText = await oldRow.innerText();
   expect(oldText).toContain(`replaced by ${freshPrefix}…, stops at`);
   expect(oldText).toContain(String(new Date(Date.now() + 3600_000).getFullYear()));
@@ -145,7 +153,7 @@ test('a member added gets an invitation link shown once (Copy link, "Copied", it
   const region = page.getByRole('region', { name: 'Invitation link' });
   await region.waitFor();
   // focus moves to the result
-  await page.waitForFunction('document.activeElement?.getAttribute("aria-label") === "Invitation link"');
+  await until(page, 'document.activeElement?.getAttribute("aria-label") === "Invitation link"');
   const url = (await region.locator('code').innerText()).trim();
   expect(url).toMatch(/\/invitation\/[^/]+$/);
   const inAWeek = new Date(Date.now() + 7 * 86_400_000);
@@ -184,7 +192,7 @@ test('a member added gets an invitation link shown once (Copy link, "Copied", it
 
 /** Waits until the audit table has rows and every one passes `predicate` (a function's source, run in the page). */
 const everyRow = (page: Page, predicate: string) =>
-  page.waitForFunction(`(() => { const rows = [...document.querySelectorAll('table[aria-label="Audit log"] tbody tr')]; return rows.length > 0 && rows.every(${predicate}); })()`);
+  until(page, `(() => { const rows = [...document.querySelectorAll('table[aria-label="Audit log"] tbody tr')]; return rows.length > 0 && rows.every(${predicate}); })()`);
 test('the audit log shows names and "field: before -> after"; filters by action, actor and target are in the address', async () => {
   const k = await cliKey('Audit key', 'clients:read');
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -205,7 +213,7 @@ test('the audit log shows names and "field: before -> after"; filters by action,
   // By action, from the form: the address says so and every row matches.
   await page.getByLabel('Action', { exact: true }).selectOption('api-key.created');
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.waitForFunction("location.hash.includes('action=api-key.created')");
+  await until(page, "location.hash.includes('action=api-key.created')");
   await everyRow(page, "(r) => r.cells[2].textContent === 'api-key.created'");
   await rows.filter({ hasText: k.id }).waitFor();
   const actions = await rows.locator('td:nth-child(3)').allInnerTexts();
@@ -224,9 +232,9 @@ test('the audit log shows names and "field: before -> after"; filters by action,
   // By target: its id's link; back returns to the actor filter.
   await page.getByLabel('Actor', { exact: true }).fill('');
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.waitForFunction("!location.hash.includes('actor=')");
+  await until(page, "!location.hash.includes('actor=')");
   await rows.filter({ hasText: 'api-key.updated' }).filter({ hasText: k.id }).getByRole('link', { name: k.id }).click();
-  await page.waitForFunction(`location.hash.includes('targetId=${k.id}')`);
+  await until(page, `location.hash.includes('targetId=${k.id}')`);
   await everyRow(page, `(r) => r.textContent.includes('${k.id}')`);
   expect(new Set(await rows.locator('td:nth-child(3)').allInnerTexts())).toEqual(new Set(['api-key.created', 'api-key.updated']));
   expect(await page.getByLabel('Target id', { exact: true }).inputValue()).toBe(k.id);
@@ -234,7 +242,7 @@ test('the audit log shows names and "field: before -> after"; filters by action,
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByText('No entry matches the filter.').waitFor();
   await page.goBack();
-  await page.waitForFunction(`location.hash.includes('targetId=${k.id}') && !location.hash.includes('action=')`);
+  await until(page, `location.hash.includes('targetId=${k.id}') && !location.hash.includes('action=')`);
   await rows.filter({ hasText: 'api-key.updated' }).waitFor();
   await page.close();
 });
@@ -263,7 +271,7 @@ test("webhooks: the list (key, last delivery), one webhook at #/webhooks/<id> wi
 
   // One webhook: its own address and its attempts.
   await row.getByRole('link', { name: receiverUrl }).click();
-  await page.waitForFunction(`location.hash.startsWith('#/webhooks/${hookId}')`);
+  await until(page, `location.hash.startsWith('#/webhooks/${hookId}')`);
   const detail = page.getByRole('region', { name: `Webhook ${receiverUrl}` });
   const attempts = detail.getByRole('table', { name: 'Delivery attempts' });
   await attempts.waitFor();
@@ -279,7 +287,7 @@ test("webhooks: the list (key, last delivery), one webhook at #/webhooks/<id> wi
   await row.getByRole('button', { name: `Disable webhook ${receiverUrl}` }).click();
   await row.getByRole('button', { name: `Enable webhook ${receiverUrl}` }).waitFor();
   expect(await row.innerText()).toContain('disabled');
-  await page.waitForFunction(`document.activeElement?.textContent === ${JSON.stringify(`${receiverUrl} is disabled.`)}`);
+  await until(page, `document.activeElement?.textContent === ${JSON.stringify(`${receiverUrl} is disabled.`)}`);
   await row.getByRole('button', { name: `Enable webhook ${receiverUrl}` }).click();
   await row.getByRole('button', { name: `Disable webhook ${receiverUrl}` }).waitFor();
 
