@@ -117,6 +117,9 @@ test('a rolled pair is labelled ("replaced by …, stops at"; "replaces …") an
   expect(oldText).toContain(String(new Date(Date.now() + 3600_000).getFullYear()));
   expect(await newRow.innerText()).toContain(`replaces ${old.prefix}…`);
   await page.screenshot({ path: join(tmpdir(), 'console-roll-pair-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(tmpdir(), 'console-roll-pair-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Two different, labelled actions; the old one's confirmation names the old prefix and the successor.
   expect(await oldRow.getByRole('button', { name: 'Revoke new key' }).count()).toBe(0);
@@ -220,6 +223,9 @@ test('the audit log shows names and "field: before -> after"; filters by action,
   expect(actions.length).toBeGreaterThan(0);
   expect(new Set(actions)).toEqual(new Set(['api-key.created']));
   await page.screenshot({ path: join(tmpdir(), 'console-audit-filtered-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(tmpdir(), 'console-audit-filtered-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // By actor, from the address (a reload keeps the filter and fills the form).
   await page.goto(`${base}/console#/audit?actor=admin-cli`);
