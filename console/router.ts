@@ -9,13 +9,17 @@ export interface Route {
   section: string;
   id: string | null;
   workspace: string | null;
+  /** The view's other parameters (`#/audit?action=...&actor=...`): a filter is part of the address. */
+  query: Record<string, string>;
 }
 
 export function parseHash(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
   const [section = '', id] = path.split('/');
-  const workspace = new URLSearchParams(query).get('w');
-  return { section: decodeURIComponent(section), id: id ? decodeURIComponent(id) : null, workspace };
+  const params = new URLSearchParams(query);
+  const workspace = params.get('w');
+  params.delete('w');
+  return { section: decodeURIComponent(section), id: id ? decodeURIComponent(id) : null, workspace, query: Object.fromEntries(params) };
 }
 
 export const route = signal<Route>(parseHash(location.hash));
@@ -24,8 +28,9 @@ addEventListener('hashchange', () => {
 });
 
 /** The address of a view of the current workspace. */
-export function href(section: string, id?: string | null, workspace = route.value.workspace): string {
-  return `#/${encodeURIComponent(section)}${id ? `/${encodeURIComponent(id)}` : ''}${workspace ? `?w=${encodeURIComponent(workspace)}` : ''}`;
+export function href(section: string, id?: string | null, workspace = route.value.workspace, query: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ ...(workspace ? { w: workspace } : {}), ...Object.fromEntries(Object.entries(query).filter(([, v]) => v)) }).toString();
+  return `#/${encodeURIComponent(section)}${id ? `/${encodeURIComponent(id)}` : ''}${params ? `?${params}` : ''}`;
 }
 
 export function go(section: string, id?: string | null, workspace?: string | null) {

@@ -4,6 +4,7 @@ import { InvoicesSection } from './invoices';
 import { KeysSection } from './keys';
 import { MembersSection } from './members';
 import { UsageSection } from './usage';
+import { WebhooksSection } from './webhooks';
 
 /** The page's sections, in the order of its navigation: one file each (docs/console.md, "Adding a section"). */
 export const SECTIONS: Section[] = [
@@ -12,4 +13,5 @@ export const SECTIONS: Section[] = [
   { id: 'members', title: 'Members', minRole: 'owner', view: MembersSection },
   { id: 'audit', title: 'Audit log', minRole: 'admin', view: AuditSection },
   { id: 'invoices', title: 'Invoices', minRole: 'viewer', view: InvoicesSection },
+  { id: 'webhooks', title: 'Webhooks', minRole: 'viewer', view: WebhooksSection },
 ];

@@ -5,6 +5,7 @@ import { go, href } from '../router';
 import type { SectionProps } from '../section';
 import { Button, CopyButton, Dialog, ErrorBox, fmt, Field, RANK, TableBox, useAction, useFocus } from '../ui';
 import { ScopeGrid } from './scope-grid';
+import { KeyWebhooks } from './webhooks';
 
 /**
  * API Keys: the list (filter by name and status, revoked hidden unless asked, sorted by created or last
@@ -15,7 +16,25 @@ const SOON_MS = 7 * 86_400_000;
 const expiresSoon = (k: ApiKey) => k.status === 'active' && k.expiresAt !== null && Date.parse(k.expiresAt) - Date.now() < SOON_MS;
 const prefixOf = (k: ApiKey) => (k.prefix ? `${k.prefix}…` : k.id);
 
-type Panel = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | { kind: 'roll'; key: ApiKey } | { kind: 'revoke'; key: ApiKey } | null;
+/**
+ * A rolled pair: the old key (`replacedBy` set) and the new one (`replaces` set) say so, and each has its own
+ * revoke action: revoking the old one ends the grace, revoking the new one leaves only the old one.
+ */
+type Pair = { role: 'old'; other: ApiKey | undefined } | { role: 'new'; other: ApiKey | undefined } | null;
+function pairOf(k: ApiKey, all: readonly ApiKey[]): Pair {
+  if (k.replacedBy) return { role: 'old', other: all.find((o) => o.id === k.replacedBy) };
+  if (k.replaces) return { role: 'new', other: all.find((o) => o.id === k.replaces) };
+  return null;
+}
+const otherText = (id: string, other: ApiKey | undefined) => (other ? prefixOf(other) : id);
+function pairText(k: ApiKey, pair: Pair): string {
+  if (!pair) return '';
+  if (pair.role === 'old') return `replaced by ${otherText(k.replacedBy ?? '', pair.other)}${k.status === 'revoked' ? '' : `, stops at ${fmt(k.expiresAt)}`}`;
+  return `replaces ${otherText(k.replaces ?? '', pair.other)}`;
+}
+const revokeWord = (pair: Pair) => (pair?.role === 'old' ? 'Revoke old key' : pair?.role === 'new' ? 'Revoke new key' : 'Revoke');
+
+type Panel = { kind: 'create' } | { kind: 'edit'; key: ApiKey } | { kind: 'roll'; key: ApiKey } | { kind: 'revoke'; key: ApiKey; pair: Pair } | null;
 type Secret = { key: string; note: string } | null;
 
 export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
@@ -78,7 +97,13 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
         </div>
       ) : null}
       <ErrorBox error={loadError} />
-      {id && all ? open ? <KeyDetail k={open} canWrite={canWrite} act={setPanel} /> : <ErrorBox error={new Error('No such key in this workspace')} /> : null}
+      {id && all ? (
+        open ? (
+          <KeyDetail k={open} pair={pairOf(open, all)} canWrite={canWrite} act={setPanel} />
+        ) : (
+          <ErrorBox error={new Error('No such key in this workspace')} />
+        )
+      ) : null}
       {all ? (
         <>
           <div class="filters">
@@ -120,6 +145,7 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
                   <tr key={k.id} data-key-id={k.id}>
                     <td>
                       <a href={href('keys', k.id)}>{k.name}</a>
+                      {k.replacedBy || k.replaces ? <span class="pair">{pairText(k, pairOf(k, all ?? []))}</span> : null}
                     </td>
                     <td>
                       <code>{k.prefix ?? '—'}</code>
@@ -139,7 +165,7 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
                     </td>
                     <td>{fmt(k.lastUsedAt)}</td>
                     <td class={`status-${k.status}`}>{k.status}</td>
-                    {canWrite ? <td class="actions">{k.status !== 'revoked' ? <KeyActions k={k} act={setPanel} /> : null}</td> : null}
+                    {canWrite ? <td class="actions">{k.status !== 'revoked' ? <KeyActions k={k} pair={pairOf(k, all ?? [])} act={setPanel} /> : null}</td> : null}
                   </tr>
                 ))}
               </tbody>
@@ -182,6 +208,7 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
         <Dialog title={`Edit ${panel.key.name}`} onClose={close}>
           <KeyForm
             scopes={cfg.scopes}
+            workspaceId={workspaceId}
             current={panel.key}
             submit="Save"
             onCancel={close}
@@ -218,12 +245,22 @@ export function KeysSection({ workspaceId, role, cfg, id }: SectionProps) {
       {panel?.kind === 'revoke' ? (
         <RevokeDialog
           k={panel.key}
+          pair={panel.pair}
+          workspaceId={workspaceId}
           onClose={close}
           revoke={async () => {
             const revoked = ok(await client.DELETE('/console/api/workspaces/{workspaceId}/api-keys/{keyId}', { params: { path: { workspaceId, keyId: panel.key.id } } }));
             put(revoked);
             close();
             setAnnounce(`Revoked ${revoked.name} (${prefixOf(revoked)}).`);
+            // The other key of a pair may change too (its replacedBy / replaces): re-read only that one. The revoke
+            // is done and shown; a failed re-read leaves the other row as it was (the next visit reads it).
+            const other = revoked.replacedBy ?? revoked.replaces;
+            if (other)
+              await client
+                .GET('/console/api/workspaces/{workspaceId}/api-keys/{keyId}', { params: { path: { workspaceId, keyId: other } } })
+                .then((r) => put(ok(r)))
+                .catch(() => undefined);
             if (status === 'current') setStatus('all');
             focusRow(revoked.id);
           }}
@@ -240,28 +277,29 @@ function focusRow(keyId: string) {
 type KeyBody = { name?: string; scopes?: Scope[]; perMinute?: number; perHour?: number; expiresAt?: string | null };
 const withoutNameScopes = ({ name: _n, scopes: _s, expiresAt, ...rest }: KeyBody) => ({ ...rest, ...(expiresAt ? { expiresAt } : {}) });
 
-function KeyActions({ k, act }: { k: ApiKey; act: (p: Panel) => void }) {
+function KeyActions({ k, pair, act }: { k: ApiKey; pair: Pair; act: (p: Panel) => void }) {
   const label = `${k.name} (${prefixOf(k)})`;
+  const revoke = revokeWord(pair);
   return (
     <>
       <button type="button" aria-label={`Edit ${label}`} onClick={() => act({ kind: 'edit', key: k })}>
         Edit
       </button>{' '}
-      {k.status === 'active' ? (
+      {k.status === 'active' && !(pair?.role === 'old' && pair.other?.status === 'active') ? (
         <>
           <button type="button" aria-label={`Roll ${label}`} onClick={() => act({ kind: 'roll', key: k })}>
             Roll
           </button>{' '}
         </>
       ) : null}
-      <button type="button" aria-label={`Revoke ${label}`} onClick={() => act({ kind: 'revoke', key: k })}>
-        Revoke
+      <button type="button" class={pair ? 'danger' : undefined} aria-label={`${revoke} ${label}`} onClick={() => act({ kind: 'revoke', key: k, pair })}>
+        {revoke}
       </button>
     </>
   );
 }
 
-function KeyDetail({ k, canWrite, act }: { k: ApiKey; canWrite: boolean; act: (p: Panel) => void }) {
+function KeyDetail({ k, pair, canWrite, act }: { k: ApiKey; pair: Pair; canWrite: boolean; act: (p: Panel) => void }) {
   const ref = useFocus<HTMLDivElement>(k.id);
   return (
     <div class="detail" role="region" aria-label={`Key ${k.name}`} tabIndex={-1} ref={ref}>
@@ -271,6 +309,14 @@ function KeyDetail({ k, canWrite, act }: { k: ApiKey; canWrite: boolean; act: (p
       <dl>
         <dt>Status</dt>
         <dd class={`status-${k.status}`}>{k.status}</dd>
+        {pair ? (
+          <>
+            <dt>Roll</dt>
+            <dd>
+              {pairText(k, pair)} {pair.other ? <a href={href('keys', pair.other.id)}>{pair.role === 'old' ? 'Open the new key' : 'Open the old key'}</a> : null}
+            </dd>
+          </>
+        ) : null}
         <dt>Scopes</dt>
         <dd>{k.scopes.join(', ')}</dd>
         <dt>Limits</dt>
@@ -297,7 +343,7 @@ function KeyDetail({ k, canWrite, act }: { k: ApiKey; canWrite: boolean; act: (p
         {canWrite && k.status !== 'revoked' ? (
           <>
             {' '}
-            <KeyActions k={k} act={act} />
+            <KeyActions k={k} pair={pair} act={act} />
           </>
         ) : null}{' '}
         <button type="button" onClick={() => go('keys')}>
@@ -323,12 +369,14 @@ const EXPIRY_CHOICES = [
  */
 function KeyForm({
   scopes,
+  workspaceId,
   current,
   submit,
   onSave,
   onCancel,
 }: {
   scopes: string[];
+  workspaceId?: string;
   current?: ApiKey;
   submit: string;
   onSave: (body: KeyBody) => Promise<void>;
@@ -378,6 +426,13 @@ function KeyForm({
         {(a) => <input {...a} name="name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
       </Field>
       <ScopeGrid scopes={scopes} value={chosen} onChange={setChosen} error={fields.scopes} />
+      {current && workspaceId && initial.scopes.some((s) => !chosen.includes(s)) ? (
+        <KeyWebhooks
+          workspaceId={workspaceId}
+          keyId={current.id}
+          why="Narrowing its scopes: these webhooks, made by this key, stop delivering events of what it can no longer read:"
+        />
+      ) : null}
       <div class="row">
         <Field label="Per minute" error={fields.perMinute}>
           {(a) => <input {...a} type="number" min={1} value={perMinute} onInput={(e) => setPerMinute(e.currentTarget.value)} />}
@@ -441,17 +496,29 @@ function RollDialog({ k, onClose, roll }: { k: ApiKey; onClose: () => void; roll
   );
 }
 
-function RevokeDialog({ k, onClose, revoke }: { k: ApiKey; onClose: () => void; revoke: () => Promise<void> }) {
+function RevokeDialog({ k, pair, workspaceId, onClose, revoke }: { k: ApiKey; pair: Pair; workspaceId: string; onClose: () => void; revoke: () => Promise<void> }) {
   const action = useAction();
+  const what = pair?.role === 'old' ? 'the old key' : pair?.role === 'new' ? 'the new key' : 'the key';
   return (
-    <Dialog title={`Revoke ${k.name} (${prefixOf(k)})?`} onClose={onClose}>
+    <Dialog title={`${revokeWord(pair)} ${k.name} (${prefixOf(k)})?`} onClose={onClose}>
       <p>
-        Integrations using the key <code>{prefixOf(k)}</code> will be refused.
+        Integrations using {what} <code>{prefixOf(k)}</code> will be refused.
       </p>
+      {pair?.role === 'old' ? (
+        <p>
+          Its successor {otherText(k.replacedBy ?? '', pair.other)} keeps working. Without this, {prefixOf(k)} stops by itself at {fmt(k.expiresAt)}.
+        </p>
+      ) : pair?.role === 'new' && pair.other?.status === 'active' ? (
+        <p>
+          This is the new key of a roll. The old key {prefixOf(pair.other)} keeps working only until {fmt(pair.other.expiresAt)}: revoking {prefixOf(k)} leaves integrations with no
+          key after that.
+        </p>
+      ) : null}
+      <KeyWebhooks workspaceId={workspaceId} keyId={k.id} why="These webhooks, made by this key, stop delivering when it is revoked:" />
       <ErrorBox error={action.error} />
       <p>
         <Button busy={action.busy} class="danger" onClick={() => void action.run(revoke)}>
-          Confirm revoke
+          Confirm revoke of {prefixOf(k)}
         </Button>{' '}
         <button type="button" onClick={onClose}>
           Cancel

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, client, idempotency, ok, type Member, type Role } from '../api/client';
 import type { SectionProps } from '../section';
-import { Button, Dialog, ErrorBox, fmt, Field, TableBox, useAction } from '../ui';
+import { Button, CopyButton, Dialog, ErrorBox, fmt, Field, TableBox, useAction, useFocus } from '../ui';
 
 /**
  * Members (owners): the list, add, change a role with an explicit Save, remove after a confirmation. A
@@ -14,6 +14,9 @@ export function MembersSection({ workspaceId }: SectionProps) {
   const [error, setError] = useState<unknown>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const [announce, setAnnounce] = useState('');
+  /** A new member's one-time sign-in link (locally): shown once, like a key's secret. */
+  const [invitation, setInvitation] = useState<{ email: string; url: string; expiresAt: string } | null>(null);
+  const invitationRef = useFocus<HTMLDivElement>(invitation);
   const path = { workspaceId };
   const reload = async () => setMembers(ok(await client.GET('/console/api/workspaces/{workspaceId}/members', { params: { path } })).items);
   useEffect(() => {
@@ -59,11 +62,24 @@ export function MembersSection({ workspaceId }: SectionProps) {
       <p class="sr-only" role="status">
         {announce}
       </p>
+      {invitation ? (
+        <div class="newkey" role="region" aria-label="Invitation link" tabIndex={-1} ref={invitationRef}>
+          <p>
+            Added {invitation.email}. Send them this link to set their password and sign in: it works once, until {fmt(invitation.expiresAt)}, and is shown only now.
+          </p>
+          <code>{invitation.url}</code> <CopyButton text={invitation.url} label="Copy link" />{' '}
+          <button type="button" onClick={() => setInvitation(null)}>
+            Done
+          </button>
+        </div>
+      ) : null}
       <AddMember
         add={async (email, role) => {
           const made = ok(await client.POST('/console/api/workspaces/{workspaceId}/members', { params: { path }, body: { email, role }, headers: idempotency() }));
-          put(made);
+          const { invitation: link, ...member } = made;
+          put(member);
           setAnnounce(`Added ${made.email} as ${made.role}.`);
+          setInvitation(link ? { email: made.email, ...link } : null);
         }}
       />
       {removing ? (
@@ -160,7 +176,7 @@ function AddMember({ add }: { add: (email: string, role: Role) => Promise<void> 
           Add member
         </Button>
       </div>
-      <p class="note">A new member signs in with their e-mail; the operator creates their sign-in account (docs/operations.md).</p>
+      <p class="note">A new member gets an invitation: in AWS by e-mail; locally a one-time link shown here once. Someone who already has a sign-in account signs in as before.</p>
     </form>
   );
 }

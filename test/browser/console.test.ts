@@ -137,15 +137,16 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   expect(keys.authorizerCacheSeconds).toBe(CACHE_SECONDS);
   const rows = page.locator('tr[data-key-id]', { hasText: 'Browser key' });
   await expect(rows.count()).resolves.toBe(2);
-  const oldRow = rows.filter({ hasText: secret.slice(0, 13) });
+  // Each row names the other's prefix ("replaced by …", "replaces …"): the old one is the one replaced by the new.
+  const oldRow = rows.filter({ hasText: `replaced by ${rolled.slice(0, 13)}` });
   const expiresText = (await oldRow.locator('td').nth(5).innerText()).trim();
   const inAnHour = new Date(Date.now() + 3600_000);
   expect(expiresText).toContain('(expires within 7 days)');
   expect(expiresText).toContain(String(inAnHour.getFullYear()));
 
   // Revoke the new key (with a confirmation): 401 once the cache time has passed.
-  const newRow = rows.filter({ hasText: rolled.slice(0, 13) });
-  await newRow.getByRole('button', { name: 'Revoke Browser key' }).click();
+  const newRow = rows.filter({ hasText: `replaces ${secret.slice(0, 13)}` });
+  await newRow.getByRole('button', { name: 'Revoke new key Browser key' }).click();
   await page.getByRole('button', { name: 'Confirm revoke' }).click();
   await page.locator('td.status-revoked').first().waitFor();
   await new Promise((r) => setTimeout(r, (CACHE_SECONDS + 1) * 1000));

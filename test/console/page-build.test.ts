@@ -21,7 +21,18 @@ test('console/api/schema.ts is what openapi-typescript makes of GET /console/api
 });
 
 test('the page declares no server shape by hand: its types come from the generated file, its calls from openapi-fetch', () => {
-  const files = ['app.tsx', 'auth.ts', 'ui.tsx', 'api/client.ts', 'sections/keys.tsx', 'sections/usage.tsx', 'sections/members.tsx', 'sections/audit.tsx', 'sections/invoices.tsx'];
+  const files = [
+    'app.tsx',
+    'auth.ts',
+    'ui.tsx',
+    'api/client.ts',
+    'sections/keys.tsx',
+    'sections/usage.tsx',
+    'sections/members.tsx',
+    'sections/audit.tsx',
+    'sections/invoices.tsx',
+    'sections/webhooks.tsx',
+  ];
   for (const f of files) {
     const text = readFileSync(join(ROOT, 'console', f), 'utf8');
     expect({ f, fetch: /\bfetch\(\s*['`]/.test(text) || /\/console\/api\/\S*\$\{/.test(text) }).toEqual({ f, fetch: false });
