@@ -330,7 +330,12 @@ export async function createFromTime(args: { workspaceId: string; actor?: Actor;
     }
     // a round that locked nothing new waits for the client index to show what the job counts
     await new Promise((r) => setTimeout(r, 10 * round));
-    made = await continueFromTime(args.workspaceId, made.id, unbounded);
+    made = await continueFromTime(args.workspaceId, made.id, unbounded).catch((err: unknown) => {
+      // neither job nor invoice: the sweep took this create's job (its lease ran out) and rolled it back to the
+      // end, so the invoice was not made: the same 409 as a rollback seen halfway, never a 404 for a create
+      if (err instanceof DomainError && err.reason === 'not-found') throw conflict('Making this invoice was rolled back by the sweep (its lease ran out); retry');
+      throw err;
+    });
   }
   return made;
 }
