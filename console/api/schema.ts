@@ -350,6 +350,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/invoices/unbilled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The time left to bill: per client with billable, stopped, not yet invoiced time, its entries, minutes, amount before tax and first and last date
+         * @description amount: what an invoice of those entries would total before tax (lines by project: rate x exact minutes / 60, rounded once per line), null with `problem` when the create would refuse it (time without a rate, several currencies). Entries on any invoice, running timers and non-billable time are not counted. The read is bounded (8 MB of entries, newest first): past it `complete` is false and only entries starting at or after `countedFrom` are counted; narrow with startDate/endDate. Least role: viewer.
+         */
+        get: operations["listConsoleUnbilled"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/invoices/{invoiceId}": {
         parameters: {
             query?: never;
@@ -386,8 +406,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The time entries on an invoice, oldest first (at most 5,000)
-         * @description Least role: viewer.
+         * The time entries on an invoice, oldest first (paged: limit, cursor, hasMore, nextCursor; every page under 6 MB)
+         * @description A page holds `limit` entries (default 50, at most 200), fewer when they would pass 5 MiB (long notes): hasMore and nextCursor then lead on, so paging reaches every entry once. A cursor is bound to this workspace and invoice. Least role: viewer.
          */
         get: operations["listConsoleInvoiceEntries"];
         put?: never;
@@ -794,6 +814,28 @@ export interface components {
             entryCount: number;
             /** @description The entries that carry its id so far (pending: going up; releasing: going down to 0) */
             locked: number;
+        };
+        ConsoleUnbilledTime: {
+            items: {
+                clientId: string;
+                clientName: string;
+                /** @description Billable, stopped entries on no invoice */
+                entries: number;
+                minutes: number;
+                /** @description What an invoice of them would total before tax (lines by project); null when it cannot be made */
+                amount: number | null;
+                currency: string | null;
+                /** @description The oldest entry's start date (UTC) */
+                oldestDate: string;
+                /** @description The newest entry's start date (UTC) */
+                newestDate: string;
+                /** @description Why an invoice of that period would be refused (no rate, several currencies, over 5,000 entries) */
+                problem?: string;
+            }[];
+            /** @description False when the read stopped at its bound (8 MB of entries, newest first) */
+            complete: boolean;
+            /** @description When not complete: only entries starting at or after this instant are counted */
+            countedFrom?: string;
         };
         TimeEntry: {
             /** @example 01JQ7ZP5R8S2T4V6W8X0Y2Z4AB */
@@ -2807,6 +2849,85 @@ export interface operations {
             };
         };
     };
+    listConsoleUnbilled: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleUnbilledTime"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getConsoleInvoice: {
         parameters: {
             query?: never;
@@ -3082,7 +3203,10 @@ export interface operations {
     };
     listConsoleInvoiceEntries: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path: {
                 workspaceId: string;
@@ -3100,6 +3224,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["TimeEntry"][];
+                        /**
+                         * @description Opaque cursor for the next page; present when hasMore is true
+                         * @example eyJ2IjoxLCJrIjoiMjAyNi0wMy0wMlQwOTowMDowMC4wMDBaIzAxSlE3WlA1UjhTMlQ0VjZXOFgwWTJaNEFCIn0.k7Qm2vXr9Zc
+                         */
+                        nextCursor?: string;
+                        /** @example true */
+                        hasMore: boolean;
                     };
                 };
             };

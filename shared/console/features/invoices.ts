@@ -11,7 +11,6 @@ import {
   createInvoiceInput,
   deleteInvoice,
   getInvoice,
-  invoiceEntries,
   isInProgress,
   isReleasing,
   listInvoices,
@@ -25,6 +24,7 @@ import {
   type InvoiceInProgress,
   type InvoiceReleasing,
 } from '../../invoicing/service';
+import { entryPageInput, invoiceEntriesPage, unbilledInput, unbilledTime } from '../../invoicing/views';
 import { AcceptedReply, consoleRoute } from '../route-table';
 import * as s from '../schemas';
 
@@ -73,6 +73,28 @@ const previewSchema = meta(
 /** The engine's list input, its page size and cursor in their query-string forms (those of every list). */
 const listQuery = z.extend(listInvoicesInput, { limit: limitParam, cursor: cursorParam });
 const payBody = z.strictObject({ paidAt: meta(z.optional(dateTimeString), { description: 'When it was paid (default: now)' }) });
+
+const entryPageQuery = z.extend(entryPageInput, { limit: limitParam, cursor: cursorParam });
+const unbilledSchema = meta(
+  z.object({
+    items: z.array(
+      z.object({
+        clientId: z.string(),
+        clientName: z.string(),
+        entries: meta(z.int(), { description: 'Billable, stopped entries on no invoice' }),
+        minutes: z.int(),
+        amount: meta(z.nullable(z.number()), { description: 'What an invoice of them would total before tax (lines by project); null when it cannot be made' }),
+        currency: z.nullable(z.string()),
+        oldestDate: meta(z.string(), { description: "The oldest entry's start date (UTC)" }),
+        newestDate: meta(z.string(), { description: "The newest entry's start date (UTC)" }),
+        problem: meta(z.optional(z.string()), { description: 'Why an invoice of that period would be refused (no rate, several currencies, over 5,000 entries)' }),
+      }),
+    ),
+    complete: meta(z.boolean(), { description: 'False when the read stopped at its bound (8 MB of entries, newest first)' }),
+    countedFrom: meta(z.optional(z.string()), { description: 'When not complete: only entries starting at or after this instant are counted' }),
+  }),
+  { id: 'ConsoleUnbilledTime' },
+);
 
 const made = <T extends object>(r: T | InvoiceInProgress | InvoiceReleasing) => (isInProgress(r as Invoice) || isReleasing(r) ? new AcceptedReply(r) : (r as T));
 
@@ -161,6 +183,23 @@ export const invoiceRoutes = {
     },
     async ({ params }) => made(await continueInvoice(params.workspaceId, params.invoiceId)),
   ),
+  // declared before getConsoleInvoice: `unbilled` is matched before the `{invoiceId}` template (the local gateway takes the first match)
+  listConsoleUnbilled: consoleRoute(
+    {
+      method: 'GET',
+      path: `${base}/unbilled`,
+      access: 'viewer',
+      tag: TAG,
+      summary: 'The time left to bill: per client with billable, stopped, not yet invoiced time, its entries, minutes, amount before tax and first and last date',
+      description:
+        'amount: what an invoice of those entries would total before tax (lines by project: rate x exact minutes / 60, rounded once per line), null with `problem` when the create would refuse it (time without a rate, several currencies). Entries on any invoice, running timers and non-billable time are not counted. The read is bounded (8 MB of entries, newest first): past it `complete` is false and only entries starting at or after `countedFrom` are counted; narrow with startDate/endDate.',
+      params: s.workspaceParams,
+      query: unbilledInput,
+      response: unbilledSchema,
+      successStatus: 200,
+    },
+    async ({ params, query }) => unbilledTime(params.workspaceId, query),
+  ),
   getConsoleInvoice: consoleRoute(
     { method: 'GET', path: one, access: 'viewer', tag: TAG, summary: 'One invoice', params: invoiceParams, response: invoiceSchema, successStatus: 200 },
     async ({ params }) => getInvoice(params.workspaceId, params.invoiceId),
@@ -171,12 +210,15 @@ export const invoiceRoutes = {
       path: `${one}/entries`,
       access: 'viewer',
       tag: TAG,
-      summary: 'The time entries on an invoice, oldest first (at most 5,000)',
+      summary: 'The time entries on an invoice, oldest first (paged: limit, cursor, hasMore, nextCursor; every page under 6 MB)',
+      description:
+        'A page holds `limit` entries (default 50, at most 200), fewer when they would pass 5 MiB (long notes): hasMore and nextCursor then lead on, so paging reaches every entry once. A cursor is bound to this workspace and invoice.',
       params: invoiceParams,
-      response: z.object({ items: z.array(responseSchema(timeEntryEntity)).check(z.maxLength(5000)) }),
+      query: entryPageQuery,
+      response: pageOf(responseSchema(timeEntryEntity)),
       successStatus: 200,
     },
-    async ({ params }) => ({ items: await invoiceEntries(params.workspaceId, params.invoiceId) }),
+    async ({ params, query }) => invoiceEntriesPage(params.workspaceId, params.invoiceId, query),
   ),
   getConsoleInvoicePdf: consoleRoute({
     method: 'GET',
