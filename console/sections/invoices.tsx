@@ -1,45 +1,50 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, client, currentToken, idempotency, ok, type Invoice, type Schemas } from '../api/client';
-import { go, href } from '../router';
+import { go, href, route } from '../router';
 import type { SectionProps } from '../section';
-import { Button, ErrorBox, fmt, Field, RANK, TableBox, useAction, useFocus } from '../ui';
+import { Button, ErrorBox, fmt, RANK, TableBox, useAction, useFocus } from '../ui';
+import { InvoiceForm } from './invoices/create-form';
+import { DraftEditor } from './invoices/draft-editor';
+import { LinesTable, money } from './invoices/lines';
+import { newInvoiceHref, UnbilledList, type Unbilled } from './invoices/unbilled';
 
 /**
- * Invoices: the list (with the clients it names), one invoice at `#/invoices/<id>` (itself and its time
- * entries: two requests), "New invoice" (preview, create in steps), send, pay, void, delete, PDF. An action
- * puts the invoice the server answered into the list; nothing else is re-read.
+ * Invoices: the unbilled time per client first ("Invoice this" opens the form prefilled), the list (with the
+ * clients it names), one invoice at `#/invoices/<id>` (itself and the first page of its time entries: two
+ * requests; "Show more entries" pages on), a draft's editor at `#/invoices/<id>?edit=1`, "New invoice" at
+ * `#/invoices?new=<clientId|1>&from=&to=` (preview, create in steps), finalize, pay, void, delete, PDF. An
+ * action puts the invoice the server answered into the list; the unbilled time is read again after a create,
+ * a void or a delete (they lock or release entries).
  */
-type Line = Invoice['lineItems'][number];
 type Client = { id: string; name: string };
 type Entry = Schemas['TimeEntry'];
-type Preview = Schemas['ConsoleInvoicePreview'];
-
-const money = (amount: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency}`;
-  }
-};
-/** The tax row's label with its rate: "Tax (19 %)". */
-const taxLabel = (rate: number | undefined) => `Tax (${new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(rate ?? 0)} %)`;
 
 export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
   const canWrite = RANK[role] >= RANK.admin;
   const [clients, setClients] = useState<Client[]>([]);
   const [list, setList] = useState<{ items: Invoice[]; hasMore: boolean } | null>(null);
+  const [unbilled, setUnbilled] = useState<Unbilled | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [creating, setCreating] = useState(false);
+  // the view's address: `?new=<clientId|1>&from=&to=` opens "New invoice" (prefilled), `?edit=1` a draft's editor
+  const query = route.value.query;
+  const creating = query.new !== undefined;
   const path = { workspaceId };
+  const loadUnbilled = () =>
+    client
+      .GET('/console/api/workspaces/{workspaceId}/invoices/unbilled', { params: { path } })
+      .then((u) => setUnbilled(ok(u)))
+      .catch(setError);
   useEffect(() => {
     Promise.all([
       client.GET('/console/api/workspaces/{workspaceId}/clients', { params: { path } }),
       client.GET('/console/api/workspaces/{workspaceId}/invoices', { params: { path, query: { limit: 100 } } }),
+      client.GET('/console/api/workspaces/{workspaceId}/invoices/unbilled', { params: { path } }),
     ])
-      .then(([c, i]) => {
+      .then(([c, i, u]) => {
         setClients(ok(c).items);
         const page = ok(i);
         setList({ items: page.items, hasMore: page.hasMore });
+        setUnbilled(ok(u));
       })
       .catch(setError);
   }, [workspaceId]);
@@ -49,25 +54,42 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
 
   return (
     <div>
+      <h3 id="unbilled-heading">Unbilled time</h3>
+      {unbilled ? <UnbilledList unbilled={unbilled} canWrite={canWrite} /> : error ? null : <p role="status">Loading the unbilled time…</p>}
       {canWrite ? (
         <p>
-          <button type="button" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+          <button type="button" aria-expanded={creating} onClick={() => (location.hash = creating ? href('invoices', id) : newInvoiceHref())}>
             New invoice
           </button>
         </p>
       ) : null}
-      {creating ? (
+      {creating && canWrite && unbilled ? (
         <InvoiceForm
+          key={`${query.new}/${query.from}/${query.to}`}
           workspaceId={workspaceId}
           clients={clients}
+          unbilled={unbilled}
+          prefill={{ clientId: query.new, from: query.from, to: query.to }}
           made={(inv) => {
             put(inv);
-            setCreating(false);
+            void loadUnbilled();
             go('invoices', inv.id);
           }}
         />
       ) : null}
-      {id ? <InvoiceDetail key={id} workspaceId={workspaceId} invoiceId={id} canWrite={canWrite} clientName={clientName} changed={put} deleted={drop} /> : null}
+      {id ? (
+        <InvoiceDetail
+          key={id}
+          workspaceId={workspaceId}
+          invoiceId={id}
+          canWrite={canWrite}
+          editing={query.edit === '1'}
+          clientName={clientName}
+          changed={put}
+          released={() => void loadUnbilled()}
+          deleted={drop}
+        />
+      ) : null}
       <h3 id="invoice-list-heading">Invoice list</h3>
       <ErrorBox error={error} />
       {list ? (
@@ -108,67 +130,27 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
   );
 }
 
-function LinesTable({
-  lines,
-  currency,
-  totals,
-  label,
-}: {
-  lines: Line[];
-  currency: string;
-  totals: { subtotal: number; tax: number; total: number; taxRate?: number | undefined };
-  label: string;
-}) {
-  return (
-    <TableBox label={label}>
-      <thead>
-        <tr>
-          {['Description', 'Hours', 'Rate', 'Amount'].map((t) => (
-            <th key={t}>{t}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((li, n) => (
-          <tr key={n}>
-            <td>{li.description}</td>
-            <td>{li.quantity}</td>
-            <td>{money(li.unitPrice, currency)}</td>
-            <td>{money(li.amount, currency)}</td>
-          </tr>
-        ))}
-        <tr>
-          <td colSpan={3}>Subtotal</td>
-          <td>{money(totals.subtotal, currency)}</td>
-        </tr>
-        <tr class="tax">
-          <td colSpan={3}>{taxLabel(totals.taxRate)}</td>
-          <td>{money(totals.tax, currency)}</td>
-        </tr>
-        <tr class="total">
-          <td colSpan={3}>Total</td>
-          <td>{money(totals.total, currency)}</td>
-        </tr>
-      </tbody>
-    </TableBox>
-  );
-}
-
 function InvoiceDetail(props: {
   workspaceId: string;
   invoiceId: string;
   canWrite: boolean;
+  /** `?edit=1`: the draft's editor is open. */
+  editing: boolean;
   clientName: (id: string) => string;
   changed: (i: Invoice) => void;
+  /** A void or delete released the invoice's entries. */
+  released: () => void;
   deleted: (id: string) => void;
 }) {
   const { workspaceId, invoiceId, canWrite, clientName } = props;
   const [inv, setInv] = useState<Invoice | null>(null);
   const [entries, setEntries] = useState<Entry[] | null>(null);
+  const [more, setMore] = useState<string | undefined>(undefined);
+  const paging = useAction();
   const [error, setError] = useState<unknown>(null);
   const action = useAction();
   const [announce, setAnnounce] = useState('');
-  const ref = useFocus<HTMLDivElement>(inv?.id);
+  const ref = useFocus<HTMLDivElement>(inv ? `${inv.id}/${inv.etag}` : undefined);
   const path = { workspaceId, invoiceId };
   // one more step of a void's or delete's release (or of a create): the invoice, or the progress
   const releaseStep = async (id: string) => {
@@ -179,16 +161,24 @@ function InvoiceDetail(props: {
   useEffect(() => {
     Promise.all([
       client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}', { params: { path } }),
-      client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/entries', { params: { path } }),
+      client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/entries', { params: { path, query: { limit: ENTRY_PAGE } } }),
     ])
       .then(([i, e]) => {
         setInv(ok(i));
-        setEntries(ok(e).items);
+        const page = ok(e);
+        setEntries(page.items);
+        setMore(page.nextCursor);
       })
       .catch(setError);
   }, [invoiceId]);
   if (error) return <ErrorBox error={error} />;
   if (!inv || !entries) return <p role="status">Loading the invoice…</p>;
+  const moreEntries = (cursor: string) =>
+    paging.run(async () => {
+      const page = ok(await client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/entries', { params: { path, query: { limit: ENTRY_PAGE, cursor } } }));
+      setEntries((all) => [...(all ?? []), ...page.items]);
+      setMore(page.nextCursor);
+    });
   const done = (next: Invoice, what: string) => {
     setInv(next);
     props.changed(next);
@@ -203,7 +193,7 @@ function InvoiceDetail(props: {
   if (canWrite) {
     if (inv.status === 'draft')
       actions.push(
-        transition('Send invoice', 'sent', async () =>
+        transition('Finalize and mark sent', 'finalized and marked sent (nothing was e-mailed)', async () =>
           ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/send', { params: { path }, headers: idempotency() })),
         ),
       );
@@ -219,6 +209,7 @@ function InvoiceDetail(props: {
           // a large invoice's entries are released in steps: 202 with the progress, then .../continue until it is void
           let answer = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/void', { params: { path }, headers: idempotency() }));
           while ('locked' in answer) answer = await releaseStep(answer.id);
+          props.released();
           return answer;
         }),
       );
@@ -232,6 +223,7 @@ function InvoiceDetail(props: {
               // a large invoice's entries are released in steps: .../continue until it is gone
               for (let a: Awaited<ReturnType<typeof releaseStep>> | typeof answer = answer; 'locked' in a;) a = await releaseStep(a.id);
               props.deleted(inv.id);
+              props.released();
               go('invoices');
             })
           }
@@ -250,9 +242,28 @@ function InvoiceDetail(props: {
         </span>
         {inv.paidAt ? ` · paid ${fmt(inv.paidAt)}` : ''}
       </p>
-      <LinesTable lines={inv.lineItems} currency={inv.currency} totals={inv} label="Invoice lines" />
-      {inv.notes ? <p class="note">{inv.notes}</p> : null}
+      {props.editing && canWrite && inv.status === 'draft' ? (
+        <DraftEditor
+          workspaceId={workspaceId}
+          invoice={inv}
+          saved={(next) => {
+            done(next, 'saved');
+            go('invoices', next.id);
+          }}
+          cancel={() => go('invoices', inv.id)}
+        />
+      ) : (
+        <>
+          <LinesTable lines={inv.lineItems} currency={inv.currency} totals={inv} label="Invoice lines" />
+          {inv.notes ? <p class="note">{inv.notes}</p> : null}
+        </>
+      )}
       <div class="actions">
+        {canWrite && inv.status === 'draft' && !props.editing ? (
+          <>
+            <a href={href('invoices', inv.id, undefined, { edit: '1' })}>Edit draft</a>{' '}
+          </>
+        ) : null}
         <Button busy={action.busy} onClick={() => void action.run(() => openPdf(workspaceId, inv.id))}>
           Open PDF
         </Button>
@@ -268,6 +279,7 @@ function InvoiceDetail(props: {
       </p>
       <ErrorBox error={action.error} />
       <h4>Time entries ({entries.length})</h4>
+      {more ? <p class="note">The first {entries.length} entries are shown.</p> : null}
       <TableBox label="Invoice time entries">
         <thead>
           <tr>
@@ -287,9 +299,19 @@ function InvoiceDetail(props: {
           ))}
         </tbody>
       </TableBox>
+      {more ? (
+        <p>
+          <Button busy={paging.busy} onClick={() => void moreEntries(more)}>
+            Show more entries
+          </Button>
+        </p>
+      ) : null}
+      <ErrorBox error={paging.error} />
     </div>
   );
 }
+/** Time entries per page of the detail view (the console's entries route pages like /v1). */
+const ENTRY_PAGE = 100;
 
 async function openPdf(workspaceId: string, invoiceId: string) {
   const r = await client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pdf', {
@@ -301,103 +323,4 @@ async function openPdf(workspaceId: string, invoiceId: string) {
   const url = URL.createObjectURL(r.data);
   window.open(url, '_blank');
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-function InvoiceForm({ workspaceId, clients, made }: { workspaceId: string; clients: Client[]; made: (inv: Invoice) => void }) {
-  const now = new Date();
-  const [clientId, setClientId] = useState(clients[0]?.id ?? '');
-  const [startDate, setStart] = useState(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10));
-  const [endDate, setEnd] = useState(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0)).toISOString().slice(0, 10));
-  const [lines, setLines] = useState<'project' | 'task' | 'entry'>('project');
-  const [tax, setTax] = useState('0');
-  const [due, setDue] = useState('');
-  const [preview, setPreview] = useState<Preview | null>(null);
-  const [progress, setProgress] = useState('');
-  const previewing = useAction();
-  const creating = useAction();
-  const path = { workspaceId };
-  const fields = { ...(previewing.error instanceof ApiFailure ? previewing.error.fields : {}), ...(creating.error instanceof ApiFailure ? creating.error.fields : {}) };
-  const body = () => ({ clientId, startDate, endDate, lines, taxRate: Number(tax || 0), ...(due ? { dueDate: due } : {}) });
-  const ref = useFocus<HTMLDivElement>(preview);
-  return (
-    <form
-      class="stack"
-      aria-label="New invoice"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void creating.run(async () => {
-          // A large invoice is made in steps: 202 with its progress, then .../continue until the draft is there.
-          let answer = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices', { params: { path }, body: body(), headers: idempotency() }));
-          while ('locked' in answer) {
-            setProgress(`Making the invoice: ${answer.locked} of ${answer.entryCount} time entries locked…`);
-            answer = ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/continue', { params: { path: { workspaceId, invoiceId: answer.id } } }));
-          }
-          made(answer);
-        });
-      }}
-    >
-      <h3>New invoice</h3>
-      <Field label="Client" error={fields.clientId}>
-        {(a) => (
-          <select {...a} value={clientId} onChange={(e) => setClientId(e.currentTarget.value)}>
-            {clients.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <div class="row">
-        <Field label="Period start" error={fields.startDate}>
-          {(a) => <input {...a} type="date" value={startDate} onInput={(e) => setStart(e.currentTarget.value)} />}
-        </Field>
-        <Field label="Period end" error={fields.endDate}>
-          {(a) => <input {...a} type="date" value={endDate} onInput={(e) => setEnd(e.currentTarget.value)} />}
-        </Field>
-      </div>
-      <Field label="Group lines by" error={fields.lines}>
-        {(a) => (
-          <select {...a} value={lines} onChange={(e) => setLines(e.currentTarget.value === 'task' ? 'task' : e.currentTarget.value === 'entry' ? 'entry' : 'project')}>
-            <option value="project">Project</option>
-            <option value="task">Task</option>
-            <option value="entry">Entry</option>
-          </select>
-        )}
-      </Field>
-      <div class="row">
-        <Field label="Tax rate (%)" error={fields.taxRate}>
-          {(a) => <input {...a} type="number" min={0} max={100} step="0.01" value={tax} onInput={(e) => setTax(e.currentTarget.value)} />}
-        </Field>
-        <Field label="Due date" error={fields.dueDate}>
-          {(a) => <input {...a} type="date" value={due} onInput={(e) => setDue(e.currentTarget.value)} />}
-        </Field>
-      </div>
-      <p class="note">The client's billable, stopped, not yet invoiced time starting in the period (days inclusive, UTC). Due date: 30 days after issue unless set.</p>
-      <div>
-        <Button
-          busy={previewing.busy}
-          onClick={() =>
-            void previewing.run(async () => setPreview(ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/preview', { params: { path }, body: body() }))))
-          }
-        >
-          Preview
-        </Button>{' '}
-        <Button type="submit" busy={creating.busy}>
-          Create invoice
-        </Button>
-      </div>
-      <ErrorBox error={previewing.error ?? creating.error} />
-      <p role="status">{creating.busy ? progress || 'Making the invoice…' : ''}</p>
-      {preview ? (
-        <div role="region" aria-label="Invoice preview" tabIndex={-1} ref={ref}>
-          <p>
-            {preview.number}: {preview.entryCount} time entries, issued {preview.issueDate}, due {preview.dueDate}.
-          </p>
-          <LinesTable lines={preview.lineItems} currency={preview.currency} totals={preview} label="Preview lines" />
-        </div>
-      ) : null}
-    </form>
-  );
 }

@@ -233,7 +233,7 @@ test("invoices: make one from the demo's billable time (preview, create), send i
   expect(listHeading!.y - (entriesTable!.y + entriesTable!.height)).toBeGreaterThanOrEqual(16);
   expect(listHeading!.y + listHeading!.height).toBeLessThanOrEqual(listTable!.y);
 
-  await page.getByRole('button', { name: 'Send invoice' }).click();
+  await page.getByRole('button', { name: 'Finalize and mark sent' }).click();
   await page.locator('[data-testid="invoice-status"]', { hasText: 'sent' }).waitFor();
   const refused = await v1(entryPath, demoKey, { method: 'PUT', body: JSON.stringify({ notes: 'edited after sending' }) });
   expect(refused.status).toBe(409);
