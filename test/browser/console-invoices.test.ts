@@ -86,6 +86,20 @@ test('unbilled first; "Invoice this" prefills the form (its own address) and pre
   expect((await page.getByRole('heading', { name: 'Unbilled time' }).boundingBox())!.y).toBeLessThan((await page.getByRole('heading', { name: 'Invoice list' }).boundingBox())!.y);
   await audit(page, 'Invoices at 1280 px');
 
+  // "New invoice" alone: the first client with unbilled time and its period (not last month, which may hold nothing)
+  const firstRow = rows.first();
+  const firstPeriod = (await firstRow.locator('td').nth(4).innerText()).split(' – ');
+  await page.getByRole('button', { name: 'New invoice' }).click();
+  const blank = page.getByRole('form', { name: 'New invoice' });
+  await blank.waitFor();
+  expect([
+    await blank.getByLabel('Client', { exact: true }).inputValue(),
+    await blank.getByLabel('Period start', { exact: true }).inputValue(),
+    await blank.getByLabel('Period end', { exact: true }).inputValue(),
+  ]).toEqual([await firstRow.getAttribute('data-unbilled-client'), ...firstPeriod]);
+  await page.getByRole('button', { name: 'New invoice' }).click(); // closes it
+  await blank.waitFor({ state: 'detached' });
+
   // "Invoice this" of the first row with an amount
   const row = rows.filter({ has: page.getByRole('link', { name: /^Invoice this: / }) }).first();
   const clientId = (await row.getAttribute('data-unbilled-client'))!;
