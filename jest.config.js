@@ -46,6 +46,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/bind.ts'],
+  // each file's own CPU time, for the timing reporter (test/support/cpu.ts)
+  setupFilesAfterEnv: ['<rootDir>/test/support/cpu.ts'],
   // A bound for a hung test, not a speed target: CI runs two files at once on 2 cores, and its loaded runs
   // (another process on one core) make a test of 40 s take twice that, which must not turn CI red.
   testTimeout: 180_000,
