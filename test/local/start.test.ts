@@ -1,4 +1,5 @@
-// @run-alone: npm start and the README's commands, with a 2 s authorizer cache waited out (run after the parallel files)
+// Shares the machine with the other test files (no @run-alone mark): its npm start has free ports, its own DynamoDB
+// Local and DATA_DIR, and its one wait (the 2 s authorizer cache) is a lower bound, so load makes it slower, not red.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
