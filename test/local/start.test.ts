@@ -1,5 +1,4 @@
-// Shares the machine with the other test files (no @run-alone mark): its npm start has free ports, its own DynamoDB
-// Local and DATA_DIR, and its one wait (the 2 s authorizer cache) is a lower bound, so load makes it slower, not red.
+// @run-alone: npm start as a developer runs it, on the default OIDC_PORT 3001 (a chosen port: run after the parallel files)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
