@@ -7,9 +7,11 @@ const swc = (syntax) => ['@swc/jest', { jsc: { target: 'es2022', parser: { synta
  * Which files share the machine. Every test file is isolated by construction: test/support/env.ts gives
  * it a table of its own on the run's DynamoDB Local (and every helper makes fresh workspaces, ports and
  * temporary folders), so by default files run in parallel on jest's workers. A file that needs the
- * machine to itself (it kills a DynamoDB Local under load, waits on wall-clock timeouts of a few seconds,
- * launches `npm start` and a browser) says so with a `@run-alone <why>` line in a comment; `npm test`
- * (test/support/run-tests.sh) runs those after the others, one at a time.
+ * machine to itself (it kills a DynamoDB Local under load and counts what comes back, times answers against
+ * timeouts of a few seconds, launches `npm start` on chosen ports) says so with a `@run-alone <why>` line in
+ * a comment; `npm test` (test/support/run-tests.sh) runs those after the others, one at a time. Starting its
+ * own `npm start` or chromium is no reason by itself: waits that are lower bounds (a cache time waited out)
+ * or generous bounded polls keep a file green on a loaded machine, and the alone group is pure wall time.
  *
  * JEST_GROUP: `parallel` = the files without the mark, `alone` = the files with it, unset = every file
  * (`npm exec -- jest test/x.test.ts` runs any file, marked or not).
@@ -44,6 +46,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts', '<rootDir>/test/support/bind.ts'],
+  // each file's own CPU time, for the timing reporter (test/support/cpu.ts)
+  setupFilesAfterEnv: ['<rootDir>/test/support/cpu.ts'],
   // A bound for a hung test, not a speed target: CI runs two files at once on 2 cores, and its loaded runs
   // (another process on one core) make a test of 40 s take twice that, which must not turn CI red.
   testTimeout: 180_000,
@@ -51,6 +55,8 @@ module.exports = {
   maxWorkers: 2,
   // A worker that grew past this after a file is replaced (module registries of big files add up).
   workerIdleMemoryLimit: '1500MB',
+  // Longest files first (jest's cached durations, else test/support/test-costs.json): the workers end together.
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // Each file's time as it ends, and the slowest 15 when the run ends (test/support/timing-reporter.js).
   reporters: ['default', ['<rootDir>/test/support/timing-reporter.js', { slowest: 15 }]],
   ...group(),

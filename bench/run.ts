@@ -735,6 +735,18 @@ export interface BenchRun {
  * then every registered section (or those in `only`) on its own table, each within its time bound.
  * A section that fails or overruns is recorded with what it waited for, and the next one starts.
  */
+/**
+ * The bundles of this process, per set of SDK modes: the sources do not change while it runs, so a second
+ * runBench in the same process (test/bench/plumbing.test.ts runs two) reuses the first one's build.
+ */
+const builds = new Map<string, ReturnType<typeof buildAll>>();
+function buildOnce(modes: SdkMode[]): ReturnType<typeof buildAll> {
+  const key = modes.join(',');
+  let b = builds.get(key);
+  if (!b) builds.set(key, (b = buildAll(modes)));
+  return b;
+}
+
 export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; dynamoEndpoint?: string; log?: (s: string) => void } = {}): Promise<BenchRun> {
   CFG = cfg;
   const t0 = performance.now();
@@ -748,7 +760,7 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
   const results: SectionContext['results'] = {};
 
   phase('1. building bundles (SDK external and bundled)');
-  const built = await withDeadline(buildAll(cfg.compareSdk ? ['external', 'bundled'] : [STACK_SDK_MODE]), 180_000, 'esbuild to build every bundle');
+  const built = await withDeadline(buildOnce(cfg.compareSdk ? ['external', 'bundled'] : [STACK_SDK_MODE]), 180_000, 'esbuild to build every bundle');
 
   let stopDynamo: (() => Promise<void>) | undefined;
   if (o.dynamoEndpoint) {

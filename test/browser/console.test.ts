@@ -1,10 +1,13 @@
-// @run-alone: npm start, chromium and a waited-out authorizer cache (run after the parallel files, one at a time)
+// Shares the machine with the other test files (no @run-alone mark): its npm start (own DynamoDB Local, free
+// ports, a DATA_DIR of its own) and chromium are its own, and its waits are lower bounds (an authorizer cache
+// time, a rate-limit window waited out) or bounded polls, so a loaded run is slower, not red.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
 import { admin, startApi, type RunningApi } from '../local/npm-start';
+import { patientPages } from './support';
 
 /**
  * The console's whole flow in a real browser (Debian's chromium, playwright-core) against `npm start`
@@ -15,10 +18,11 @@ import { admin, startApi, type RunningApi } from '../local/npm-start';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CACHE_SECONDS = 3;
-jest.setTimeout(240_000);
+jest.setTimeout(300_000);
 
 let api: RunningApi;
 let browser: Browser;
+const { newContext, newPage } = patientPages(() => browser);
 let base: string;
 let dynamo: string;
 let dataDir: string;
@@ -33,7 +37,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   dynamo = `http://127.0.0.1:${dynamoPort}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   api?.child.kill('SIGINT');
@@ -79,7 +83,7 @@ const v1 = (path: string, key: string, init: RequestInit = {}) =>
 test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewer sees no write controls', async () => {
   const ownerEmail = printed(/Email: +(\S+)/);
   const ownerPassword = printed(/Password: +(\S+)/);
-  const page = await browser.newPage();
+  const page = await newPage();
   const { problems, foreign } = watch(page);
 
   // The page's own headers: strict CSP, no framing.
@@ -172,7 +176,7 @@ test('the whole flow: sign in, create, use, reload, roll, revoke, usage; a viewe
   const viewer = await admin(dynamo, 'members', 'add', '--workspace', 'demo', '--email', 'viewer@demo.example', '--role', 'viewer', '--json');
   expect(viewer.code).toBe(0);
   const { password } = JSON.parse(viewer.stdout) as { password: string };
-  const context = await browser.newContext();
+  const context = await newContext();
   const vpage = await context.newPage();
   await signIn(vpage, 'viewer@demo.example', password);
   await vpage.locator('tr[data-key-id]', { hasText: 'Browser key' }).first().waitFor();
@@ -199,7 +203,7 @@ test("invoices: make one from the demo's billable time (preview, create), send i
   const day = entry.startTime.slice(0, 10);
   const entryPath = `/v1/time-entries/${entry.id}?sortKey=${encodeURIComponent(entry.sortKey)}`;
 
-  const page = await browser.newPage();
+  const page = await newPage();
   const { problems, foreign } = watch(page);
   await signIn(page, ownerEmail, ownerPassword);
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Invoices' }).click();
@@ -277,7 +281,7 @@ async function createKey(page: Page, name: string, expires: string) {
 }
 
 test('an edit sends only what changed: renaming a key that expires in 90 days keeps its expiry to the second', async () => {
-  const page = await browser.newPage();
+  const page = await newPage();
   const { problems } = watch(page);
   const seen = apiRequests(page);
   await signIn(page, printed(/Email: +(\S+)/), printed(/Password: +(\S+)/));
@@ -309,7 +313,7 @@ test('an edit sends only what changed: renaming a key that expires in 90 days ke
 });
 
 test('one click, one effect: a double-click on Create sends one POST (with an Idempotency-Key) and makes one key; the button is busy meanwhile', async () => {
-  const page = await browser.newPage();
+  const page = await newPage();
   const seen = apiRequests(page);
   await signIn(page, printed(/Email: +(\S+)/), printed(/Password: +(\S+)/));
   const dialog = await createKey(page, 'Double click', '30');
@@ -331,14 +335,18 @@ test('one click, one effect: a double-click on Create sends one POST (with an Id
   const again = page.getByRole('dialog', { name: 'Create key' });
   await again.getByLabel('Name', { exact: true }).fill('Second');
   await again.getByLabel('clients: Read', { exact: true }).check();
+  // hold the real request until the busy state is seen (a gate, not a delay: a loaded machine cannot outrun it)
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
   await page.route('**/console/api/workspaces/*/api-keys', async (route) => {
-    await new Promise((r) => setTimeout(r, 800)); // hold the real request long enough to see the busy state
+    await held;
     await route.continue();
   });
   await again.getByRole('button', { name: 'Create', exact: true }).click();
   const busy = again.getByRole('button', { name: 'Create', exact: true });
   expect(await busy.isDisabled()).toBe(true);
   expect(await busy.getAttribute('aria-busy')).toBe('true');
+  release();
   await page.getByRole('region', { name: 'New key' }).getByText('Key "Second" created').waitFor();
   await page.unroute('**/console/api/workspaces/*/api-keys');
   const keys = seen.filter((r) => r.method === 'POST' && r.path.endsWith('/api-keys')).map((r) => r.headers['idempotency-key']);
@@ -347,7 +355,7 @@ test('one click, one effect: a double-click on Create sends one POST (with an Id
 });
 
 test('every view has a URL: a reload returns to #/invoices/<id> signed in without the provider form; back and forward move between views', async () => {
-  const page = await browser.newPage();
+  const page = await newPage();
   const { problems } = watch(page);
   await signIn(page, printed(/Email: +(\S+)/), printed(/Password: +(\S+)/));
   await nav(page, 'Invoices');
@@ -388,7 +396,7 @@ test('every view has a URL: a reload returns to #/invoices/<id> signed in withou
 });
 
 test('requests in proportion: sign-in and the first section <= 4, creating a key <= 3 after the POST, opening an invoice <= 2', async () => {
-  const page = await browser.newPage();
+  const page = await newPage();
   const seen = apiRequests(page);
   await signIn(page, printed(/Email: +(\S+)/), printed(/Password: +(\S+)/));
   await page.getByRole('table', { name: 'API keys' }).waitFor();
@@ -420,7 +428,7 @@ test('requests in proportion: sign-in and the first section <= 4, creating a key
 
 test('a page that fits people: 390 px without sideways scroll, axe-core without serious or critical findings in every section, Escape closes a dialog, errors tied to fields, role changes need Save', async () => {
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await newPage({ viewport: { width: 1280, height: 800 } });
   const seen = apiRequests(page);
   await signIn(page, printed(/Email: +(\S+)/), printed(/Password: +(\S+)/));
   const audit = async (where: string) => {
@@ -501,7 +509,7 @@ test('a 403 RATE_LIMITED shows when the page retries (Retry-After) and is retrie
   const limitedDir = mkdtempSync(join(tmpdir(), 'console-limited-'));
   const port = await freePort();
   const limited = startApi({ PORT: String(port), DYNAMODB_PORT: String(await freePort()), DATA_DIR: limitedDir, CONSOLE_RATE_PER_MINUTE: '6' });
-  const page = await browser.newPage();
+  const page = await newPage();
   try {
     await limited.ready;
     const out = limited.output();
@@ -541,4 +549,4 @@ test('a 403 RATE_LIMITED shows when the page retries (Retry-After) and is retrie
     await limited.exited;
     rmSync(limitedDir, { recursive: true, force: true });
   }
-}, 200_000);
+}, 300_000);

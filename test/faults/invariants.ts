@@ -23,7 +23,17 @@ export async function workspaceItems(workspaceId: string): Promise<Record<string
   const out: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const res = await db().send(new ScanCommand({ TableName: tableName(), ...(start ? { ExclusiveStartKey: start } : {}) }));
+    // The table holds every workspace of the file (a fault test makes a fresh one per changed fixture): DynamoDB
+    // keeps only this workspace's partitions (a superset: `ws-1` also matches `ws-10`; the exact test is below),
+    // so the other workspaces' items are not sent, parsed and unmarshalled on each of the hundreds of snapshots.
+    const res = await db().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: 'begins_with(PK, :ws)',
+        ExpressionAttributeValues: { ':ws': prefix },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     for (const it of res.Items ?? []) {
       const pk = String(it.PK);
       if (pk === prefix || pk.startsWith(`${prefix}#`)) out.push(it);

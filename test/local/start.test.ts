@@ -1,4 +1,4 @@
-// @run-alone: npm start and the README's commands, with a 2 s authorizer cache waited out (run after the parallel files)
+// @run-alone: npm start as a developer runs it, on the default OIDC_PORT 3001 (a chosen port: run after the parallel files)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
