@@ -1,3 +1,4 @@
 import { entityHandler } from '../../shared/api/crud';
+import { clientsRoutes } from '../../shared/api/routes/clients';
 
-export const handler = entityHandler('clients');
+export const handler = entityHandler(clientsRoutes);

@@ -1,4 +1,5 @@
 import { entityHandler } from '../../shared/api/crud';
+import { timeEntriesRoutes } from '../../shared/api/routes/time-entries';
 import { timerOperations } from '../../shared/api/timers';
 
-export const handler = entityHandler('time-entries', timerOperations);
+export const handler = entityHandler(timeEntriesRoutes, timerOperations);

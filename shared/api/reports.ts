@@ -1,6 +1,7 @@
 import type { SummaryReport, TimeEntryFilters } from '../domain/reports';
 import { summaryReport } from '../services/reports';
 import { resourceHandler } from './handler';
+import { reportsRoutes } from './routes/reports';
 import type { InputOf, Routes } from './routes';
 
 /** GET /v1/reports/summary: the validated query as a report request (shared/services/reports.ts computes it). */
@@ -20,7 +21,7 @@ const definedOnly = (filters: TimeEntryFilters): TimeEntryFilters => Object.from
 
 /** The reports function's handler (functions/reports/index.ts). */
 export const reportsHandler = () =>
-  resourceHandler('reports', {
+  resourceHandler(reportsRoutes, {
     getSummaryReport: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
     getSummaryReportCsv: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
   });

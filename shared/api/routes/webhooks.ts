@@ -1,0 +1,55 @@
+import * as z from 'zod/mini';
+import { webhooks } from '../../domain/entities/webhooks';
+import * as s from '../schemas';
+import { crudRoutes, later, lazyRoutes, SECRET_NOT_KEPT, type RouteDef } from './define';
+
+/** What differs from the plain five routes of webhooks. */
+export const webhooksOptions = {
+  listSummary: 'List webhooks, oldest first',
+  createResponse: s.webhookCreatedSchema,
+  createNoIdempotency: SECRET_NOT_KEPT,
+  updateSummary: 'Update a webhook (merge); enabled: true re-enables a disabled one (events from then on are sent)',
+};
+export const webhooksCrudRoutes = crudRoutes(webhooks, webhooksOptions);
+
+/** What webhooks offer besides their five routes (shared/webhooks/routes.ts implements them). */
+export const webhookRoutes = lazyRoutes({
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: '/v1/webhooks/{id}/rotate-secret',
+    resource: 'webhooks',
+    scope: 'webhooks:write',
+    summary: 'Replace the signing secret; the new one is shown once (the old one keeps signing, beside it, for 24 hours)',
+    params: s.idParamsFor('webhooks'),
+    response: s.webhookSecretSchema,
+    noIdempotency: SECRET_NOT_KEPT,
+    successStatus: 200,
+    kind: 'Webhook',
+  },
+  testWebhook: {
+    method: 'POST',
+    path: '/v1/webhooks/{id}/test',
+    resource: 'webhooks',
+    scope: 'webhooks:write',
+    summary: 'Send a webhook.ping event to the endpoint (queued; see its deliveries)',
+    params: s.idParamsFor('webhooks'),
+    response: s.webhookPingSchema,
+    successStatus: 200,
+    kind: 'Webhook',
+  },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/v1/webhooks/{id}/deliveries',
+    resource: 'webhooks',
+    scope: 'webhooks:read',
+    summary: 'Delivery attempts of a webhook, newest first (paginated)',
+    params: s.idParamsFor('webhooks'),
+    query: later(() => z.strictObject({ limit: s.limitParam, cursor: s.cursorParam })),
+    response: later(() => s.pageOf(s.webhookAttemptSchema)),
+    successStatus: 200,
+    kind: 'Webhook',
+  },
+} satisfies Record<string, RouteDef>);
+
+/** The webhooks function's routes. */
+export const webhooksRoutes = { ...webhooksCrudRoutes, ...webhookRoutes };
