@@ -3,6 +3,29 @@ import { meta } from '../../domain/fields';
 import * as s from '../schemas';
 import { lazyRoutes, type RouteDef } from './define';
 
+/** The OpenAPI document itself (GET /v1/openapi.json). */
+const jsonObject = (description: string, example: unknown) => ({ type: 'object', description, example });
+export const openApiDocumentSchema = meta(
+  z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  {
+    description: 'An OpenAPI 3.0 document',
+    type: 'object',
+    required: ['openapi', 'info', 'paths'],
+    additionalProperties: false,
+    properties: {
+      openapi: { type: 'string', maxLength: 16, pattern: '^3\\.0\\.\\d+$', example: '3.0.3' },
+      info: jsonObject('Title, version and description of the API', { title: 'Workspace Time-Tracking API', version: '1.0.0' }),
+      servers: { type: 'array', maxItems: 10, items: jsonObject('A server of the API', { url: 'https://api.example.com' }) },
+      paths: jsonObject('The operations, by path template', { '/v1/clients': { get: { operationId: 'listClients' } } }),
+      components: jsonObject('Schemas, responses and security schemes', { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } }),
+      security: { type: 'array', maxItems: 10, items: jsonObject('A security requirement', { ApiKeyAuth: [] }) },
+      tags: { type: 'array', maxItems: 100, items: jsonObject('A tag', { name: 'clients', description: 'The customers work is done for' }) },
+      'x-tagGroups': { type: 'array', maxItems: 20, items: jsonObject('A group of tags (the reference page sidebar)', { name: 'Catalog', tags: ['clients', 'projects'] }) },
+      externalDocs: jsonObject('External documentation', { url: 'https://api.example.com/v1/docs' }),
+    },
+  } as Record<string, unknown>,
+);
+
 /** The file name of the reference page's renderer (Redoc), served by the API itself next to the page. */
 export const DOCS_SCRIPT = 'redoc.standalone.js';
 
@@ -14,7 +37,7 @@ export const publicRoutes = lazyRoutes({
     scope: null,
     summary: 'The OpenAPI 3.0 description of this API (public)',
     description: 'This document, generated from the route table; `servers` names the address the request reached.',
-    response: s.openApiDocumentSchema,
+    response: openApiDocumentSchema,
     successStatus: 200,
   },
   getApiReference: {

@@ -1,3 +1,4 @@
+import { reportQuery, summaryReportSchema } from '../../domain/reports';
 import * as s from '../schemas';
 import { lazyRoutes, type RouteDef } from './define';
 
@@ -14,8 +15,8 @@ export const reportRoutes = lazyRoutes({
       'An entry with several tags counts once in each `tag` group; entries without a project, client, task or tag are in the group whose `key` is null.',
       'As CSV: `GET /v1/reports/summary.csv` (or `Accept: text/csv` here).',
     ].join(' '),
-    query: s.reportQuery,
-    response: s.summaryReport,
+    query: reportQuery,
+    response: summaryReportSchema,
     csv: true,
     successStatus: 200,
   },
@@ -32,7 +33,7 @@ export const reportCsvRoutes = lazyRoutes({
     summary: 'The summary report as CSV',
     description:
       "The report of `GET /v1/reports/summary` with the same parameters, as RFC 4180 CSV: a header row; a `level` column (`total`, `group`, `subgroup`), each grouping's key and name, `entries`, `durationMinutes`, `billableMinutes`, and one `amount_<currency>` column per currency.",
-    query: s.reportQuery,
+    query: reportQuery,
     response: s.textSchema,
     produces: CSV_TYPE,
     csvOf: 'getSummaryReport',
