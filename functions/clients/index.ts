@@ -1,4 +1,5 @@
 import { entityHandler } from '../../shared/api/crud';
-import { clientsRoutes } from '../../shared/api/routes/clients';
+import { crudRoutes } from '../../shared/api/routes/define';
+import { clients } from '../../shared/domain/entities/clients';
 
-export const handler = entityHandler(clientsRoutes);
+export const handler = entityHandler(crudRoutes(clients));

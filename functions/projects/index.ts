@@ -1,4 +1,5 @@
 import { entityHandler } from '../../shared/api/crud';
-import { projectsRoutes } from '../../shared/api/routes/projects';
+import { crudRoutes } from '../../shared/api/routes/define';
+import { projects } from '../../shared/domain/entities/projects';
 
-export const handler = entityHandler(projectsRoutes);
+export const handler = entityHandler(crudRoutes(projects));

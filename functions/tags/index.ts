@@ -1,4 +1,5 @@
 import { entityHandler } from '../../shared/api/crud';
-import { tagsRoutes } from '../../shared/api/routes/tags';
+import { crudRoutes } from '../../shared/api/routes/define';
+import { tags } from '../../shared/domain/entities/tags';
 
-export const handler = entityHandler(tagsRoutes);
+export const handler = entityHandler(crudRoutes(tags));

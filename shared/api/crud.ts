@@ -2,10 +2,8 @@ import type { Where } from '../data/query-plan';
 import { repository, type CreateValues, type FieldValues, type IfMatch, type Locator } from '../data/repository';
 import type { AnyEntity } from '../domain/entity';
 import { headerValue } from './gateway-edge';
-import { Reply, resourceHandler, type GroupImpls, type RouteGroup, type RouteImpl } from './handler';
+import { Reply, resourceHandler, type GroupImpls, type HandlerOptions, type RouteGroup, type RouteImpl } from './handler';
 import type { InputOf, Operation, RouteDef, RouteId, Routes } from './routes';
-// Binds the time entries' companion (the running-timer rule, the rollups) to their repository.
-import '../services/timers';
 
 /**
  * The one implementation of each entity operation of the route table (list, create, get, update,
@@ -134,7 +132,7 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
  * resource's `crudRoutes(<entity>)`, another's the group of its module (shared/api/routes/<function>.ts).
  * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)
  */
-export function entityHandler<G extends RouteGroup>(group: G, overrides: GroupImpls<G> = {}) {
+export function entityHandler<G extends RouteGroup>(group: G, overrides: GroupImpls<G> = {}, options: HandlerOptions = {}) {
   const impls: Record<string, RouteImpl<RouteDef>> = {};
   for (const [id, route] of Object.entries(group)) {
     const own = (overrides as Record<string, RouteImpl<RouteDef> | undefined>)[id];
@@ -142,5 +140,5 @@ export function entityHandler<G extends RouteGroup>(group: G, overrides: GroupIm
     if (!operation && !own) continue;
     impls[id] = own ?? ((req) => operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
   }
-  return resourceHandler(group, impls as GroupImpls<G>);
+  return resourceHandler(group, impls as GroupImpls<G>, options);
 }

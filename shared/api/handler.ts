@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { invalidField } from '../domain/errors';
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
-import { CSV_FORMATS } from './csv';
 import { ApiError, notImplemented } from './errors';
 import { corsHeaders, corsOrigins, GATEWAY_ANSWERS, headerValue } from './gateway-edge';
 import { acceptsCsv, CSV_CONTENT_TYPE, idempotencyKeyOf, NEXT_CURSOR_HEADER, REPLAYED_HEADER } from './headers';
@@ -76,7 +75,7 @@ function conditionsOf(headers: APIGatewayProxyEvent['headers'] | undefined): { i
  * The API-key caller of one function, which knows only its own routes (shared/api/routes/<function>.ts):
  * its bundle carries no other function's schemas or handlers.
  */
-export const apiKeyCallerOf = (own: readonly TableRoute[]): CallerKind<TableRoute, KeyCaller, RouteRequest<RouteDef>> => {
+export const apiKeyCallerOf = (own: readonly TableRoute[], { csv: csvFormats = {} }: HandlerOptions = {}): CallerKind<TableRoute, KeyCaller, RouteRequest<RouteDef>> => {
   const matchOwnPath = pathMatcherOf(own);
   return {
     routesOf: (fn) => own.filter((r) => r.resource === fn),
@@ -148,7 +147,7 @@ export const apiKeyCallerOf = (own: readonly TableRoute[]): CallerKind<TableRout
     },
     // CSV: a route of its own (GET /v1/time-entries.csv), or Accept: text/csv on the JSON route; a page's next cursor moves to a header.
     represent: (route, reply, status, headers, event) => {
-      const csv = route.csvOf ? CSV_FORMATS[route.csvOf as RouteId] : route.csv && acceptsCsv(event.headers) ? CSV_FORMATS[route.id as RouteId] : undefined;
+      const csv = route.csvOf ? csvFormats[route.csvOf as RouteId] : route.csv && acceptsCsv(event.headers) ? csvFormats[route.id as RouteId] : undefined;
       if (!csv) return undefined;
       const cursor = (reply.body as { nextCursor?: unknown } | undefined)?.nextCursor;
       return {
@@ -160,6 +159,12 @@ export const apiKeyCallerOf = (own: readonly TableRoute[]): CallerKind<TableRout
   };
 };
 
+/** What a function's stack needs beyond its routes: the CSV forms of its routes that offer CSV (shared/api/csv.ts CSV_FORMATS). */
+export interface HandlerOptions {
+  csv?: CsvFormats;
+}
+export type CsvFormats = Partial<Record<RouteId, (body: never) => string>>;
+
 /** A function's routes, by id: the group its module declares (shared/api/routes/<function>.ts). */
 export type RouteGroup = Readonly<Record<string, RouteDef>>;
 /** The implementations of a group's routes, each typed from its route. */
@@ -167,13 +172,16 @@ export type GroupImpls<G extends RouteGroup> = { [K in keyof G]?: RouteImpl<G[K]
 
 /**
  * The handler of a Lambda of the API: the one stack (shared/api/kernel/stack.ts) for the API-key caller,
- * over the function's own routes (`group`: its module's, shared/api/routes/<function>.ts). `impls` maps its
+ * over the function's own routes (`group`: its module's, shared/api/routes/<function>.ts), with the CSV
+ * forms of those that offer CSV (`options.csv`: only the functions that serve CSV bundle shared/api/csv.ts). `impls` maps its
  * route ids to their implementation: entity routes get theirs from `entityHandler` (shared/api/crud.ts), the
  * OpenAPI document binds its own.
  */
-export function resourceHandler<G extends RouteGroup>(group: G, impls: GroupImpls<G> = {}) {
+export function resourceHandler<G extends RouteGroup>(group: G, impls: GroupImpls<G> = {}, options: HandlerOptions = {}) {
   const own = routeListOf(group);
   const fn = own[0]?.resource;
   if (!fn || own.some((r) => r.resource !== fn)) throw new Error(`a function's routes all name one function: ${own.map((r) => r.resource).join(', ')}`);
-  return buildStack(apiKeyCallerOf(own), fn, impls as Record<string, RouteImpl<RouteDef> | undefined>);
+  const noCsv = own.filter((r) => (r.csv || r.csvOf) && !options.csv?.[(r.csvOf ?? r.id) as RouteId]).map((r) => r.id);
+  if (noCsv.length) throw new Error(`${fn}: no CSV form given for ${noCsv.join(', ')}`);
+  return buildStack(apiKeyCallerOf(own, options), fn, impls as Record<string, RouteImpl<RouteDef> | undefined>);
 }

@@ -1,5 +1,6 @@
 import type { SummaryReport, TimeEntryFilters } from '../domain/reports';
 import { summaryReport } from '../services/reports';
+import { CSV_FORMATS } from './csv';
 import { resourceHandler } from './handler';
 import { reportsRoutes } from './routes/reports';
 import type { InputOf, Routes } from './routes';
@@ -21,7 +22,11 @@ const definedOnly = (filters: TimeEntryFilters): TimeEntryFilters => Object.from
 
 /** The reports function's handler (functions/reports/index.ts). */
 export const reportsHandler = () =>
-  resourceHandler(reportsRoutes, {
-    getSummaryReport: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
-    getSummaryReportCsv: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
-  });
+  resourceHandler(
+    reportsRoutes,
+    {
+      getSummaryReport: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
+      getSummaryReportCsv: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
+    },
+    { csv: CSV_FORMATS },
+  );
