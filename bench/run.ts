@@ -285,14 +285,14 @@ function bundleSection(built: Record<SdkMode, BundleInfo[]>, kept: SdkMode, targ
 /** What removing a package (bench's grouping: middy, powertools/...) from the bundles would cost: the note of a missed size target. */
 const REMOVAL_COST: Readonly<Record<string, string>> = {
   '(project)':
-    'our own code: the whole route table and its schemas module in every API function (declared in one module; since issue 35 built lazily, but bundled whole), the generic repository, paging, change feed, middleware; route modules per function would leave each its own routes, about 15-20 KB less',
+    "our own code; since issue 35 each API function carries only its own routes (shared/api/routes/<function>.ts) and CSV and the timer rule only where used. What stays: the generic repository, paging, change feed, idempotency and the kernel's stack (~45 KB in every entity function, the same code for every resource), every entity's declaration through the registry (~12 KB: the repository checks references across entities), and the function's own feature: time-entries its timers, CSV, the running-timer rule and rollups (~12 KB); invoices the invoicing wing (~11 KB); webhooks the URL checks and signing (~12 KB); the console its features, the invoicing wing, the API-key store and the console's OpenAPI builder. Going lower means a repository per entity instead of the generic one (the route table's one-source design) or splitting a function's routes over more functions",
   'powertools/idempotency': "goes with issue 35 item 1 (the idempotency record inside the write's own transaction), with powertools/jmespath",
   'powertools/jmespath': "Powertools idempotency's dependency: goes with it",
-  zod: 'every input validated and every OpenAPI schema (zod/mini already; 50-60 KB where a document is built with its JSON Schema generator: openapi, the console functions); no lighter maintained validator also gives the document',
+  zod: "every input validated and every OpenAPI schema (zod/mini already; 50-60 KB where a document is built with its JSON Schema generator: openapi, and the console functions, which build the console's document at run time: building it at deploy time and serving the file would take ~28 KB off console and console-keys); no lighter maintained validator also gives the document",
   'powertools/logger': 'structured JSON logs with the request keys and Lambda context; console.log of JSON would save it and lose sampling and the context fields',
   'powertools/metrics': 'the EMF metrics the alarms read; writing EMF by hand would save it at the cost of a hand-rolled format',
   'powertools/commons': 'shared by the Powertools packages: goes only with all of them',
-  'powertools/parameters': 'the cursor secret from Secrets Manager (with its cache); a direct SDK call would save it',
+  'powertools/parameters': 'gone since issue 35: the Secrets Manager read is the runtime SDK client (shared/platform/secret-value.ts)',
   'pdf-lib': 'the PDF writer (its ES build, trimmed by esbuild); a hand-written PDF of text and lines would be ~10 KB, but hand-rolled',
   '@pdf-lib/standard-fonts': 'the metrics of Helvetica and Helvetica-Bold (the other 12 fonts are left out); one font, no bold, would save 15 KB',
   'ipaddr.js': 'the webhook URL checks (private, loopback, metadata addresses); hand-rolled address ranges would be the alternative',

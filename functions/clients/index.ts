@@ -1,3 +1,5 @@
 import { entityHandler } from '../../shared/api/crud';
+import { crudRoutes } from '../../shared/api/routes/define';
+import { clients } from '../../shared/domain/entities/clients';
 
-export const handler = entityHandler('clients');
+export const handler = entityHandler(crudRoutes(clients));

@@ -1,3 +1,4 @@
 import { entityHandler } from '../../shared/api/crud';
+import { favoritesRoutes } from '../../shared/api/routes/favorites';
 
-export const handler = entityHandler('favorites');
+export const handler = entityHandler(favoritesRoutes);

@@ -1,5 +1,6 @@
 import { entityHandler, writeOptions } from '../../shared/api/crud';
 import { Reply } from '../../shared/api/handler';
+import { invoicesRoutes } from '../../shared/api/routes/invoices';
 import { deleteInvoice, isReleasing } from '../../shared/invoicing/service';
 
 /**
@@ -8,7 +9,7 @@ import { deleteInvoice, isReleasing } from '../../shared/invoicing/service';
  * 200 when it ends within the request's budget, else 202 with its progress (the invoice says
  * `releasing: true`); the sweep (functions/invoice-sweep, every minute) finishes it and deletes the invoice.
  */
-export const handler = entityHandler('invoices', {
+export const handler = entityHandler(invoicesRoutes, {
   deleteInvoice: async ({ auth, params, headers }) => {
     const done = await deleteInvoice(auth.workspaceId, params.id, writeOptions(headers));
     return isReleasing(done) ? new Reply(done, {}, 202) : done;

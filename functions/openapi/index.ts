@@ -12,7 +12,7 @@ import {
   selfContainedScript,
   type OverviewDocument,
 } from '../../shared/api/reference-page';
-import { DOCS_SCRIPT } from '../../shared/api/routes';
+import { DOCS_SCRIPT, openapiRoutes } from '../../shared/api/routes/openapi';
 
 /**
  * Public: the OpenAPI document (built once per container; only `servers` follows the caller's base URL),
@@ -34,7 +34,7 @@ function scriptFile(): string {
   return existsSync(bundled) ? bundled : require.resolve(`redoc/bundles/${DOCS_SCRIPT}`);
 }
 
-export const handler = resourceHandler('openapi', {
+export const handler = resourceHandler(openapiRoutes, {
   getOpenApi: async ({ baseUrl }) => {
     doc ??= buildOpenApi();
     return new Reply({ ...doc, servers: [serverObject(baseUrl)] }, OPENAPI_HEADERS);

@@ -1,4 +1,5 @@
 import { entityHandler } from '../../shared/api/crud';
+import { webhooksRoutes } from '../../shared/api/routes/webhooks';
 import { webhookOperations } from '../../shared/webhooks/routes';
 
-export const handler = entityHandler('webhooks', webhookOperations);
+export const handler = entityHandler(webhooksRoutes, webhookOperations);

@@ -2,10 +2,8 @@ import type { Where } from '../data/query-plan';
 import { repository, type CreateValues, type FieldValues, type IfMatch, type Locator } from '../data/repository';
 import type { AnyEntity } from '../domain/entity';
 import { headerValue } from './gateway-edge';
-import { Reply, resourceHandler, type RouteImpl, type RouteImpls } from './handler';
-import { routeList, type InputOf, type Operation, type ResourceName, type RouteDef, type RouteId, type Routes } from './routes';
-// Binds the time entries' companion (the running-timer rule, the rollups) to their repository.
-import '../services/timers';
+import { Reply, resourceHandler, type GroupImpls, type HandlerOptions, type RouteGroup, type RouteImpl } from './handler';
+import type { InputOf, Operation, RouteDef, RouteId, Routes } from './routes';
 
 /**
  * The one implementation of each entity operation of the route table (list, create, get, update,
@@ -130,16 +128,17 @@ export function entityOperation(route: RouteDef): OperationImpl | undefined {
  * The Lambda handler of a resource: the one middleware stack with every route of the resource bound to
  * its entity operation, or to its own implementation in `overrides` (webhooks: shared/webhooks/routes.ts; the
  * timers' stop and start: shared/api/timers.ts); the stack runs it under the request's Idempotency-Key
- * (shared/api/handler.ts). A resource's function file is `export const handler = entityHandler('<resource>')`.
+ * (shared/api/handler.ts). A resource's function file is `export const handler = entityHandler(<its routes>)`: a plain
+ * resource's `crudRoutes(<entity>)`, another's the group of its module (shared/api/routes/<function>.ts).
  * (The OpenAPI function binds its one route with resourceHandler directly, so it bundles no data access.)
  */
-export function entityHandler(resource: ResourceName, overrides: RouteImpls = {}) {
+export function entityHandler<G extends RouteGroup>(group: G, overrides: GroupImpls<G> = {}, options: HandlerOptions = {}) {
   const impls: Record<string, RouteImpl<RouteDef>> = {};
-  for (const route of routeList.filter((r) => r.resource === resource)) {
-    const own = (overrides as Record<string, RouteImpl<RouteDef> | undefined>)[route.id];
+  for (const [id, route] of Object.entries(group)) {
+    const own = (overrides as Record<string, RouteImpl<RouteDef> | undefined>)[id];
     const operation = entityOperation(route);
     if (!operation && !own) continue;
-    impls[route.id] = own ?? ((req) => operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
+    impls[id] = own ?? ((req) => operation!({ workspaceId: req.auth.workspaceId, params: req.params, query: req.query, body: req.body, headers: req.headers }));
   }
-  return resourceHandler(resource, impls as RouteImpls);
+  return resourceHandler(group, impls as GroupImpls<G>, options);
 }

@@ -1,6 +1,8 @@
 import type { SummaryReport, TimeEntryFilters } from '../domain/reports';
 import { summaryReport } from '../services/reports';
+import { CSV_FORMATS } from './csv';
 import { resourceHandler } from './handler';
+import { reportsRoutes } from './routes/reports';
 import type { InputOf, Routes } from './routes';
 
 /** GET /v1/reports/summary: the validated query as a report request (shared/services/reports.ts computes it). */
@@ -20,7 +22,11 @@ const definedOnly = (filters: TimeEntryFilters): TimeEntryFilters => Object.from
 
 /** The reports function's handler (functions/reports/index.ts). */
 export const reportsHandler = () =>
-  resourceHandler('reports', {
-    getSummaryReport: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
-    getSummaryReportCsv: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
-  });
+  resourceHandler(
+    reportsRoutes,
+    {
+      getSummaryReport: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
+      getSummaryReportCsv: async ({ auth, query }) => getSummaryReport(auth.workspaceId, query),
+    },
+    { csv: CSV_FORMATS },
+  );

@@ -1,5 +1,5 @@
 import { SCOPES } from '../domain/auth';
-import { templateMatcher } from '../api/routes';
+import { templateMatcher } from '../api/routes/define';
 import * as settings from '../platform/settings';
 import { apiKeyRoutes } from './features/api-keys';
 import { invoiceRoutes } from './features/invoices';

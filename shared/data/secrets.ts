@@ -1,4 +1,4 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { getSecret } from '../platform/secret-value';
 import * as settings from '../platform/settings';
 
 /**
@@ -7,15 +7,12 @@ import * as settings from '../platform/settings';
  * - Locally (local gateway, tests, admin CLI): `CURSOR_SECRET` holds a development secret.
  * - In AWS: `CURSOR_SECRET_ARN` names a Secrets Manager secret generated at deploy time by the CDK stack.
  *   Its value is never in the template or in the function's environment; it is fetched once per cold
- *   start (Powertools Parameters, via @aws-sdk/client-secrets-manager) and kept for the life of the
+ *   start (shared/platform/secret-value.ts: @aws-sdk/client-secrets-manager, from the runtime) and kept for the life of the
  *   execution environment.
  *
  * A failed fetch is not cached, so the next call retries.
  */
 let cached: Promise<string> | undefined;
-
-/** Powertools' own cache is keyed by name; a long maxAge makes it last for the execution environment too. */
-const MAX_AGE_SECONDS = 24 * 60 * 60;
 
 export async function getCursorSecret(): Promise<string> {
   const local = settings.cursorSecret();
@@ -34,7 +31,7 @@ export async function getCursorSecret(): Promise<string> {
 }
 
 async function fetchSecret(arn: string): Promise<string> {
-  const value = await getSecret(arn, { maxAge: MAX_AGE_SECONDS });
+  const value = await getSecret(arn);
   if (typeof value !== 'string' || value.length === 0) {
     throw new Error('Cursor-signing secret (CURSOR_SECRET_ARN) has no string value');
   }
@@ -87,8 +84,8 @@ export function parseKeyRing(value: string): KeyRing {
 }
 
 let ringCache: Promise<KeyRing> | undefined;
-async function fetchRing(arn: string, forceFetch: boolean): Promise<KeyRing> {
-  const value = await getSecret(arn, { maxAge: MAX_AGE_SECONDS, forceFetch });
+async function fetchRing(arn: string): Promise<KeyRing> {
+  const value = await getSecret(arn);
   if (typeof value !== 'string' || value.length === 0) throw new Error('Webhook key ring (WEBHOOK_KEYS_SECRET_ARN) has no string value');
   return parseKeyRing(value);
 }
@@ -102,7 +99,7 @@ export async function getWebhookKeyRing(refresh = false): Promise<KeyRing> {
     throw new Error('Webhook key ring not configured: set WEBHOOK_SECRET_KEYS (local run, tests) or WEBHOOK_KEYS_SECRET_ARN (AWS, set by the CDK stack)');
   }
   if (refresh) ringCache = undefined;
-  ringCache ??= fetchRing(arn, refresh).catch((err: unknown) => {
+  ringCache ??= fetchRing(arn).catch((err: unknown) => {
     ringCache = undefined;
     throw err;
   });

@@ -14,7 +14,7 @@ import { applyEdits, checkout, documentedEdits } from './new-resource-experiment
  * its line in the registry and a one-line function file. This test makes the three edits, read from the
  * document itself, in a copy of this checkout (its tracked and untracked files) and, with nothing mocked:
  *  - type-checks the copy's production code with a probe that uses the new entry as its types see it
- *    (`entityHandler('users')`, the route `createUser`, the scope `users:write`, `repository(users)`);
+ *    (`entityHandler(crudRoutes(users))`, the route `createUser`, the scope `users:write`, `repository(users)`);
  *  - synthesizes the copy's stack: a function `Fn-users` and its methods behind the authorizer;
  *  - serves the resource end to end through the copy's local gateway against DynamoDB Local (routes,
  *    scopes, validation, storage, OpenAPI).
@@ -42,7 +42,8 @@ test('the copy type-checks with the new entry: handler, route ids, scopes and re
       "import type { Scope } from './shared/domain/auth';",
       "import { repository } from './shared/data/repository';",
       "import { users } from './shared/domain/entities/users';",
-      "export const handler = entityHandler('users');",
+      "import { crudRoutes } from './shared/api/routes/define';",
+      'export const handler = entityHandler(crudRoutes(users));',
       "export const ids: RouteId[] = ['listUsers', 'createUser', 'getUser', 'updateUser', 'deleteUser'];",
       "export const scopes: Scope[] = ['users:read', 'users:write'];",
       'export const create = routes.createUser;',

@@ -135,6 +135,30 @@ describe('function bundles', () => {
     expect(NAMES.filter((n) => files.get(n)!.some((f) => f.includes('node_modules/zod/v4/mini/'))).length).toBe(NAMES.length - AUTHORIZERS.length);
   });
 
+  test("each API function carries only its own routes (issue 35): the assembled table only in openapi (the document), another function's route module in none", () => {
+    // route modules a function may carry besides its own and define.ts: the time-entries function's start-from-a-favorite
+    // route is addressed as a favorite is (routes/favorites.ts)
+    const shared: Readonly<Record<string, readonly string[]>> = { 'time-entries': ['favorites'] };
+    const foreign = NAMES.flatMap((name) =>
+      files
+        .get(name)!
+        .filter((f) => {
+          if (f === 'shared/api/routes.ts') return name !== 'openapi';
+          const module = /^shared\/api\/routes\/(.+)\.ts$/.exec(f)?.[1];
+          return module !== undefined && name !== 'openapi' && module !== 'define' && module !== name && !shared[name]?.includes(module);
+        })
+        .map((f) => `${name}: ${f}`),
+    );
+    expect(foreign).toEqual([]);
+    // the guard reads the real file names: the functions with a route module of their own do carry it
+    expect(files.get('time-entries')).toContain('shared/api/routes/time-entries.ts');
+    expect(files.get('clients')).toContain('shared/api/routes/define.ts');
+    // CSV and the running-timer rule only where a route needs them
+    const where = (re: RegExp) => NAMES.filter((n) => files.get(n)!.some((f) => re.test(f)));
+    expect(where(/^shared\/api\/csv\.ts$/).sort()).toEqual(['reports', 'time-entries']);
+    expect(where(/^shared\/services\/timers\.ts$/)).toEqual(['time-entries']);
+  });
+
   test('the authorizer carries no zod, no entity declaration, no route table and no middy (what a merge once pulled back in)', () => {
     const held = files.get('authorizer')!.filter((f) => /node_modules\/(zod|@middy)\/|shared\/domain\/(entities\/|registry)|shared\/api\/(routes|schemas)/.test(f));
     expect(held).toEqual([]);

@@ -72,9 +72,9 @@ describe('getCursorSecret (shared/data/secrets.ts)', () => {
     jest.resetModules();
   });
 
-  /** Loads shared/data/secrets.ts with Powertools' getSecret replaced by a mock. */
+  /** Loads shared/data/secrets.ts with its Secrets Manager read (shared/platform/secret-value.ts) replaced by a mock. */
   function load(getSecret: jest.Mock) {
-    jest.doMock('@aws-lambda-powertools/parameters/secrets', () => ({ getSecret }));
+    jest.doMock('../../shared/platform/secret-value', () => ({ getSecret }));
     let mod!: typeof import('../../shared/data/secrets');
     jest.isolateModules(() => {
       mod = require('../../shared/data/secrets');
@@ -99,7 +99,7 @@ describe('getCursorSecret (shared/data/secrets.ts)', () => {
     await getCursorSecret();
     expect(results).toEqual(['from-secrets-manager', 'from-secrets-manager', 'from-secrets-manager']);
     expect(getSecret).toHaveBeenCalledTimes(1);
-    expect(getSecret).toHaveBeenCalledWith(process.env.CURSOR_SECRET_ARN, expect.objectContaining({ maxAge: expect.any(Number) }));
+    expect(getSecret).toHaveBeenCalledWith(process.env.CURSOR_SECRET_ARN);
   });
 
   test('a failed fetch is not cached: the next call retries', async () => {
@@ -136,7 +136,7 @@ describe('getWebhookKeyRing (shared/data/secrets.ts)', () => {
   const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:webhook-keys';
   const ring = (current: string, ...ids: string[]) => JSON.stringify({ current, ...Object.fromEntries(ids.map((id) => [id, `${id}-material-of-at-least-32-characters`])) });
   function load(getSecret: jest.Mock) {
-    jest.doMock('@aws-lambda-powertools/parameters/secrets', () => ({ getSecret }));
+    jest.doMock('../../shared/platform/secret-value', () => ({ getSecret }));
     let mod!: typeof import('../../shared/data/secrets');
     jest.isolateModules(() => {
       mod = require('../../shared/data/secrets');
@@ -159,7 +159,8 @@ describe('getWebhookKeyRing (shared/data/secrets.ts)', () => {
     expect(fresh.current).toBe('k2');
     expect([...fresh.keys.keys()]).toEqual(['k1', 'k2']);
     expect(getSecret).toHaveBeenCalledTimes(2);
-    expect(getSecret).toHaveBeenLastCalledWith(ARN, expect.objectContaining({ forceFetch: true }));
+    // read again from Secrets Manager (this module keeps no cache of its own: the ring's cache was dropped)
+    expect(getSecret).toHaveBeenLastCalledWith(ARN);
     expect((await getWebhookKeyRing()).current).toBe('k2');
     expect(getSecret).toHaveBeenCalledTimes(2);
   });
