@@ -110,14 +110,15 @@ describe('faults', () => {
 
   test("a write applied but answered with a timeout, then the client's retry with the same key: one record, the original answer", async () => {
     const { key } = await workspaceWithKey('idem-fault');
-    // data calls with a key: 1 the change-feed position, 2 the create's transaction, which carries the key's record and answer
+    // data calls with a key: 1 the change-feed counter read with the key's record, 2 the create's transaction, which takes
+    // the position and carries the key's record and answer
     const {
       res: first,
       calls,
       injected,
     } = await withFault({ call: 2, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') }));
     // the SDK sent the applied transaction again (same ClientRequestToken: nothing written twice); the answer was kept by it
-    expect({ calls, injected }).toEqual({ calls: ['UpdateItemCommand', 'TransactWriteItemsCommand'], injected: 1 });
+    expect({ calls, injected }).toEqual({ calls: ['BatchGetItemCommand', 'TransactWriteItemsCommand'], injected: 1 });
     expect(first.status).toBe(201);
     const retry = await api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') });
     expect([retry.status, retry.body, retry.headers['Idempotent-Replayed']]).toEqual([201, first.body, 'true']);
@@ -172,13 +173,21 @@ describe("the record in the write's own transaction", () => {
     expect(await eventsOf(key)).toEqual([`client.created ${c.body.id}`, `client.deleted ${c.body.id}`]);
   });
 
-  test('data calls: a keyed POST makes the calls of one without a key; a keyed PUT reads the record and the key in one call; a replay is that one read', async () => {
+  test('data calls: a keyed POST makes as many calls as one without a key; a keyed PUT reads the record and the key in one call; a replay is that one read', async () => {
     const { key } = await workspaceWithKey('idem-tx-calls');
     const plain = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Plain' }, { key }));
     const keyed = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('calls-post') }));
     expect([plain.res.status, keyed.res.status]).toEqual([201, 201]);
-    expect(keyed.calls).toEqual(plain.calls);
-    expect(keyed.calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(plain.calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // the keyed create reads the feed's counter with the key's record, and takes its position in its transaction
+    expect(keyed.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    const postAgain = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('calls-post') }));
+    expect([postAgain.res.status, postAgain.res.body, postAgain.res.headers['Idempotent-Replayed'], postAgain.calls]).toEqual([
+      201,
+      keyed.res.body,
+      'true',
+      ['BatchGetItemCommand'],
+    ]);
     const path = `/v1/clients/${keyed.res.body.id}`;
     const put = await withFaultClient(undefined, () => api.put(path, { notes: 'n' }, { key, headers: K('calls-put') }));
     expect([put.res.status, put.calls]).toEqual([200, ['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']]);
@@ -197,13 +206,26 @@ describe("the record in the write's own transaction", () => {
     expect([crashed.applied, crashed.res.status, crashed.res.body.error.code]).toEqual([true, 500, 'INTERNAL_ERROR']);
     const { res: retry, calls } = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Survivor' }, { key, headers: K('crash') }));
     expect([retry.status, retry.headers['Idempotent-Replayed']]).toEqual([201, 'true']);
-    // a create reads nothing first: its transaction is cancelled on the key's record, which comes back with
-    // the cancellation (no read); the feed position it took is given up (a void)
-    expect(calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand', 'PutItemCommand']);
+    // a keyed create first reads the feed's counter with the key's record: the live record answers, nothing is written
+    expect(calls).toEqual(['BatchGetItemCommand']);
     const stored = await api.get(`/v1/clients/${retry.body.id}`, { key });
     expect([retry.body, retry.headers.ETag]).toEqual([stored.body, stored.headers.ETag]);
     expect(await names(key)).toEqual(['Survivor']);
     expect(await eventsOf(key)).toEqual([`client.created ${retry.body.id}`]);
+  });
+
+  test('20 concurrent keyed creates with different keys and 10 without (the feed counter contended): all 201, each event once in the feed, each key replays', async () => {
+    const { key } = await workspaceWithKey('idem-tx-claims');
+    const keyed = Array.from({ length: 20 }, (_, i) => api.post('/v1/clients', { name: `K${i}` }, { key, headers: K(`claim-${i}`) }));
+    const plain = Array.from({ length: 10 }, (_, i) => api.post('/v1/clients', { name: `P${i}` }, { key }));
+    const results = await Promise.all([...keyed, ...plain]);
+    expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
+    expect(results.filter((r) => r.headers['Idempotent-Replayed'] !== undefined)).toEqual([]);
+    const created = results.map((r) => `client.created ${r.body.id}`).sort();
+    expect((await eventsOf(key)).sort()).toEqual(created);
+    const again = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post('/v1/clients', { name: `K${i}` }, { key, headers: K(`claim-${i}`) })));
+    expect(again.map((r) => [r.status, r.body.id, r.headers['Idempotent-Replayed']])).toEqual(results.slice(0, 20).map((r) => [201, r.body.id, 'true']));
+    expect((await names(key)).length).toBe(30);
   });
 
   test('a refusal decided by the data is kept by one conditional write; a concurrent repeat of it answers the same', async () => {
