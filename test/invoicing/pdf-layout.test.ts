@@ -133,13 +133,13 @@ describe('PdfText: the line layout', () => {
     );
   });
 
-  test('fit: the text itself when it fits its box, else the longest prefix that fits with "..."', () => {
+  test('fitText: the text itself when it fits its box, else the longest prefix that fits with "..."', () => {
     fc.assert(
       fc.property(texts, fc.integer({ min: 6, max: 14 }), fc.integer({ min: 20, max: 300 }), (s, size, width) => {
         const font = fonts[0]!;
         const layout = new PdfText(font);
         const full = layout.drawable(s, Infinity);
-        const out = layout.fit(s, size, width);
+        const out = layout.fitText(s, size, width);
         if (drawnWidth(font, full, size) <= width) expect(out).toBe(full);
         else {
           expect(out.endsWith('...')).toBe(true);
@@ -167,7 +167,7 @@ describe('PdfText: the line layout', () => {
     const long = 'word '.repeat(2000);
     expect(layout.drawable(long, layout.maxChars(270, 10)).length).toBeLessThan(200);
     layout.wrap(long, 10, 270, 3);
-    layout.fit(long, 10, 270);
+    layout.fitText(long, 10, 270);
     // only single characters are ever measured (each once, then cached): never a prefix of the text
     expect(measured.every((t) => [...t].length === 1)).toBe(true);
     expect(new Set(measured).size).toBe(measured.length);
