@@ -1,3 +1,7 @@
+import { AsyncResource } from 'node:async_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dynamoConfig, setDb } from '../../shared/data/db';
 import { withCrashAfter, withFaultClient, type FaultPlan } from '../faults/inject';
 import { drain } from '../changes/support';
 import { apiClient, useTestTable } from '../support/harness';
@@ -226,6 +230,43 @@ describe("the record in the write's own transaction", () => {
     const again = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post('/v1/clients', { name: `K${i}` }, { key, headers: K(`claim-${i}`) })));
     expect(again.map((r) => [r.status, r.body.id, r.headers['Idempotent-Replayed']])).toEqual(results.slice(0, 20).map((r) => [201, r.body.id, 'true']));
     expect((await names(key)).length).toBe(30);
+  });
+
+  test('a keyed create whose feed counter moves between its read and its transaction takes a position the usual way: both writes, each event once, in commit order', async () => {
+    const { key } = await workspaceWithKey('idem-tx-moved');
+    // a real client whose hook runs another create (no key) right after the keyed create's first read
+    const client = new DynamoDBClient(dynamoConfig());
+    const calls: string[] = [];
+    let other: { status: number; body: { id: string } } | undefined;
+    // another request: bound here, so it runs outside the keyed request's context (as another Lambda would)
+    const otherCreate = AsyncResource.bind(() => api.post('/v1/clients', { name: 'Other' }, { key }));
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = (args as { input?: { Key?: { PK?: string }; RequestItems?: unknown } }).input;
+        if (String(input?.Key?.PK ?? '').includes('RATE#') || String(input?.Key?.PK ?? '').includes('APIKEY#')) return next(args);
+        calls.push(context.commandName ?? '?');
+        const res = await next(args);
+        if (context.commandName === 'BatchGetItemCommand' && !other) other = await otherCreate();
+        return res;
+      },
+      { step: 'initialize', priority: 'high', name: 'counterMover' },
+    );
+    setDb(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
+    let keyed;
+    try {
+      keyed = await api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('moved') });
+    } finally {
+      setDb(undefined);
+      client.destroy();
+    }
+    expect([keyed.status, keyed.headers['Idempotent-Replayed'], other?.status]).toEqual([201, undefined, 201]);
+    // the keyed create: its read; the other create (position, transaction); its transaction, cancelled on the
+    // counter; then the position taken by UpdateItem and the transaction again
+    expect(calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect((await names(key)).sort()).toEqual(['Keyed', 'Other']);
+    expect(await eventsOf(key)).toEqual([`client.created ${other!.body.id}`, `client.created ${keyed.body.id}`]);
+    const again = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('moved') }));
+    expect([again.res.status, again.res.body, again.res.headers['Idempotent-Replayed'], again.calls]).toEqual([201, keyed.body, 'true', ['BatchGetItemCommand']]);
   });
 
   test('a refusal decided by the data is kept by one conditional write; a concurrent repeat of it answers the same', async () => {
