@@ -6,7 +6,7 @@ import { db, tableName, type StoredItem } from './db';
 import { changePositionKey, keys } from './keys';
 import { escapedSize } from './paging';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
-import { writeAll, type WriteOp } from './write';
+import { isContention, writeAll, type WriteOp } from './write';
 import * as settings from '../platform/settings';
 import { ITEM_TYPES } from './item-types';
 import { consistentGet, keyedUnread } from './idempotency';
@@ -194,13 +194,15 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
     }
     try {
       // Last in the transaction, so a failed condition of the record's own ops is the one reported.
-      await writeAll([...ops, ...eventOps, ...(claim ? [claim.op] : [])]);
+      // a claim that meets another writer is not retried as it is (its counter read is stale by then): the
+      // next attempt takes a position with the UpdateItem
+      await writeAll([...ops, ...eventOps, ...(claim ? [claim.op] : [])], claim ? 0 : undefined);
       return many ? events : events[0]!;
     } catch (err) {
       // Give every position of this write up (one voided by a reader: the others are still empty), then
       // retry at new ones, or fail: a write whose positions keep being voided is a retryable 503.
       await voidAll();
-      if (err instanceof PositionTaken && attempt < MAX_POSITION_RETRIES) continue;
+      if ((err instanceof PositionTaken || (claim && isContention(err))) && attempt < MAX_POSITION_RETRIES) continue;
       if (err instanceof PositionTaken) throw new FeedContention();
       throw err;
     }
