@@ -42,10 +42,11 @@ interface Req {
 }
 
 /** What an Idempotency-Key adds to a write (shared/data/idempotency.ts): no call (its record is one more item of the transaction; an update's or delete's read reads it too, one BatchGetItem). */
-const WITH_KEY = 'Idempotency-Key: its record is one more Put in the transaction; a PUT/DELETE reads it with the record (BatchGetItem)';
+const WITH_KEY =
+  "Idempotency-Key: its record is one more Put in the transaction; a PUT/DELETE reads it with the record (BatchGetItem), a create with the feed counter (BatchGetItem instead of the position's UpdateItem: the position is taken in the transaction)";
 const REPLAY = 'Idempotency-Key repeated: the key is found by the first read (BatchGetItem of the record and the key) and its answer returned; the write does not run';
 const CREATE_REPLAY =
-  'Idempotency-Key repeated on a create (it reads nothing first): its transaction is cancelled on the key, which comes back with the cancellation, and its feed position is given up';
+  'Idempotency-Key repeated on a create: the key is found by its first call (BatchGetItem of the feed counter and the key) and its answer returned; nothing is written, no position taken';
 
 /** Why some updates and deletes read the stored record first (shared/data/repository.ts). */
 export const NEEDS_READ = {
@@ -123,6 +124,8 @@ export function callReasons(kind: WorkRow['kind'], calls: readonly Call[], why?:
       return [
         `${c.command}: Idempotency-Key (${c.command === 'PutItem' ? 'the in-progress record; a repeat reads the kept answer through it' : c.command === 'UpdateItem' ? 'keeps the answer' : 'the key record'})`,
       ];
+    if (c.feedPosition && c.command === 'BatchGetItem')
+      return [`${c.command}: reads the change feed counter and the Idempotency-Key's record (the position is taken in the transaction; a live key answers from this read)`];
     if (c.feedPosition) return [`${c.command}: takes the change feed position (the event's number: one counter item per workspace)`];
     if ((c.command === 'GetItem' || c.command === 'BatchGetItem') && kind !== 'create' && !readSeen) {
       readSeen = true;

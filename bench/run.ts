@@ -293,8 +293,9 @@ const REMOVAL_COST: Readonly<Record<string, string>> = {
   'powertools/metrics': 'the EMF metrics the alarms read; writing EMF by hand would save it at the cost of a hand-rolled format',
   'powertools/commons': 'shared by the Powertools packages: goes only with all of them',
   'powertools/parameters': 'gone since issue 35: the Secrets Manager read is the runtime SDK client (shared/platform/secret-value.ts)',
-  'pdf-lib': 'the PDF writer (its ES build, trimmed by esbuild); a hand-written PDF of text and lines would be ~10 KB, but hand-rolled',
-  '@pdf-lib/standard-fonts': 'the metrics of Helvetica and Helvetica-Bold (the other 12 fonts are left out); one font, no bold, would save 15 KB',
+  'pdf-lib':
+    'the PDF writer: its document model, standard-font embedder and object-stream writer only (shared/platform/pdf-lib/text-pdf.ts; its high-level API, forms, parser and other embedders stay out); a hand-written PDF of text and lines would be ~10 KB, but hand-rolled',
+  '@pdf-lib/standard-fonts': 'the WinAnsi widths of Helvetica and Helvetica-Bold (shared/platform/pdf-lib/fonts.json, 7 KB; no kerning, the other 12 fonts left out)',
   'ipaddr.js': 'the webhook URL checks (private, loopback, metadata addresses); hand-rolled address ranges would be the alternative',
   jose: "the console tokens' verification against the issuer's keys: never hand-rolled",
 };
@@ -969,7 +970,9 @@ const NOTES = `## What the figures mean, and what was changed
   went from 76 to 18 ms in zod and 36 to 5 ms in routes.ts. The bundles stay whole (one module declares
   every route); per-function route modules would take 15-20 KB more off each API function. The invoice PDF
   function is bundled with esbuild aliases (lib/service-function.ts FUNCTION_ALIASES): pdf-lib's ES build,
-  Node's zlib for pako, two of the 14 standard fonts, no PNG decoder: 750.8 -> 513.7 KB.
+  Node's zlib for pako, two of the 14 standard fonts, no PNG decoder: 750.8 -> 513.7 KB; then (issue 35 item 3)
+  pdf-lib's document model and writer without its high-level API (shared/platform/pdf-lib/text-pdf.ts) and the
+  WinAnsi widths of the two fonts without kerning (fonts.json): 537.6 -> 370.7 KB (target 400).
 - The authorizers (45.0 KB and 59.1 KB) carry no zod, no entity declaration, no route table and no middy
   (test/cdk/bundles.test.ts checks it; the authorizer was 145.9 KB at 491e262, when it reached zod
   through the entity registry).

@@ -35,14 +35,16 @@ export const BUNDLING = {
  * What one function's bundle does beyond BUNDLING, by function name: esbuild aliases (package -> module,
  * paths from the project root). The stack passes them to esbuild (`--alias:`), and test/cdk/bundles.test.ts
  * and bench/bundles.ts build with them too (esbuildAliasOf).
- * - console-invoice-pdf: pdf-lib's ES build (esbuild then leaves out what the PDF never calls: 300 -> 223 KB);
- *   pako, its compression library, replaced by Node's zlib (45 KB); of @pdf-lib/standard-fonts the metrics
- *   of Helvetica and Helvetica-Bold only, the two fonts the invoice uses (128 -> 36 KB); no PNG decoder
- *   (@pdf-lib/upng, 25 KB: the invoice embeds no image). shared/platform/pdf-lib/ holds the replacements.
+ * - console-invoice-pdf: pdf-lib's modules as the ES build (the renderer imports pdf-lib's document model and
+ *   writer module by module, `pdf-lib/cjs/...`, shared/platform/pdf-lib/text-pdf.ts; its index and high-level
+ *   API, with forms, annotations, the parser and the image and custom-font embedders, stay out: 300 -> 82 KB);
+ *   pako, its compression library, replaced by Node's zlib (45 KB); of @pdf-lib/standard-fonts the widths
+ *   of the WinAnsi glyphs of Helvetica and Helvetica-Bold only, no kerning (fonts.json: 128 -> 7 KB); no PNG
+ *   decoder (@pdf-lib/upng, 25 KB: the invoice embeds no image). shared/platform/pdf-lib/ holds the replacements.
  */
 export const FUNCTION_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'console-invoice-pdf': {
-    'pdf-lib': 'pdf-lib/es/index.js',
+    'pdf-lib/cjs': 'pdf-lib/es',
     pako: './shared/platform/pdf-lib/pako.ts',
     '@pdf-lib/standard-fonts': './shared/platform/pdf-lib/standard-fonts.ts',
     '@pdf-lib/upng': './shared/platform/pdf-lib/upng.ts',
@@ -77,7 +79,10 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
  * - console (console, console-keys): 244.9 KB (272.1 before it stopped importing the whole API route table;
  *   its zod is 58.6 KB because it builds the console's OpenAPI document with zod's JSON Schema generator,
  *   and it carries the invoicing wing);
- * - invoicePdf (console-invoice-pdf): 510.3 KB, pdf-lib's ES build 221 KB (issue 35 item 3, not lowered here);
+ * - invoicePdf (console-invoice-pdf, GET .../invoices/{invoiceId}/pdf alone): 370.7 KB measured before the console
+ *   stopped importing the API route table (537.6 KB with pdf-lib's whole ES build and the fonts' full metrics),
+ *   of it pdf-lib 82 KB (its document model and writer only: shared/platform/pdf-lib/text-pdf.ts) and the
+ *   fonts 7 KB (shared/platform/pdf-lib/fonts.json); the rest is the console's handler stack;
  * - the others: openapi 183.2 KB (the whole table's schemas and the JSON Schema generator, for the document),
  *   reports 158.8, the webhook workers 147.8, changes 127.9, me 120.2, invoice-sweep 119.7.
  */
@@ -86,7 +91,7 @@ export const BUNDLE_LIMITS = {
   entity: 166 * 1024,
   webhooks: 190 * 1024,
   console: 248 * 1024,
-  invoicePdf: 540 * 1024,
+  invoicePdf: 376 * 1024,
   other: 187 * 1024,
 } as const;
 /** The largest of the limits: no function's bundle may be larger. */

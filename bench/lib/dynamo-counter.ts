@@ -30,7 +30,7 @@ export interface Call {
   reported: number;
   /** Items read (Query: before the filter). */
   itemsRead: number;
-  /** The change feed's share: this call takes a feed position; WCU of feed items (position counter, event) written. */
+  /** The change feed's share: this call takes a feed position (or, a keyed create's BatchGetItem, reads the counter for its transaction to take it); WCU of feed items (position counter, event) written. */
   feedPosition: boolean;
   feedWcu: number;
   /** Of a write: the report rollup items it wrote (`WS#<ws>#RU#...`, shared/data/rollups.ts) and their write units. */
@@ -120,7 +120,10 @@ export class DynamoCounter {
     const rate = isRateKey(keyOf(input.Key as Item)) || isRateKey(keyOf(input.Item as Item));
     const befores = await Promise.all(targets.map((t) => this.getItem(t.table, t.key)));
     if (!('ReturnConsumedCapacity' in input) && command !== 'BatchGetItem') input.ReturnConsumedCapacity = 'TOTAL';
-    const feedPosition = command === 'UpdateItem' && String(keyOf(input.Key as Item)?.PK).endsWith('#CHANGESEQ');
+    // a keyed create reads the feed counter (with the key's record) and takes its position in its transaction
+    const batchKeys = command === 'BatchGetItem' ? Object.values((input.RequestItems as Record<string, { Keys?: Item[] }>) ?? {}).flatMap((r) => r.Keys ?? []) : [];
+    const isCounter = (k: Item | undefined) => String(keyOf(k)?.PK).endsWith('#CHANGESEQ');
+    const feedPosition = (command === 'UpdateItem' && isCounter(input.Key as Item)) || batchKeys.some(isCounter);
     const idempotency = isIdempotencyKey(keyOf(input.Key as Item)) || isIdempotencyKey(keyOf(input.Item as Item));
     const call: Call = { command, rate, ok: true, ms: 0, rcu: 0, wcu: 0, reported: 0, itemsRead: 0, feedPosition, feedWcu: 0, rollupItems: 0, rollupWcu: 0, idempotency };
     this.calls.push(call);

@@ -6,9 +6,10 @@ import { db, tableName, type StoredItem } from './db';
 import { changePositionKey, keys } from './keys';
 import { escapedSize } from './paging';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
-import { writeAll, type WriteOp } from './write';
+import { isContention, writeAll, type WriteOp } from './write';
 import * as settings from '../platform/settings';
 import { ITEM_TYPES } from './item-types';
+import { consistentGet, keyedUnread } from './idempotency';
 
 /**
  * The change feed's storage: one numbered sequence of positions per workspace, each position holding the
@@ -18,6 +19,8 @@ import { ITEM_TYPES } from './item-types';
  * write the record's ops and the event at that position in ONE transaction; the event's Put requires the
  * position to be empty. So an event exists if and only if its change committed (a Lambda dying after the
  * commit cannot lose it; a cancelled write leaves none). A write that fails voids its position at once.
+ * A keyed create reads the counter (with its key's record) and takes its position in the transaction
+ * instead (`claimPositions`): its repeat is answered from that read alone.
  *
  * Reading (readChanges): follow the positions in order from a cursor. A position that is still empty while
  * a later one is filled is a gap: a write in flight, or one that died. The reader waits while the gap is
@@ -99,6 +102,37 @@ async function allocate(workspaceId: string, count = 1): Promise<Allocation[]> {
   return Array.from({ length: count }, (_, i) => ({ position: last - count + 1 + i, at, prevAt: i === 0 ? Number(a.prevAt ?? 0) : at }));
 }
 
+/**
+ * The positions after the counter as read, taken by an op of the write's own transaction (so a replay,
+ * refused before any write, costs its one read): the read is a consistent BatchGetItem of the counter and
+ * the key's record (`consistentGet`, which throws `KeyTaken` when the key is live). The op sets the counter
+ * on the condition that it still holds what was read; if another writer moved it, the transaction is
+ * cancelled (`PositionTaken`) and the write takes positions the usual way. No position is ever taken
+ * without its event: a reader never meets a gap from this write.
+ */
+async function claimPositions(workspaceId: string, count: number): Promise<{ slots: Allocation[]; op: WriteOp }> {
+  const at = clock();
+  const counter = await consistentGet(keys.changeSequence(workspaceId));
+  const n = counter?.n === undefined ? undefined : Number(counter.n);
+  const prevAt = Number(counter?.at ?? 0);
+  const first = (n ?? 0) + 1;
+  const slots = Array.from({ length: count }, (_, i) => ({ position: first + i, at, prevAt: i === 0 ? prevAt : at }));
+  const op: WriteOp = {
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: keys.changeSequence(workspaceId),
+        UpdateExpression: 'SET #t = :type, #prev = :prev, #at = :at, #n = :last',
+        ConditionExpression: n === undefined ? 'attribute_not_exists(#n)' : '#n = :n',
+        ExpressionAttributeNames: { '#t': TYPE, '#prev': 'prevAt', '#at': 'at', '#n': 'n' },
+        ExpressionAttributeValues: { ':type': SEQUENCE_TYPE, ':prev': prevAt, ':at': at, ':last': first + count - 1, ...(n === undefined ? {} : { ':n': n }) },
+      },
+    },
+    onConditionFail: () => new PositionTaken(),
+  };
+  return { slots, op };
+}
+
 const ttlOf = (at: number) => Math.floor((at + CHANGE_ITEM_LIFETIME_MS) / 1000);
 
 /** The change a record write makes (the event without its id, time and position). */
@@ -125,7 +159,10 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
   const changes: readonly Change[] = many ? (changeOrChanges as readonly Change[]) : [changeOrChanges as Change];
   const ids = changes.map(() => `evt_${ulid()}`);
   for (let attempt = 0; ; attempt++) {
-    const slots = await allocate(workspaceId, changes.length);
+    // A keyed request that has read nothing yet (a create) takes its positions IN its transaction (`claim`):
+    // one read of the counter with the key's record, and no position to give up when the key is live.
+    const claim = attempt === 0 && keyedUnread() ? await claimPositions(workspaceId, changes.length) : undefined;
+    const slots = claim?.slots ?? (await allocate(workspaceId, changes.length));
     const events: ChangeEvent[] = changes.map((change, i) => ({
       id: ids[i]!,
       type: change.type,
@@ -148,7 +185,8 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
         onConditionFail: () => new PositionTaken(),
       };
     });
-    const voidAll = () => Promise.all(slots.map((slot) => giveUp(workspaceId, slot)));
+    // claimed positions were never taken (the counter moves only with the transaction): nothing to give up
+    const voidAll = () => (claim ? Promise.resolve([]) : Promise.all(slots.map((slot) => giveUp(workspaceId, slot))));
     if (clock() - slots[0]!.at > WRITE_DEADLINE_MS) {
       await voidAll();
       if (attempt < MAX_POSITION_RETRIES) continue;
@@ -156,13 +194,15 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
     }
     try {
       // Last in the transaction, so a failed condition of the record's own ops is the one reported.
-      await writeAll([...ops, ...eventOps]);
+      // a claim that meets another writer is not retried as it is (its counter read is stale by then): the
+      // next attempt takes a position with the UpdateItem
+      await writeAll([...ops, ...eventOps, ...(claim ? [claim.op] : [])], claim ? 0 : undefined);
       return many ? events : events[0]!;
     } catch (err) {
       // Give every position of this write up (one voided by a reader: the others are still empty), then
       // retry at new ones, or fail: a write whose positions keep being voided is a retryable 503.
       await voidAll();
-      if (err instanceof PositionTaken && attempt < MAX_POSITION_RETRIES) continue;
+      if ((err instanceof PositionTaken || (claim && isContention(err))) && attempt < MAX_POSITION_RETRIES) continue;
       if (err instanceof PositionTaken) throw new FeedContention();
       throw err;
     }

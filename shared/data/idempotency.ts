@@ -21,8 +21,10 @@ import type { WriteOp } from './write';
  *   through `commitKept`); a write of its own (the console's) adds it with `commitKept` too;
  * - a repeat: the request's first consistent read of a record (an update's, a delete's, a rule's lookup)
  *   is a BatchGetItem of that record and the key's record: a live record answers at once (`KeyTaken`), so a
- *   repeated PUT or DELETE costs that one read. A write that reads nothing first (a create) learns it at the
- *   commit: the transaction is cancelled on the record's condition, and DynamoDB returns the record with the
+ *   repeated PUT or DELETE costs that one read. A write that reads no record first (a create) reads the
+ *   change feed's counter that way instead of taking its position with an UpdateItem (shared/data/changes.ts,
+ *   `claimPositions`), so its repeat costs one read too. A concurrent repeat learns it at the commit: the
+ *   transaction is cancelled on the record's condition, and DynamoDB returns the record with the
  *   cancellation (ReturnValuesOnConditionCheckFailure), so no second effect and no extra read;
  * - an answer that no transaction carries (a refusal decided by the data, 404/409/412; an effect outside the
  *   table, a webhook ping) is kept by one conditional PutItem (`keep`), which answers `KeyTaken` the same way.
@@ -219,6 +221,12 @@ export async function commitKept<T>(result: unknown, ops: readonly WriteOp[], co
 export const keptItems = (): number => {
   const keyed = storage.getStore();
   return keyed && !keyed.committed ? 1 : 0;
+};
+
+/** A keyed request whose key no read or write has looked at yet: its next `consistentGet` also reads the key's record. */
+export const keyedUnread = (): boolean => {
+  const keyed = storage.getStore();
+  return !!keyed && !keyed.checked && !keyed.committed;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -77,7 +77,7 @@ export function contentionBudget(budgetMs = contentionBudgetMs()): { wait: (atte
  * retried transaction with the same ClientRequestToken, so an attempt that was applied but whose answer
  * was lost is not applied twice.
  */
-export async function writeAll(ops: WriteOp[]): Promise<void> {
+export async function writeAll(ops: WriteOp[], conflictRetries = MAX_CONFLICT_RETRIES): Promise<void> {
   if (ops.length === 0) return;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -89,7 +89,7 @@ export async function writeAll(ops: WriteOp[]): Promise<void> {
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) throw ops[failed]!.onConditionFail(reasons[failed]);
       const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
-      if (conflict && attempt < MAX_CONFLICT_RETRIES) {
+      if (conflict && attempt < conflictRetries) {
         await sleep(Math.random() * 20 * 2 ** attempt);
         continue;
       }

@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { FontNames } from '@pdf-lib/standard-fonts';
+import { TextPdf, type TextPdfFont as PDFFont, type TextPdfPage as PDFPage } from '../platform/pdf-lib/text-pdf';
 import { clients as clientEntity } from '../domain/entities/clients';
 import type { Invoice } from '../domain/entities/invoices';
 import { repository } from '../data/repository';
@@ -6,7 +7,8 @@ import { getInvoice } from '../invoicing/service';
 import { PdfText } from './pdf-text';
 
 /**
- * An invoice as a PDF (pdf-lib, the standard Helvetica fonts: no font file to ship): the workspace's and
+ * An invoice as a PDF (pdf-lib's document model and writer, shared/platform/pdf-lib/text-pdf.ts; the
+ * standard Helvetica fonts: no font file to ship): the workspace's and
  * the client's details, number, dates, status, the lines (description, hours, rate, amount), subtotal,
  * tax, total in the invoice's currency, and the notes. Long invoices continue on further pages. A line's
  * description wraps in its column (at most DESCRIPTION_LINES lines, then `...`); the notes wrap to the
@@ -47,22 +49,20 @@ export const NOTES_LINES = 400;
 const ADDRESS_LINES = 6;
 
 export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  doc.setTitle(`Invoice ${invoice.number}`);
-  doc.setSubject(`Invoice ${invoice.number} to ${to.name}`);
-  doc.setProducer('timetrack-api');
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const doc = new TextPdf();
+  doc.setInfo({ Title: `Invoice ${invoice.number}`, Subject: `Invoice ${invoice.number} to ${to.name}`, Producer: 'timetrack-api' });
+  const font = doc.font(FontNames.Helvetica);
+  const bold = doc.font(FontNames.HelveticaBold);
   const measure = new Map<PDFFont, PdfText>([
     [font, new PdfText(font)],
     [bold, new PdfText(bold)],
   ]);
   const m = (f: PDFFont) => measure.get(f)!;
-  const color = rgb(0.1, 0.1, 0.1);
+  const color = { r: 0.1, g: 0.1, b: 0.1 };
   let page: PDFPage = doc.addPage(A4);
   let y = A4[1] - MARGIN;
-  // The page's font is set when it changes, never per call: drawText's `font` option adds an entry to the
-  // page's font dictionary on every call (found among all the others: 5,000 lines made that quadratic).
+  // The page's font is set when it changes, never per call (pdf-lib's drawText `font` option added an entry
+  // to the page's font dictionary on every call: 5,000 lines made that quadratic).
   let pageFont: PDFFont | undefined;
   /** Text already drawable and fitted. */
   const draw = (t: string, x: number, size: number, f: PDFFont) => {
@@ -73,9 +73,9 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
     }
     page.drawText(t, { x, y, size, color });
   };
-  const text = (s: string, x: number, size = 10, f: PDFFont = font, maxWidth = A4[0] - MARGIN - x) => draw(m(f).fit(s, size, maxWidth), x, size, f);
+  const text = (s: string, x: number, size = 10, f: PDFFont = font, maxWidth = A4[0] - MARGIN - x) => draw(m(f).fitText(s, size, maxWidth), x, size, f);
   const right = (s: string, xRight: number, size = 10, f: PDFFont = font) => {
-    const t = m(f).fit(s, size, xRight - MARGIN);
+    const t = m(f).fitText(s, size, xRight - MARGIN);
     draw(t, xRight - m(f).width(t, size), size, f);
   };
   const newPage = () => {

@@ -1,4 +1,9 @@
-import type { PDFFont } from 'pdf-lib';
+/** What the layout needs of a font (pdf-lib's PDFFont and the invoice's TextPdfFont both offer it). */
+export interface MeasurableFont {
+  /** The Unicode code points the font can draw. */
+  getCharacterSet(): number[];
+  widthOfTextAtSize(text: string, size: number): number;
+}
 
 /**
  * Text for a PDF drawn with a standard font (WinAnsi), in time linear in what can show: a text is cut to
@@ -15,7 +20,7 @@ export class PdfText {
   /** The narrowest glyph of the character set, in 1/1000 of the font size. */
   private readonly narrowest: number;
 
-  constructor(private readonly font: PDFFont) {
+  constructor(private readonly font: MeasurableFont) {
     this.chars = new Set(font.getCharacterSet());
     let min = Infinity;
     for (const cp of this.chars) if (cp >= 0x20) min = Math.min(min, this.glyphWidth(String.fromCodePoint(cp)));
@@ -64,7 +69,7 @@ export class PdfText {
   }
 
   /** The text on one line of `width`: as is when it fits, else cut with an ellipsis (`...`). */
-  fit(text: string, size: number, width: number): string {
+  fitText(text: string, size: number, width: number): string {
     return this.fitDrawable(this.drawable(text, this.maxChars(width, size) + 1), size, width);
   }
 

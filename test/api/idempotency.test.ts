@@ -1,3 +1,7 @@
+import { AsyncResource } from 'node:async_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dynamoConfig, setDb } from '../../shared/data/db';
 import { withCrashAfter, withFaultClient, type FaultPlan } from '../faults/inject';
 import { drain } from '../changes/support';
 import { apiClient, useTestTable } from '../support/harness';
@@ -110,14 +114,15 @@ describe('faults', () => {
 
   test("a write applied but answered with a timeout, then the client's retry with the same key: one record, the original answer", async () => {
     const { key } = await workspaceWithKey('idem-fault');
-    // data calls with a key: 1 the change-feed position, 2 the create's transaction, which carries the key's record and answer
+    // data calls with a key: 1 the change-feed counter read with the key's record, 2 the create's transaction, which takes
+    // the position and carries the key's record and answer
     const {
       res: first,
       calls,
       injected,
     } = await withFault({ call: 2, kind: 'timeout-after-apply', times: 'once' }, () => api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') }));
     // the SDK sent the applied transaction again (same ClientRequestToken: nothing written twice); the answer was kept by it
-    expect({ calls, injected }).toEqual({ calls: ['UpdateItemCommand', 'TransactWriteItemsCommand'], injected: 1 });
+    expect({ calls, injected }).toEqual({ calls: ['BatchGetItemCommand', 'TransactWriteItemsCommand'], injected: 1 });
     expect(first.status).toBe(201);
     const retry = await api.post('/v1/clients', { name: 'Once' }, { key, headers: K('once') });
     expect([retry.status, retry.body, retry.headers['Idempotent-Replayed']]).toEqual([201, first.body, 'true']);
@@ -172,13 +177,21 @@ describe("the record in the write's own transaction", () => {
     expect(await eventsOf(key)).toEqual([`client.created ${c.body.id}`, `client.deleted ${c.body.id}`]);
   });
 
-  test('data calls: a keyed POST makes the calls of one without a key; a keyed PUT reads the record and the key in one call; a replay is that one read', async () => {
+  test('data calls: a keyed POST makes as many calls as one without a key; a keyed PUT reads the record and the key in one call; a replay is that one read', async () => {
     const { key } = await workspaceWithKey('idem-tx-calls');
     const plain = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Plain' }, { key }));
     const keyed = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('calls-post') }));
     expect([plain.res.status, keyed.res.status]).toEqual([201, 201]);
-    expect(keyed.calls).toEqual(plain.calls);
-    expect(keyed.calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect(plain.calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // the keyed create reads the feed's counter with the key's record, and takes its position in its transaction
+    expect(keyed.calls).toEqual(['BatchGetItemCommand', 'TransactWriteItemsCommand']);
+    const postAgain = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('calls-post') }));
+    expect([postAgain.res.status, postAgain.res.body, postAgain.res.headers['Idempotent-Replayed'], postAgain.calls]).toEqual([
+      201,
+      keyed.res.body,
+      'true',
+      ['BatchGetItemCommand'],
+    ]);
     const path = `/v1/clients/${keyed.res.body.id}`;
     const put = await withFaultClient(undefined, () => api.put(path, { notes: 'n' }, { key, headers: K('calls-put') }));
     expect([put.res.status, put.calls]).toEqual([200, ['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']]);
@@ -197,13 +210,71 @@ describe("the record in the write's own transaction", () => {
     expect([crashed.applied, crashed.res.status, crashed.res.body.error.code]).toEqual([true, 500, 'INTERNAL_ERROR']);
     const { res: retry, calls } = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Survivor' }, { key, headers: K('crash') }));
     expect([retry.status, retry.headers['Idempotent-Replayed']]).toEqual([201, 'true']);
-    // a create reads nothing first: its transaction is cancelled on the key's record, which comes back with
-    // the cancellation (no read); the feed position it took is given up (a void)
-    expect(calls).toEqual(['UpdateItemCommand', 'TransactWriteItemsCommand', 'PutItemCommand']);
+    // a keyed create first reads the feed's counter with the key's record: the live record answers, nothing is written
+    expect(calls).toEqual(['BatchGetItemCommand']);
     const stored = await api.get(`/v1/clients/${retry.body.id}`, { key });
     expect([retry.body, retry.headers.ETag]).toEqual([stored.body, stored.headers.ETag]);
     expect(await names(key)).toEqual(['Survivor']);
     expect(await eventsOf(key)).toEqual([`client.created ${retry.body.id}`]);
+  });
+
+  test('20 concurrent keyed creates with different keys and 10 without (the feed counter contended): each write once in the feed, each key replays', async () => {
+    const { key } = await workspaceWithKey('idem-tx-claims');
+    const keyedPost = (i: number) => api.post('/v1/clients', { name: `K${i}` }, { key, headers: K(`claim-${i}`) });
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => keyedPost(i)),
+      ...Array.from({ length: 10 }, (_, i) => api.post('/v1/clients', { name: `P${i}` }, { key })),
+    ]);
+    // 30 creates at once contend on the workspace's list bound and feed counter: past the contention budget a
+    // write is a retryable 503 that wrote nothing (on a loaded machine some are), else 201
+    expect(results.filter((r) => r.status !== 201 && r.status !== 503).map((r) => r.status)).toEqual([]);
+    expect(results.filter((r) => r.headers['Idempotent-Replayed'] !== undefined)).toEqual([]);
+    // a keyed 503 retried with its key creates (the 503 was not kept)
+    const keyed = [];
+    for (const [i, r] of results.slice(0, 20).entries()) keyed.push(r.status === 201 ? r : await keyedPost(i));
+    expect(keyed.map((r) => [r.status, r.headers['Idempotent-Replayed']])).toEqual(Array(20).fill([201, undefined]));
+    const created = [...keyed, ...results.slice(20).filter((r) => r.status === 201)];
+    expect((await names(key)).sort()).toEqual(created.map((r) => r.body.name).sort());
+    expect((await eventsOf(key)).sort()).toEqual(created.map((r) => `client.created ${r.body.id}`).sort());
+    const again = await Promise.all(Array.from({ length: 20 }, (_, i) => keyedPost(i)));
+    expect(again.map((r) => [r.status, r.body.id, r.headers['Idempotent-Replayed']])).toEqual(keyed.map((r) => [201, r.body.id, 'true']));
+  });
+
+  test('a keyed create whose feed counter moves between its read and its transaction takes a position the usual way: both writes, each event once, in commit order', async () => {
+    const { key } = await workspaceWithKey('idem-tx-moved');
+    // a real client whose hook runs another create (no key) right after the keyed create's first read
+    const client = new DynamoDBClient(dynamoConfig());
+    const calls: string[] = [];
+    let other: { status: number; body: { id: string } } | undefined;
+    // another request: bound here, so it runs outside the keyed request's context (as another Lambda would)
+    const otherCreate = AsyncResource.bind(() => api.post('/v1/clients', { name: 'Other' }, { key }));
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = (args as { input?: { Key?: { PK?: string }; RequestItems?: unknown } }).input;
+        if (String(input?.Key?.PK ?? '').includes('RATE#') || String(input?.Key?.PK ?? '').includes('APIKEY#')) return next(args);
+        calls.push(context.commandName ?? '?');
+        const res = await next(args);
+        if (context.commandName === 'BatchGetItemCommand' && !other) other = await otherCreate();
+        return res;
+      },
+      { step: 'initialize', priority: 'high', name: 'counterMover' },
+    );
+    setDb(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
+    let keyed;
+    try {
+      keyed = await api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('moved') });
+    } finally {
+      setDb(undefined);
+      client.destroy();
+    }
+    expect([keyed.status, keyed.headers['Idempotent-Replayed'], other?.status]).toEqual([201, undefined, 201]);
+    // the keyed create: its read; the other create (position, transaction); its transaction, cancelled on the
+    // counter; then the position taken by UpdateItem and the transaction again
+    expect(calls).toEqual(['BatchGetItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    expect((await names(key)).sort()).toEqual(['Keyed', 'Other']);
+    expect(await eventsOf(key)).toEqual([`client.created ${other!.body.id}`, `client.created ${keyed.body.id}`]);
+    const again = await withFaultClient(undefined, () => api.post('/v1/clients', { name: 'Keyed' }, { key, headers: K('moved') }));
+    expect([again.res.status, again.res.body, again.res.headers['Idempotent-Replayed'], again.calls]).toEqual([201, keyed.body, 'true', ['BatchGetItemCommand']]);
   });
 
   test('a refusal decided by the data is kept by one conditional write; a concurrent repeat of it answers the same', async () => {

@@ -292,6 +292,12 @@ describe('bench write targets and the reason for each call (bench/dynamo-work.ts
     expect(targetOf('create', { plain: true, keyed: 'first' }, [rl, position, tx])!.met).toBe(true);
     expect(targetOf('update', { keyed: 'replay' }, [rl, call('BatchGetItem')])).toEqual({ target: WRITE_TARGETS.replay, met: true });
     expect(targetOf('create', { keyed: 'replay' }, [rl, position, tx, call('PutItem')])).toEqual({ target: WRITE_TARGETS.replay, met: false });
+    // a keyed create reads the feed counter with the key (its position is taken in the transaction): that read is its position call
+    const counterRead = call('BatchGetItem', { feedPosition: true });
+    expect(targetOf('create', { plain: true, keyed: 'first' }, [rl, counterRead, tx])).toEqual({ target: WRITE_TARGETS.plainCreate, met: true });
+    expect(targetOf('create', { plain: true, keyed: 'first' }, [rl, counterRead, position, tx])!.met).toBe(false);
+    expect(targetOf('create', { keyed: 'replay' }, [rl, counterRead])).toEqual({ target: WRITE_TARGETS.replay, met: true });
+    expect(callReasons('create', [rl, counterRead, tx])).toEqual([expect.stringMatching(/^BatchGetItem: reads the change feed counter and the Idempotency-Key's record/)]);
   });
 
   test('every data call above the write gets a reason; the transaction and the rate-limit write do not', () => {

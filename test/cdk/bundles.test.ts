@@ -165,7 +165,7 @@ describe('function bundles', () => {
   });
 });
 
-describe('the invoice PDF function: pdf-lib with only what the invoice uses (lib/service-function.ts FUNCTION_ALIASES)', () => {
+describe('the invoice PDF function: pdf-lib with only what the invoice uses (lib/service-function.ts FUNCTION_ALIASES, shared/platform/pdf-lib/)', () => {
   const run = (args: string[], input?: string) =>
     execFileSync(process.execPath, args, { cwd: PROJECT_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(input ? { input } : {}) });
   /** The text of a PDF by pdf-parse, in a plain Node process (pdf.js loads its worker with a dynamic import jest does not allow). */
@@ -218,6 +218,8 @@ describe('the invoice PDF function: pdf-lib with only what the invoice uses (lib
     const pdfLib = inputs.filter((f) => /node_modules\/pdf-lib\/(?!node_modules\/)/.test(f));
     expect(pdfLib.length).toBeGreaterThan(0);
     expect(pdfLib.filter((f) => !f.includes('node_modules/pdf-lib/es/'))).toEqual([]);
+    // only its document model and writer: not its high-level API, the parser, or the image and custom-font embedders
+    expect(pdfLib.filter((f) => /pdf-lib\/es\/(api\/|index\.js|core\/parser\/|core\/embedders\/(?!StandardFontEmbedder))/.test(f))).toEqual([]);
     const render = (module: string, out: string) =>
       run(
         [

@@ -97,6 +97,30 @@ describe('the invoice PDF, read back', () => {
   });
 });
 
+describe('a 5,000-entry invoice by entry, read back', () => {
+  test('every line once, in order, with its numbers, over as many pages as it takes; the total at the end; under 4 MB', async () => {
+    const n = 5000;
+    const entry = (i: number) => `e${String(i).padStart(4, '0')}`;
+    const items = Array.from({ length: n }, (_, i) => ({
+      description: `2026-03-${String((i % 28) + 1).padStart(2, '0')} Website: ${entry(i)} ${'review '.repeat(150)}`,
+      quantity: 0.25,
+      unitPrice: 100,
+      amount: 25,
+    }));
+    const pdf = await invoicePdf(invoiceOf(items), FROM, TO);
+    // it travels base64 in the function's answer (issue 32: under 4 MB)
+    expect(Math.ceil(pdf.byteLength / 3) * 4).toBeLessThan(4 * 1024 * 1024);
+    const text = pdfText(pdf);
+    const ids = Array.from({ length: n }, (_, i) => entry(i));
+    expect(shown(text, ids)).toEqual(ids);
+    expect(text.match(new RegExp(`0\\.25 ${formatMoney(100, 'EUR')} ${formatMoney(25, 'EUR')}`, 'g'))?.length).toBe(n);
+    expect(text).toContain(`Total ${formatMoney(25 * n, 'EUR')}`);
+    const pages = (await PDFDocument.load(pdf)).getPageCount();
+    expect(pages).toBeGreaterThan(n / 20);
+    expect(text).toContain(`-- ${pages} of ${pages} --`);
+  }, 120_000);
+});
+
 describe('PdfText: the line layout', () => {
   let fonts: PDFFont[];
   beforeAll(async () => {
@@ -133,13 +157,13 @@ describe('PdfText: the line layout', () => {
     );
   });
 
-  test('fit: the text itself when it fits its box, else the longest prefix that fits with "..."', () => {
+  test('fitText: the text itself when it fits its box, else the longest prefix that fits with "..."', () => {
     fc.assert(
       fc.property(texts, fc.integer({ min: 6, max: 14 }), fc.integer({ min: 20, max: 300 }), (s, size, width) => {
         const font = fonts[0]!;
         const layout = new PdfText(font);
         const full = layout.drawable(s, Infinity);
-        const out = layout.fit(s, size, width);
+        const out = layout.fitText(s, size, width);
         if (drawnWidth(font, full, size) <= width) expect(out).toBe(full);
         else {
           expect(out.endsWith('...')).toBe(true);
@@ -167,7 +191,7 @@ describe('PdfText: the line layout', () => {
     const long = 'word '.repeat(2000);
     expect(layout.drawable(long, layout.maxChars(270, 10)).length).toBeLessThan(200);
     layout.wrap(long, 10, 270, 3);
-    layout.fit(long, 10, 270);
+    layout.fitText(long, 10, 270);
     // only single characters are ever measured (each once, then cached): never a prefix of the text
     expect(measured.every((t) => [...t].length === 1)).toBe(true);
     expect(new Set(measured).size).toBe(measured.length);

@@ -1,20 +1,18 @@
-import { inflateSync } from 'node:zlib';
-// The metrics of the two fonts the invoice PDF draws with, and the encodings, from @pdf-lib/standard-fonts
-// itself (its files, by path: the package name is aliased to this module in the bundle).
-import HelveticaBold from '../../../node_modules/@pdf-lib/standard-fonts/es/Helvetica-Bold.compressed.json';
-import Helvetica from '../../../node_modules/@pdf-lib/standard-fonts/es/Helvetica.compressed.json';
-import AllEncodings from '../../../node_modules/@pdf-lib/standard-fonts/es/all-encodings.compressed.json';
+// What the invoice needs of the package (local/pdf-font-metrics.ts made it from the installed package).
+import fonts from './fonts.json';
 
 /**
- * `@pdf-lib/standard-fonts` as the invoice PDF function bundles it: the metrics of Helvetica and
- * Helvetica-Bold only (the package holds all 14 standard fonts: 128 KB in the bundle), decompressed
- * with Node's zlib. The same exports pdf-lib uses (Font, FontNames, Encodings); a font not kept fails
- * loudly. Swapped in for the package by that function's esbuild alias only (lib/service-function.ts
- * FUNCTION_BUNDLING); tests and the local run use the package itself, and test/cdk/bundles.test.ts
+ * `@pdf-lib/standard-fonts` as the invoice PDF function bundles it: of the package's 14 fonts (128 KB in the
+ * bundle; 35 KB for the two kept, with their kerning pairs and the Symbol and ZapfDingbats encodings), the
+ * two the invoice draws with (Helvetica, Helvetica-Bold), their widths of the WinAnsi glyphs and the WinAnsi
+ * encoding only: fonts.json, 7 KB. No kerning pairs: the invoice measures single characters and pdf-lib's
+ * drawText draws without kerning (a pair's kerning would only change pdf-lib's own widthOfTextAtSize of
+ * longer texts, which the invoice does not call). The same exports pdf-lib uses (Font, FontNames,
+ * Encodings); a font or an encoding not kept fails loudly. Swapped in for the package by that function's
+ * esbuild alias only (lib/service-function.ts FUNCTION_ALIASES); tests and the local run use the package
+ * itself: test/invoicing/pdf-fonts.test.ts checks this module against it, and test/cdk/bundles.test.ts
  * renders an invoice with the bundle to check both give the same text.
  */
-const decompress = (base64: string): string => inflateSync(Buffer.from(base64, 'base64')).toString('utf8');
-
 export enum FontNames {
   Courier = 'Courier',
   CourierBold = 'Courier-Bold',
@@ -31,34 +29,34 @@ export enum FontNames {
   Symbol = 'Symbol',
   ZapfDingbats = 'ZapfDingbats',
 }
-const KEPT: Partial<Record<string, string>> = { [FontNames.Helvetica]: Helvetica as string, [FontNames.HelveticaBold]: HelveticaBold as string };
-
-interface Metrics {
-  CharMetrics: Array<{ N: string; WX: number }>;
-  KernPairs: Array<[string, string, number]>;
+interface KeptFont {
+  widths: Array<number | null>;
   [field: string]: unknown;
 }
+const KEPT: Partial<Record<string, KeptFont>> = fonts.fonts;
 const cache = new Map<string, Font>();
 
 export class Font {
   CharWidths: Record<string, number> = {};
-  KernPairXAmounts: Record<string, Record<string, number>> = {};
 
   static load(fontName: string): Font {
     const cached = cache.get(fontName);
     if (cached) return cached;
-    const data = KEPT[fontName];
-    if (data === undefined) throw new Error(`The font ${fontName} is not bundled in this function (only ${Object.keys(KEPT).join(' and ')})`);
-    const metrics = JSON.parse(decompress(data)) as Metrics;
-    const font = Object.assign(new Font(), metrics);
-    for (const m of metrics.CharMetrics) font.CharWidths[m.N] = m.WX;
-    for (const [left, right, width] of metrics.KernPairs) (font.KernPairXAmounts[left] ??= {})[right] = width;
+    const kept = KEPT[fontName];
+    if (kept === undefined) throw new Error(`The font ${fontName} is not bundled in this function (only ${Object.keys(KEPT).join(' and ')})`);
+    const { widths, ...header } = kept;
+    const font = Object.assign(new Font(), header);
+    fonts.winAnsi.forEach(([, , glyph], i) => {
+      const width = widths[i];
+      if (typeof width === 'number') font.CharWidths[String(glyph)] = width;
+    });
     cache.set(fontName, font);
     return font;
   }
 
   getWidthOfGlyph = (glyphName: string): number | undefined => this.CharWidths[glyphName];
-  getXAxisKerningForPair = (left: string, right: string): number | undefined => (this.KernPairXAmounts[left] ?? {})[right];
+  /** No kerning pairs are kept (see above). */
+  getXAxisKerningForPair = (_left: string, _right: string): number | undefined => undefined;
 }
 
 type Mappings = Record<number, [number, string]>;
@@ -79,9 +77,10 @@ class Encoding {
     return { code: mapped[0], name: mapped[1] };
   };
 }
-const all = JSON.parse(decompress(AllEncodings as string)) as { symbol: Mappings; zapfdingbats: Mappings; win1252: Mappings };
+const winAnsi: Mappings = Object.fromEntries(fonts.winAnsi.map(([codePoint, code, glyph]) => [codePoint, [code, glyph]]));
 export const Encodings = {
-  Symbol: new Encoding('Symbol', all.symbol),
-  ZapfDingbats: new Encoding('ZapfDingbats', all.zapfdingbats),
-  WinAnsi: new Encoding('WinAnsi', all.win1252),
+  // not kept: the Symbol and ZapfDingbats fonts are not bundled either
+  Symbol: new Encoding('Symbol', {}),
+  ZapfDingbats: new Encoding('ZapfDingbats', {}),
+  WinAnsi: new Encoding('WinAnsi', winAnsi),
 };
