@@ -1,5 +1,17 @@
 import * as z from 'zod/mini';
-import { assertInvoiceTotals, invoices as invoiceEntity, issueDateRange, type Invoice, type InvoiceStatus, INVOICE_STATUSES } from '../domain/entities/invoices';
+import {
+  amountDueOf,
+  assertInvoiceTotals,
+  cents,
+  invoiceLabel,
+  invoices as invoiceEntity,
+  issueDateRange,
+  MAX_PAYMENTS,
+  type Invoice,
+  type InvoiceStatus,
+  INVOICE_STATUSES,
+  type Payment,
+} from '../domain/entities/invoices';
 import { projects as projectEntity } from '../domain/entities/projects';
 import { tasks as taskEntity } from '../domain/entities/tasks';
 import { clients as clientEntity } from '../domain/entities/clients';
@@ -16,6 +28,7 @@ import {
   invoiceTotals,
   LINE_GROUPINGS,
   MAX_INVOICE_ENTRIES,
+  sequenceOf,
   type BillableEntry,
   type InvoiceCatalog,
   type InvoiceLines,
@@ -48,6 +61,7 @@ import {
   renewJob,
   rereadEntries,
   SequenceMoved,
+  sequenceOp,
   type InvoiceJob,
 } from './store';
 import { repository, type IfMatch, type RecordPage } from '../data/repository';
@@ -85,7 +99,13 @@ export interface Actor {
  */
 const INVISIBLE = /[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const visible = <S extends z.ZodMiniString>(schema: S): S => schema.check(z.refine((v) => !INVISIBLE.test(v), 'must not contain zero-width or bidi control characters'));
-const invoiceNumber = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))));
+/**
+ * A custom number set on a draft: any visible text but the sequence's own form (`INV-` and digits), which
+ * only sending gives, so the sequence stays consecutive with no gap among issued invoices.
+ */
+const invoiceNumber = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64)))).check(
+  z.refine((v) => sequenceOf(v) === undefined, "must not look like the workspace's sequence (INV- and digits): sending a draft without a number gives it the next one"),
+);
 const lineDescription = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))));
 const invoiceNotes = visible(notesString);
 /** A tax rate: a percentage with at most 4 decimals (the tax is computed from it in integers). */
@@ -105,7 +125,10 @@ export const createInvoiceInput = z.strictObject({
   endDate: dateString,
   dueDate: z.optional(dateString),
   issueDate: z.optional(dateString),
-  number: z.optional(invoiceNumber),
+  number: meta(z.optional(invoiceNumber), {
+    description:
+      "A custom number for the draft (unique among every number ever issued); without it the draft has none (null) until it is sent, which assigns the next of the workspace's sequence",
+  }),
   taxRate: z.optional(taxRateInput),
   lines: meta(z.optional(z.enum(LINE_GROUPINGS)), { description: 'One line per project (default), per project and task, or per entry' }),
   notes: z.optional(invoiceNotes),
@@ -114,7 +137,9 @@ export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
 
 /** The changes a draft accepts. */
 export const updateInvoiceInput = z.strictObject({
-  number: z.optional(invoiceNumber),
+  number: meta(z.optional(z.nullable(invoiceNumber)), {
+    description: 'A custom number (unique among every number ever issued); null: none, sending assigns the next of the sequence',
+  }),
   issueDate: z.optional(dateString),
   dueDate: z.optional(dateString),
   taxRate: z.optional(taxRateInput),
@@ -136,6 +161,20 @@ export const listInvoicesInput = z.strictObject({
 });
 export type ListInvoicesInput = z.input<typeof listInvoicesInput>;
 
+/** An amount of money with at most 2 decimals (the currency's minor unit). */
+const paymentAmount = z.number().check(
+  z.positive(),
+  z.lte(1_000_000_000),
+  z.refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'must have at most 2 decimals'),
+);
+/** The body of `POST .../pay`: one payment. */
+export const payInvoiceInput = z.strictObject({
+  paidAt: meta(dateString, { description: 'The day the money was received (YYYY-MM-DD, not in the future)' }),
+  amount: meta(paymentAmount, { description: 'In the invoice currency: more than 0, at most the amount still due (amountDue)' }),
+  reference: meta(z.optional(visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))))), { description: 'A bank reference, a cheque number, ...' }),
+});
+export type PayInvoiceInput = z.input<typeof payInvoiceInput>;
+
 function parse<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const res = schema.safeParse(input, { error: englishIssue });
   if (res.success) return res.data;
@@ -152,7 +191,8 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ leng
 // ------------------------------------------------------------------ preview and create
 export interface InvoicePreview {
   clientId: string;
-  number: string;
+  /** The custom number given, else null (sending assigns the sequence's next). */
+  number: string | null;
   issueDate: string;
   dueDate: string;
   currency: string;
@@ -229,7 +269,7 @@ async function linesOf(workspaceId: string, p: Prepared, items: readonly StoredI
   return invoiceLines(items.map(billable), catalog, p.input.lines ?? 'project');
 }
 
-/** The number the next invoice would get by default (the sequence, or past the highest number taken). */
+/** The number the next invoice sent without one gets (the sequence, or past the highest number taken by the seed). */
 async function nextNumber(workspaceId: string): Promise<{ previous: number | undefined; next: number }> {
   const previous = await readSequence(workspaceId);
   const base = previous ?? (await highestTakenNumber(workspaceId));
@@ -237,7 +277,7 @@ async function nextNumber(workspaceId: string): Promise<{ previous: number | und
 }
 
 /** The fields of the invoice made from these lines: what the preview shows and the draft's commit stores. */
-function invoiceFields(p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate'>, lines: InvoiceLines, number: string) {
+function invoiceFields(p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate'>, lines: InvoiceLines, number: string | null) {
   const taxRate = p.input.taxRate ?? 0;
   return {
     clientId: p.input.clientId,
@@ -258,7 +298,7 @@ export async function previewFromTime(args: { workspaceId: string; actor?: Actor
   const p = await prepare(workspaceId, raw);
   const lines = await linesOf(workspaceId, p, p.candidates);
   return {
-    ...invoiceFields(p, lines, p.input.number ?? invoiceNumberOf((await nextNumber(workspaceId)).next)),
+    ...invoiceFields(p, lines, p.input.number ?? null),
     entryCount: p.candidates.length,
     lineEntries: lines.lineEntries,
   };
@@ -266,8 +306,8 @@ export async function previewFromTime(args: { workspaceId: string; actor?: Actor
 
 /**
  * The commit of a draft whose entries are all locked: the record from the lines (totals checked), then the
- * one commit transaction, numbered by the sequence unless a number was given (retried when another invoice
- * took the number or moved the sequence meanwhile).
+ * one commit transaction. A draft has no number (null) unless a custom one was given (its lock joins the
+ * commit); sending assigns the sequence's next (`sendInvoice`).
  */
 async function commitDraft(
   workspaceId: string,
@@ -278,8 +318,7 @@ async function commitDraft(
   entryCount: number,
   actor: Actor | undefined,
 ): Promise<Invoice> {
-  // The number is the sequence's when none was given (set per attempt below).
-  const record: Record<string, unknown> = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? ''), status: 'draft', createdAt: now, updatedAt: now };
+  const record: Record<string, unknown> = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? null), status: 'draft', createdAt: now, updatedAt: now };
   const internals: StoredItem = {
     _lo: p.range.lo,
     _hi: p.range.hi,
@@ -287,20 +326,9 @@ async function commitDraft(
     _period: [p.input.startDate, p.input.endDate],
     ...(actor ? { _createdBy: actor.id } : {}),
   };
-  for (let attempt = 0; ; attempt++) {
-    const sequence = p.input.number === undefined ? await nextNumber(workspaceId) : undefined;
-    if (sequence) record.number = invoiceNumberOf(sequence.next);
-    assertInvoiceTotals(record);
-    const created = { number: { to: record.number }, clientId: { to: record.clientId }, total: { to: record.total }, currency: { to: record.currency } };
-    const also = audited(workspaceId, actor, 'invoice.created', invoiceId, created);
-    try {
-      return (await commitInvoice({ workspaceId, record, internals, entryCount, ...(sequence ? { sequence } : {}), ...also })) as Invoice;
-    } catch (err) {
-      if (attempt >= 20) throw err;
-      if (err instanceof NumberTaken) await raiseSequence(workspaceId, await highestTakenNumber(workspaceId));
-      else if (!(err instanceof SequenceMoved)) throw err;
-    }
-  }
+  assertInvoiceTotals(record);
+  const created = { number: { to: record.number }, clientId: { to: record.clientId }, total: { to: record.total }, currency: { to: record.currency } };
+  return (await commitInvoice({ workspaceId, record, internals, entryCount, ...audited(workspaceId, actor, 'invoice.created', invoiceId, created) })) as Invoice;
 }
 
 /** Statistics of one createFromTime (the bench prints them). */
@@ -525,22 +553,103 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
   }
 }
 
-const transition = (action: 'send' | 'pay', from: InvoiceStatus, audit: AuditAction, set: (now: string) => Record<string, unknown>) =>
-  async function (workspaceId: string, id: string, opts: WriteOpts & { at?: string } = {}): Promise<Invoice> {
-    const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
-    const changes = set(at);
-    // `from` is the one status the transition accepts (assertTransition refuses the write otherwise)
-    const entry = Object.fromEntries(Object.entries(changes).map(([k, to]) => [k, k === 'status' ? { from, to } : { to }]));
+/** The revision of a record as read (its ETag's number): the guard of a write computed from what was read. */
+const revisionOf = (inv: Invoice): number => Number(/\d+/.exec(String(inv.etag))?.[0]);
+const stale = () => new DomainError('precondition-failed', `${invoiceEntity.kind} has changed since the ETag given in If-Match; read it again and retry with its current ETag`);
+/** A write computed from a read: guarded by that read's revision, and read again (up to 20 times) when another writer came first, unless the caller gave If-Match. */
+async function guarded<T>(opts: WriteOpts & { workspaceId: string; id: string }, attempt: (current: Invoice) => Promise<T>): Promise<T> {
+  for (let round = 0; ; round++) {
+    const current = await getInvoice(opts.workspaceId, opts.id);
+    if (opts.ifMatch && opts.ifMatch !== '*' && !opts.ifMatch.includes(revisionOf(current))) throw stale();
+    try {
+      return await attempt(current);
+    } catch (err) {
+      const retry = (err instanceof DomainError && err.reason === 'precondition-failed' && !opts.ifMatch) || err instanceof SequenceMoved || err instanceof NumberTaken;
+      if (!retry || round >= 20) throw err;
+      if (err instanceof NumberTaken) await raiseSequence(opts.workspaceId, err.n);
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * (round + 1)));
+    }
+  }
+}
+
+/**
+ * What finalizing a draft writes, with the number it gets: the custom number set on the draft, else the
+ * sequence's next. The place where whatever a sent invoice must keep as sent (snapshots) joins the
+ * finalization's one transaction: add its fields to `changes`, its writes to `also`.
+ */
+function finalize(
+  workspaceId: string,
+  current: Invoice,
+  at: string,
+  sequence: { previous: number | undefined; next: number } | undefined,
+): { changes: { status: InvoiceStatus; sentAt: string; number: string }; also: WriteOp[] } {
+  const number = current.number ?? invoiceNumberOf(sequence!.next);
+  return { changes: { status: 'sent', sentAt: at, number }, also: sequence ? [sequenceOp(workspaceId, sequence)] : [] };
+}
+
+/**
+ * draft -> sent (finalizing, Stripe's word): the draft gets its number, the next of the workspace's sequence
+ * unless a custom one was set on it, in the same one transaction as the status (the sequence item moves
+ * under the condition that it still holds the value read, and the number's lock is put under the condition
+ * that it does not exist: two sends never take one number, and a number is taken only by an invoice that is
+ * sent, so the issued numbers are consecutive). 409 naming the status otherwise.
+ */
+export async function sendInvoice(workspaceId: string, id: string, opts: WriteOpts & { at?: string } = {}): Promise<Invoice> {
+  const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
+  return guarded({ ...opts, workspaceId, id }, async (current) => {
+    assertTransition(current, 'send');
+    const sequence = current.number === null ? await nextNumber(workspaceId) : undefined;
+    const { changes, also } = finalize(workspaceId, current, at, sequence);
+    const entry = { status: { from: 'draft', to: 'sent' }, sentAt: { to: at }, number: { from: current.number, to: changes.number } };
+    try {
+      return await invoices().update(workspaceId, { id }, changes, {
+        ifMatch: [revisionOf(current)],
+        assert: (cur) => assertTransition(cur, 'send'),
+        also: [...also, ...(audited(workspaceId, opts.actor, 'invoice.sent', id, entry).also ?? [])],
+      });
+    } catch (err) {
+      // the sequence's number was taken by hand (the admin CLI, the seed): the sequence passes over it
+      if (sequence && err instanceof DomainError && err.reason === 'conflict' && (await numberTaken(workspaceId, changes.number))) throw new NumberTaken(sequence.next);
+      throw err;
+    }
+  });
+}
+
+/**
+ * Records a payment (sent or partially_paid invoices; 409 naming the status otherwise): `paidAt` a day not in
+ * the future, `amount` more than 0 and at most what is still due (400 naming the field). The invoice is paid
+ * (`paidAt` the day of that payment) when the payments reach the total, partially_paid before. The write is
+ * guarded by the revision read, so concurrent payments are applied one after the other, each checked against
+ * what is due after the others: they never pay more than the total.
+ */
+export async function payInvoice(workspaceId: string, id: string, body: PayInvoiceInput, opts: WriteOpts = {}): Promise<Invoice> {
+  const input = parse(payInvoiceInput, body);
+  if (input.paidAt > today()) throw invalidField('paidAt', `must not be in the future (today is ${today()}, UTC)`);
+  const recordedAt = new Date().toISOString();
+  const payment: Payment = { id: ulid(), paidAt: input.paidAt, amount: input.amount, ...(input.reference !== undefined ? { reference: input.reference } : {}), recordedAt };
+  return guarded({ ...opts, workspaceId, id }, async (current) => {
+    assertTransition(current, 'pay');
+    const due = cents(amountDueOf(current));
+    if (cents(input.amount) > due) throw invalidField('amount', `must be at most the amount due (${(due / 100).toFixed(2)} ${current.currency})`);
+    const payments = [...(current.payments ?? []), payment];
+    if (payments.length > MAX_PAYMENTS) throw conflict(`Invoice ${invoiceLabel(current)} has ${MAX_PAYMENTS} payments already, the most one invoice records`);
+    const paid = cents(input.amount) === due;
+    const status: InvoiceStatus = paid ? 'paid' : 'partially_paid';
+    const changes = { payments, status, ...(paid ? { paidAt: `${input.paidAt}T00:00:00.000Z` } : {}) };
+    const entry: AuditEntry['changes'] = {
+      amount: { to: input.amount },
+      paidAt: { to: input.paidAt },
+      ...(input.reference !== undefined ? { reference: { to: input.reference } } : {}),
+      amountDue: { from: due / 100, to: (due - cents(input.amount)) / 100 },
+      ...(status !== current.status ? { status: { from: current.status, to: status } } : {}),
+    };
     return invoices().update(workspaceId, { id }, changes, {
-      ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
-      assert: (cur) => assertTransition(cur, action),
-      ...audited(workspaceId, opts.actor, audit, id, entry),
+      ifMatch: [revisionOf(current)],
+      assert: (cur) => assertTransition(cur, 'pay'),
+      ...audited(workspaceId, opts.actor, 'invoice.paid', id, entry),
     });
-  };
-/** draft -> sent (`sentAt`); 409 naming the status otherwise. */
-export const sendInvoice = transition('send', 'draft', 'invoice.sent', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
-/** sent -> paid (`paidAt`, default now); 409 naming the status otherwise. */
-export const payInvoice = transition('pay', 'sent', 'invoice.paid', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
+  });
+}
 
 /** A void or delete still releasing the invoice's entries (202): how many entries still carry its id. */
 export interface InvoiceReleasing {
@@ -577,7 +686,7 @@ async function withRelease<T>(
   if (count === 0 || typeof item._lo !== 'string' || typeof item._hi !== 'string') {
     // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none);
     // a release still running (its job item, keyed by the invoice) fails the change's own transaction
-    const stillReleasing = () => conflict(`Invoice ${String(item.number)} is still releasing its entries; retry in a moment`);
+    const stillReleasing = () => conflict(`Invoice ${invoiceLabel(item)} is still releasing its entries; retry in a moment`);
     return change(item, [noJobOp(workspaceId, id, stillReleasing)], false);
   }
   const job: InvoiceJob = {

@@ -48,8 +48,10 @@ const ADDRESS_LINES = 6;
 
 export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.setTitle(`Invoice ${invoice.number}`);
-  doc.setSubject(`Invoice ${invoice.number} to ${to.name}`);
+  // a draft has no number yet (sending gives it one)
+  const title = `Invoice ${invoice.number ?? '(draft)'}`;
+  doc.setTitle(title);
+  doc.setSubject(`${title} to ${to.name}`);
   doc.setProducer('timetrack-api');
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -85,7 +87,7 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
   };
   const money = (n: number) => formatMoney(n, invoice.currency);
 
-  text(`Invoice ${invoice.number}`, MARGIN, 20, bold, 360);
+  text(title, MARGIN, 20, bold, 360);
   right(invoice.status.toUpperCase(), A4[0] - MARGIN, 12, bold);
   y -= 30;
   const top = y;
