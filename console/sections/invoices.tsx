@@ -21,6 +21,8 @@ const money = (amount: number, currency: string) => {
     return `${amount.toFixed(2)} ${currency}`;
   }
 };
+/** How the page names an invoice: its number, or "Draft" (a draft has none until it is sent). */
+const numberOf = (inv: { number?: string | null }) => inv.number ?? 'Draft';
 /** The tax row's label with its rate: "Tax (19 %)". */
 const taxLabel = (rate: number | undefined) => `Tax (${new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(rate ?? 0)} %)`;
 
@@ -84,8 +86,8 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
               {list.items.map((inv) => (
                 <tr key={inv.id} data-invoice-id={inv.id} aria-current={inv.id === id ? 'true' : undefined}>
                   <td>
-                    <a href={href('invoices', inv.id)} aria-label={`Open ${inv.number}`}>
-                      {inv.number}
+                    <a href={href('invoices', inv.id)} aria-label={`Open ${inv.number ?? `draft for ${clientName(inv.clientId)}, issued ${inv.issueDate}`}`}>
+                      {numberOf(inv)}
                     </a>
                   </td>
                   <td>{clientName(inv.clientId)}</td>
@@ -192,7 +194,7 @@ function InvoiceDetail(props: {
   const done = (next: Invoice, what: string) => {
     setInv(next);
     props.changed(next);
-    setAnnounce(`Invoice ${next.number} ${what}.`);
+    setAnnounce(`Invoice ${numberOf(next)} ${what}.`);
   };
   const transition = (label: string, what: string, call: () => Promise<Invoice>) => (
     <Button busy={action.busy} onClick={() => void action.run(async () => done(await call(), what))}>
@@ -205,12 +207,6 @@ function InvoiceDetail(props: {
       actions.push(
         transition('Send invoice', 'sent', async () =>
           ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/send', { params: { path }, headers: idempotency() })),
-        ),
-      );
-    if (inv.status === 'sent')
-      actions.push(
-        transition('Mark paid', 'marked paid', async () =>
-          ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pay', { params: { path }, body: {}, headers: idempotency() })),
         ),
       );
     if (inv.status === 'draft' || inv.status === 'sent')
@@ -241,8 +237,8 @@ function InvoiceDetail(props: {
       );
   }
   return (
-    <div role="region" aria-label={`Invoice ${inv.number}`} class="stack invoice-detail" tabIndex={-1} ref={ref}>
-      <h3>Invoice {inv.number}</h3>
+    <div role="region" aria-label={`Invoice ${numberOf(inv)}`} class="stack invoice-detail" tabIndex={-1} ref={ref}>
+      <h3>{inv.number ? `Invoice ${inv.number}` : 'Draft invoice (numbered when sent)'}</h3>
       <p>
         {clientName(inv.clientId)} · issued {inv.issueDate} · due {inv.dueDate} ·{' '}
         <span class={`status-${inv.status}`} data-testid="invoice-status">
@@ -252,6 +248,14 @@ function InvoiceDetail(props: {
       </p>
       <LinesTable lines={inv.lineItems} currency={inv.currency} totals={inv} label="Invoice lines" />
       {inv.notes ? <p class="note">{inv.notes}</p> : null}
+      <Payments inv={inv} />
+      {canWrite && (inv.status === 'sent' || inv.status === 'partially_paid') ? (
+        <PayForm
+          workspaceId={workspaceId}
+          inv={inv}
+          paid={(next) => done(next, next.status === 'paid' ? 'paid in full' : `partially paid: ${money(next.amountDue ?? 0, next.currency)} still due`)}
+        />
+      ) : null}
       <div class="actions">
         <Button busy={action.busy} onClick={() => void action.run(() => openPdf(workspaceId, inv.id))}>
           Open PDF
@@ -393,11 +397,94 @@ function InvoiceForm({ workspaceId, clients, made }: { workspaceId: string; clie
       {preview ? (
         <div role="region" aria-label="Invoice preview" tabIndex={-1} ref={ref}>
           <p>
-            {preview.number}: {preview.entryCount} time entries, issued {preview.issueDate}, due {preview.dueDate}.
+            {preview.number ?? 'Draft (numbered when sent)'}: {preview.entryCount} time entries, issued {preview.issueDate}, due {preview.dueDate}.
           </p>
           <LinesTable lines={preview.lineItems} currency={preview.currency} totals={preview} label="Preview lines" />
         </div>
       ) : null}
+    </form>
+  );
+}
+
+/** The payments recorded and what is still due (focused when a payment is added: the action's result). */
+function Payments({ inv }: { inv: Invoice }) {
+  const payments = inv.payments ?? [];
+  const ref = useFocus<HTMLDivElement>(payments.length > 0 ? payments.length : undefined);
+  if (inv.status === 'draft' || inv.status === 'void') return null;
+  return (
+    <div role="region" aria-label="Payments" tabIndex={-1} ref={ref}>
+      <p data-testid="amount-due">Amount due: {money(inv.amountDue ?? inv.total, inv.currency)}</p>
+      {payments.length > 0 ? (
+        <TableBox label="Payments">
+          <thead>
+            <tr>
+              {['Paid on', 'Amount', 'Reference'].map((t) => (
+                <th key={t}>{t}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {payments.map((p) => (
+              <tr key={p.id}>
+                <td>{p.paidAt}</td>
+                <td>{money(p.amount, inv.currency)}</td>
+                <td>{p.reference ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableBox>
+      ) : null}
+    </div>
+  );
+}
+
+/** "Record payment": the day (today), the amount (what is due), a reference; busy while it is recorded. */
+function PayForm({ workspaceId, inv, paid }: { workspaceId: string; inv: Invoice; paid: (next: Invoice) => void }) {
+  const [paidAt, setPaidAt] = useState(new Date().toISOString().slice(0, 10));
+  const [amount, setAmount] = useState(String(inv.amountDue ?? inv.total));
+  const [reference, setReference] = useState('');
+  const paying = useAction();
+  const fields = paying.error instanceof ApiFailure ? paying.error.fields : {};
+  useEffect(() => setAmount(String(inv.amountDue ?? inv.total)), [inv.amountDue]);
+  return (
+    <form
+      class="stack"
+      aria-label="Record payment"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void paying.run(async () => {
+          const body = { paidAt, amount: Number(amount), ...(reference.trim() ? { reference: reference.trim() } : {}) };
+          paid(
+            ok(
+              await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pay', {
+                params: { path: { workspaceId, invoiceId: inv.id } },
+                body,
+                headers: idempotency(),
+              }),
+            ),
+          );
+          setReference('');
+        });
+      }}
+    >
+      <div class="row">
+        <Field label="Paid on" error={fields.paidAt}>
+          {(a) => <input {...a} type="date" value={paidAt} onInput={(e) => setPaidAt(e.currentTarget.value)} />}
+        </Field>
+        <Field label={`Amount (${inv.currency})`} error={fields.amount}>
+          {(a) => <input {...a} type="number" min={0.01} step="0.01" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Reference" error={fields.reference}>
+          {(a) => <input {...a} type="text" maxLength={200} value={reference} onInput={(e) => setReference(e.currentTarget.value)} />}
+        </Field>
+      </div>
+      <div>
+        <Button type="submit" busy={paying.busy}>
+          Record payment
+        </Button>
+      </div>
+      <ErrorBox error={paying.error} />
     </form>
   );
 }

@@ -21,6 +21,8 @@ import { clients } from './clients';
 export const INVOICE_STATUSES = ['draft', 'sent', 'partially_paid', 'paid', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
+/** The statuses of a finalized invoice (it has a number). A void invoice has one unless it was voided as a draft. */
+export const ISSUED_STATUSES: readonly InvoiceStatus[] = ['sent', 'partially_paid', 'paid'];
 
 export const lineItemSchema = z.strictObject({
   description: meta(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))), { example: 'Website relaunch: Homepage design' }),
@@ -118,7 +120,8 @@ export const invoices = defineEntity({
     {
       reads: ['status', 'number'],
       check: (rec) => {
-        if (rec.status !== 'draft' && rec.number === null) throw invalidField('number', `an invoice that is ${rec.status} has a number (only a draft has none)`);
+        // sent, partially paid and paid invoices were finalized; a voided draft never was (it keeps no number)
+        if (rec.number === null && ISSUED_STATUSES.includes(rec.status)) throw invalidField('number', `an invoice that is ${rec.status} has a number (a draft has none)`);
       },
     },
   ],
