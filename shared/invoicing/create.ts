@@ -161,16 +161,10 @@ async function commitDraft(
   actor: Actor | undefined,
 ): Promise<Invoice> {
   const record: Record<string, unknown> = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? null), status: 'draft', createdAt: now, updatedAt: now };
-  const internals: StoredItem = {
-    _lo: p.range.lo,
-    _hi: p.range.hi,
-    _entries: entryCount,
-    _period: [p.input.startDate, p.input.endDate],
-    ...(actor ? { _createdBy: actor.id } : {}),
-  };
+  const making = { ...p.range, period: [p.input.startDate, p.input.endDate] as const, ...(actor ? { createdBy: actor.id } : {}) };
   assertInvoiceTotals(record);
   const created = { number: { to: record.number }, clientId: { to: record.clientId }, total: { to: record.total }, currency: { to: record.currency } };
-  return (await commitInvoice({ workspaceId, record, internals, entryCount, ...audited(workspaceId, actor, 'invoice.created', invoiceId, created) })) as Invoice;
+  return (await commitInvoice({ workspaceId, record, making, entryCount, ...audited(workspaceId, actor, 'invoice.created', invoiceId, created) })) as Invoice;
 }
 
 /** Statistics of one createFromTime (the bench prints them). */

@@ -1,7 +1,7 @@
 import { invoices as invoiceEntity, issueDateRange, type Invoice } from '../domain/entities/invoices';
 import { type TimeEntry } from '../domain/entities/time-entries';
 import { notFound } from '../domain/errors';
-import { entriesOfInvoice } from './store';
+import { entriesOfInvoice, makingOf } from './store';
 import { type RecordPage } from '../data/repository';
 
 import { entryRepo, invoices, parse } from './common';
@@ -27,7 +27,8 @@ export async function listInvoices(workspaceId: string, query: ListInvoicesInput
 export async function invoiceEntries(workspaceId: string, id: string): Promise<TimeEntry[]> {
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
-  if (typeof item._lo !== 'string' || typeof item._hi !== 'string') return [];
-  const items = await entriesOfInvoice(workspaceId, id, String(item.clientId), { lo: item._lo, hi: item._hi });
+  const making = makingOf(item);
+  if (!making) return [];
+  const items = await entriesOfInvoice(workspaceId, id, String(item.clientId), making);
   return items.sort((a, b) => String(a.SK).localeCompare(String(b.SK))).map((i) => entryRepo().present(i));
 }

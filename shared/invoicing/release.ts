@@ -20,6 +20,7 @@ import {
   renewJob,
   rereadEntries,
   type InvoiceJob,
+  makingOf,
 } from './store';
 
 import { type WriteOpts, chunks, invoices, stepBudgetMs, stepLeaseMs } from './common';
@@ -163,8 +164,9 @@ export async function withRelease<T>(
   const item = await invoices().getItem(workspaceId, { id });
   if (!item) throw notFound(invoiceEntity.kind);
   assertTransition(invoices().present(item), action);
-  const count = item.status === 'void' ? 0 : Number(item._entries ?? 0);
-  if (count === 0 || typeof item._lo !== 'string' || typeof item._hi !== 'string') {
+  const making = makingOf(item);
+  const count = item.status === 'void' ? 0 : (making?.entries ?? 0);
+  if (count === 0 || !making) {
     // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none);
     // a release still running (its job item, keyed by the invoice) fails the change's own transaction
     const stillReleasing = () => conflict(`Invoice ${invoiceLabel(item)} is still releasing its entries; retry in a moment`);
@@ -177,8 +179,8 @@ export async function withRelease<T>(
     state: 'releasing',
     action,
     clientId: String(item.clientId),
-    lo: item._lo,
-    hi: item._hi,
+    lo: making.lo,
+    hi: making.hi,
     locked: count,
     leaseUntil: Date.now() + stepLeaseMs(),
     createdAt: new Date().toISOString(),
@@ -205,7 +207,9 @@ export async function releaseStep(job: InvoiceJob, deadline: number): Promise<In
     status: 'releasing',
     action: job.action ?? 'void',
     clientId: job.clientId,
-    entryCount: Number((await invoices().getItem(workspaceId, { id: invoiceId }))?._entries ?? 0),
+    entryCount: await invoices()
+      .getItem(workspaceId, { id: invoiceId })
+      .then((item) => (item && makingOf(item)?.entries) ?? 0),
     locked: (await readJob(workspaceId, invoiceId))?.locked ?? 0,
   });
   await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs(), 'releasing');

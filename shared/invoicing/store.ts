@@ -383,12 +383,25 @@ export async function numberTaken(workspaceId: string, number: string): Promise<
   return res.Item !== undefined;
 }
 
+/**
+ * What an invoice made from time keeps of its making (internal attributes of its item, known here only): the
+ * sort-key range of its period (its entries are the client's entries in it) and how many entries carry its id.
+ */
+export interface InvoiceMaking {
+  lo: string;
+  hi: string;
+  entries: number;
+}
+/** The making of a stored invoice; undefined for one not made from time (seeded, admin CLI). */
+export const makingOf = (item: StoredItem): InvoiceMaking | undefined =>
+  typeof item._lo === 'string' && typeof item._hi === 'string' ? { lo: item._lo, hi: item._hi, entries: Number(item._entries ?? 0) } : undefined;
+
 export interface CommitInput {
   workspaceId: string;
   /** The invoice record (id, fields, timestamps), totals already checked by the caller. */
   record: Record<string, unknown>;
-  /** Internals kept with the invoice (its period, entry count, creator). */
-  internals: StoredItem;
+  /** The sort-key range of its period, the period as asked (start and end days) and who made it. */
+  making: { lo: string; hi: string; period: readonly [string, string]; createdBy?: string };
   /** The job's count the commit requires (entries on the invoice). */
   entryCount: number;
   /** Writes that join the commit (the console's audit entry). */
@@ -400,7 +413,9 @@ export async function commitInvoice(input: CommitInput): Promise<Record<string, 
   const { workspaceId, record } = input;
   const repo = invoices();
   const derived = repo.derive({ ...record });
-  const item = repo.toItem(workspaceId, derived, { ...input.internals, [VERSION]: 1, [REVISION]: 1 });
+  const { lo, hi, period, createdBy } = input.making;
+  const internals: StoredItem = { _lo: lo, _hi: hi, _entries: input.entryCount, _period: [...period], ...(createdBy ? { _createdBy: createdBy } : {}) };
+  const item = repo.toItem(workspaceId, derived, { ...internals, [VERSION]: 1, [REVISION]: 1 });
   const ops: WriteOp[] = [
     { item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, onConditionFail: () => conflict('The invoice exists already') },
     // a custom number's lock (a draft without one takes none: sending numbers it)
