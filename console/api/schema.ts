@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * A draft from the client's billable, stopped, not yet invoiced time entries starting in the period (days inclusive)
-         * @description lines: project (default), task or entry; number: the next INV-000001 of the workspace unless given; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft. Least role: admin.
+         * @description lines: project (default), task or entry; number: none (null) unless a custom one is given: sending the draft assigns the next INV-000001 of the workspace; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft. Least role: admin.
          */
         post: operations["createConsoleInvoice"];
         delete?: never;
@@ -448,8 +448,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * draft -> sent (409 naming the status otherwise)
-         * @description Least role: admin.
+         * draft -> sent (finalize): the draft without a custom number gets the next number of the workspace's sequence (409 naming the status otherwise)
+         * @description Numbers are issued at finalization, like Stripe's: consecutive with no gap among issued invoices (a deleted draft uses none), and never issued twice, even after void and delete. Nothing is e-mailed. Least role: admin.
          */
         post: operations["sendConsoleInvoice"];
         delete?: never;
@@ -468,8 +468,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * sent -> paid, paidAt (409 naming the status otherwise)
-         * @description Least role: admin.
+         * Record a payment: partially_paid until the payments reach the total, then paid (409 naming the status unless sent or partially_paid)
+         * @description amount: in the invoice currency, more than 0, at most the amount due (400 naming amount); paidAt: a day not in the future. Several payments may be recorded; each is an invoice.paid entry of the audit log. Concurrent payments are applied one after the other (a write guarded by the revision read) and never pay more than the total. Least role: admin.
          */
         post: operations["payConsoleInvoice"];
         delete?: never;
@@ -692,12 +692,15 @@ export interface components {
         Invoice: {
             /** @example 01JQ8A2B4C6D8E0F2G4H6J8K0M */
             id: string;
-            /** @example INV-000042 */
-            number: string;
+            /**
+             * @description null on a draft, unless a custom number was set on it; sending (finalizing) assigns the next number of the workspace's sequence (INV-000001, INV-000002, ...: consecutive, no gap among issued invoices; a deleted draft uses none). Unique in the workspace among every number ever issued (any case): an issued number is never reused, even after void and delete
+             * @example INV-000042
+             */
+            number: string | null;
             /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId: string;
             /** @enum {string} */
-            status: "draft" | "sent" | "paid" | "void";
+            status: "draft" | "sent" | "partially_paid" | "paid" | "void";
             /**
              * Format: date
              * @example 2026-03-31
@@ -742,14 +745,22 @@ export interface components {
             sentAt?: string;
             /**
              * Format: date-time
-             * @example 2026-04-15T10:12:00.000Z
+             * @description When the payments reached the total (the day of the last payment, 00:00 UTC)
+             * @example 2026-04-15T00:00:00.000Z
              */
             paidAt?: string;
+            /** @description The payments recorded, oldest first (absent before the first) */
+            payments?: components["schemas"]["InvoicePayment"][];
             /**
              * @description true while the time entries of this void or deleted invoice are being released; absent otherwise
              * @example true
              */
             releasing?: boolean;
+            /**
+             * @description The total minus the payments recorded (0 once paid)
+             * @example 1284.8
+             */
+            amountDue: number;
             /**
              * Format: date-time
              * @example 2026-03-02T10:30:05.000Z
@@ -766,9 +777,39 @@ export interface components {
              */
             etag: string;
         };
+        InvoicePayment: {
+            /**
+             * @description The payment id (ULID)
+             * @example 01JQ3ZP8B5V0W1X2Y3Z4A5B6C7
+             */
+            id: string;
+            /**
+             * Format: date
+             * @description The day the money was received (ISO date, not in the future)
+             * @example 2026-04-15
+             */
+            paidAt: string;
+            /**
+             * @description In the invoice currency, > 0
+             * @example 1000
+             */
+            amount: number;
+            /**
+             * @description A bank reference, a cheque number, ...
+             * @example SEPA 2026-04-15 #4411
+             */
+            reference?: string;
+            /**
+             * Format: date-time
+             * @description When it was recorded
+             * @example 2026-04-15T10:12:00.000Z
+             */
+            recordedAt: string;
+        };
         ConsoleInvoicePreview: {
             clientId: string;
-            number: string;
+            /** @description The custom number given, else null: sending the draft assigns the next of the sequence */
+            number: string | null;
             issueDate: string;
             dueDate: string;
             currency: string;
@@ -2398,7 +2439,7 @@ export interface operations {
     listConsoleInvoices: {
         parameters: {
             query?: {
-                status?: "draft" | "sent" | "paid" | "void";
+                status?: "draft" | "sent" | "partially_paid" | "paid" | "void";
                 clientId?: string;
                 startDate?: string;
                 endDate?: string;
@@ -2511,6 +2552,7 @@ export interface operations {
                     dueDate?: string;
                     /** Format: date */
                     issueDate?: string;
+                    /** @description A custom number for the draft (unique among every number ever issued); without it the draft has none (null) until it is sent, which assigns the next of the workspace's sequence */
                     number?: string;
                     /** @description A percentage of the subtotal (19 for 19 %), at most 4 decimals */
                     taxRate?: number;
@@ -2642,6 +2684,7 @@ export interface operations {
                     dueDate?: string;
                     /** Format: date */
                     issueDate?: string;
+                    /** @description A custom number for the draft (unique among every number ever issued); without it the draft has none (null) until it is sent, which assigns the next of the workspace's sequence */
                     number?: string;
                     /** @description A percentage of the subtotal (19 for 19 %), at most 4 decimals */
                     taxRate?: number;
@@ -3113,7 +3156,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    number?: string;
+                    /** @description A custom number (unique among every number ever issued); null: none, sending assigns the next of the sequence */
+                    number?: string | null;
                     /** Format: date */
                     issueDate?: string;
                     /** Format: date */
@@ -3480,14 +3524,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /**
-                     * Format: date-time
-                     * @description When it was paid (default: now)
+                     * Format: date
+                     * @description The day the money was received (YYYY-MM-DD, not in the future)
                      */
-                    paidAt?: string;
+                    paidAt: string;
+                    /** @description In the invoice currency: more than 0, at most the amount still due (amountDue) */
+                    amount: number;
+                    /** @description A bank reference, a cheque number, ... */
+                    reference?: string;
                 };
             };
         };

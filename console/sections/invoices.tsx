@@ -7,6 +7,7 @@ import { InvoiceForm } from './invoices/create-form';
 import { DraftEditor } from './invoices/draft-editor';
 import { LinesTable, money } from './invoices/lines';
 import { newInvoiceHref, UnbilledList, type Unbilled } from './invoices/unbilled';
+import { Payments, PayForm } from './invoices/payments';
 
 /**
  * Invoices: the unbilled time per client first ("Invoice this" opens the form prefilled), the list (with the
@@ -18,6 +19,8 @@ import { newInvoiceHref, UnbilledList, type Unbilled } from './invoices/unbilled
  */
 type Client = { id: string; name: string };
 type Entry = Schemas['TimeEntry'];
+/** How the page names an invoice: its number, or "Draft" (a draft has none until it is sent). */
+const numberOf = (inv: { number?: string | null }) => inv.number ?? 'Draft';
 
 export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
   const canWrite = RANK[role] >= RANK.admin;
@@ -106,8 +109,8 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
               {list.items.map((inv) => (
                 <tr key={inv.id} data-invoice-id={inv.id} aria-current={inv.id === id ? 'true' : undefined}>
                   <td>
-                    <a href={href('invoices', inv.id)} aria-label={`Open ${inv.number}`}>
-                      {inv.number}
+                    <a href={href('invoices', inv.id)} aria-label={`Open ${inv.number ?? `draft for ${clientName(inv.clientId)}, issued ${inv.issueDate}`}`}>
+                      {numberOf(inv)}
                     </a>
                   </td>
                   <td>{clientName(inv.clientId)}</td>
@@ -182,7 +185,7 @@ function InvoiceDetail(props: {
   const done = (next: Invoice, what: string) => {
     setInv(next);
     props.changed(next);
-    setAnnounce(`Invoice ${next.number} ${what}.`);
+    setAnnounce(`Invoice ${numberOf(next)} ${what}.`);
   };
   const transition = (label: string, what: string, call: () => Promise<Invoice>) => (
     <Button busy={action.busy} onClick={() => void action.run(async () => done(await call(), what))}>
@@ -195,12 +198,6 @@ function InvoiceDetail(props: {
       actions.push(
         transition('Finalize and mark sent', 'finalized and marked sent (nothing was e-mailed)', async () =>
           ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/send', { params: { path }, headers: idempotency() })),
-        ),
-      );
-    if (inv.status === 'sent')
-      actions.push(
-        transition('Mark paid', 'marked paid', async () =>
-          ok(await client.POST('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/pay', { params: { path }, body: {}, headers: idempotency() })),
         ),
       );
     if (inv.status === 'draft' || inv.status === 'sent')
@@ -233,8 +230,8 @@ function InvoiceDetail(props: {
       );
   }
   return (
-    <div role="region" aria-label={`Invoice ${inv.number}`} class="stack invoice-detail" tabIndex={-1} ref={ref}>
-      <h3>Invoice {inv.number}</h3>
+    <div role="region" aria-label={`Invoice ${numberOf(inv)}`} class="stack invoice-detail" tabIndex={-1} ref={ref}>
+      <h3>{inv.number ? `Invoice ${inv.number}` : 'Draft invoice (numbered when sent)'}</h3>
       <p>
         {clientName(inv.clientId)} · issued {inv.issueDate} · due {inv.dueDate} ·{' '}
         <span class={`status-${inv.status}`} data-testid="invoice-status">
@@ -258,6 +255,14 @@ function InvoiceDetail(props: {
           {inv.notes ? <p class="note">{inv.notes}</p> : null}
         </>
       )}
+      <Payments inv={inv} />
+      {canWrite && (inv.status === 'sent' || inv.status === 'partially_paid') ? (
+        <PayForm
+          workspaceId={workspaceId}
+          inv={inv}
+          paid={(next) => done(next, next.status === 'paid' ? 'paid in full' : `partially paid: ${money(next.amountDue ?? 0, next.currency)} still due`)}
+        />
+      ) : null}
       <div class="actions">
         {canWrite && inv.status === 'draft' && !props.editing ? (
           <>

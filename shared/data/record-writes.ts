@@ -29,7 +29,8 @@ export function lockOps(
   const newValue = after ? uniqueValue(rule, after) : undefined;
   if (oldValue === newValue) return [];
   const ops: WriteOp[] = [];
-  if (oldValue !== undefined) {
+  // a retained lock (an issued invoice number) stays when the value changes or the record goes
+  if (oldValue !== undefined && !(before && rule.retain?.(before))) {
     ops.push({ item: { Delete: { TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, oldValue, rule.field) } }, onConditionFail: () => new StaleRead() });
   }
   if (newValue !== undefined && after) {

@@ -52,6 +52,11 @@ export interface UniqueDecl<K extends string = string> {
   within?: readonly K[];
   /** The 409 message for a taken value, e.g. `A client named "Acme" already exists in this workspace`. */
   message: (value: string) => string;
+  /**
+   * The lock outlives a record for which this holds: it is never deleted by the record's change or delete
+   * (an issued invoice number is never issued again). Absent: the lock goes with the value.
+   */
+  retain?: (rec: Readonly<Record<string, unknown>>) => boolean;
 }
 
 export interface ReferenceDecl<K extends string = string> {

@@ -1,5 +1,5 @@
 import { conflict, invalidField } from '../domain/errors';
-import { cents, type InvoiceStatus, type LineItem } from '../domain/entities/invoices';
+import { cents, invoiceLabel, type InvoiceStatus, type LineItem } from '../domain/entities/invoices';
 
 /**
  * The arithmetic and rules of invoices made from billable time (no I/O; shared/invoicing/service.ts
@@ -11,8 +11,9 @@ import { cents, type InvoiceStatus, type LineItem } from '../domain/entities/inv
  * - currency: the project's, else the client's; one invoice has one currency;
  * - tax: taxRate is a percentage of the subtotal, rounded once, half up, to cents; total = subtotal + tax
  *   (integer cents throughout, never float sums); quantities and amounts past the document's maxima are 400;
- * - numbers: INV-000001, INV-000002, ... per workspace; dueDate defaults to issueDate + 30 days;
- * - status transitions: draft -> sent -> paid, draft|sent -> void; delete draft|void.
+ * - numbers: INV-000001, INV-000002, ... per workspace, given when a draft is sent (a draft has none unless a
+ *   custom one was set); dueDate defaults to issueDate + 30 days;
+ * - status transitions: draft -> sent -> (partially_paid ->) paid, draft|sent -> void; delete draft|void.
  */
 export const LINE_GROUPINGS = ['project', 'task', 'entry'] as const;
 export type LineGrouping = (typeof LINE_GROUPINGS)[number];
@@ -174,17 +175,17 @@ export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];
 const TRANSITIONS: Record<InvoiceAction, { from: readonly InvoiceStatus[]; to?: InvoiceStatus }> = {
   update: { from: ['draft'], to: 'draft' },
   send: { from: ['draft'], to: 'sent' },
-  pay: { from: ['sent'], to: 'paid' },
+  pay: { from: ['sent', 'partially_paid'], to: 'paid' },
   void: { from: ['draft', 'sent'], to: 'void' },
   delete: { from: ['draft', 'void'] },
 };
 
 /** 409 naming the status when the action is not allowed from it. */
-export function assertTransition(invoice: { number?: unknown; status?: unknown; releasing?: unknown }, action: InvoiceAction): void {
-  if (invoice.releasing === true) throw conflict(`Invoice ${String(invoice.number)} is still releasing its entries; retry in a moment`);
+export function assertTransition(invoice: { id?: unknown; number?: unknown; status?: unknown; releasing?: unknown }, action: InvoiceAction): void {
+  if (invoice.releasing === true) throw conflict(`Invoice ${invoiceLabel(invoice)} is still releasing its entries; retry in a moment`);
   const t = TRANSITIONS[action];
   const status = String(invoice.status) as InvoiceStatus;
   if (t.from.includes(status)) return;
   const verb = action === 'update' ? 'changed' : action === 'pay' ? 'paid' : action === 'send' ? 'sent' : action === 'void' ? 'voided' : 'deleted';
-  throw conflict(`Invoice ${String(invoice.number)} is ${status}; only ${t.from.join(' or ')} invoices can be ${verb}`);
+  throw conflict(`Invoice ${invoiceLabel(invoice)} is ${status}; only ${t.from.join(' or ')} invoices can be ${verb}`);
 }

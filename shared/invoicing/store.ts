@@ -79,7 +79,8 @@ export class JobLost extends Error {
 }
 /** The number the sequence gave is taken (an invoice numbered by hand): resynchronise the sequence. */
 export class NumberTaken extends Error {
-  constructor() {
+  /** The sequence value whose number is taken (the sequence moves past it). */
+  constructor(readonly n: number) {
     super('invoice number taken');
     this.name = 'NumberTaken';
   }
@@ -382,16 +383,27 @@ export async function numberTaken(workspaceId: string, number: string): Promise<
   return res.Item !== undefined;
 }
 
+/**
+ * What an invoice made from time keeps of its making (internal attributes of its item, known here only): the
+ * sort-key range of its period (its entries are the client's entries in it) and how many entries carry its id.
+ */
+export interface InvoiceMaking {
+  lo: string;
+  hi: string;
+  entries: number;
+}
+/** The making of a stored invoice; undefined for one not made from time (seeded, admin CLI). */
+export const makingOf = (item: StoredItem): InvoiceMaking | undefined =>
+  typeof item._lo === 'string' && typeof item._hi === 'string' ? { lo: item._lo, hi: item._hi, entries: Number(item._entries ?? 0) } : undefined;
+
 export interface CommitInput {
   workspaceId: string;
   /** The invoice record (id, fields, timestamps), totals already checked by the caller. */
   record: Record<string, unknown>;
-  /** Internals kept with the invoice (its period, entry count, creator). */
-  internals: StoredItem;
+  /** The sort-key range of its period, the period as asked (start and end days) and who made it. */
+  making: { lo: string; hi: string; period: readonly [string, string]; createdBy?: string };
   /** The job's count the commit requires (entries on the invoice). */
   entryCount: number;
-  /** The sequence value this number takes (default numbering), with the value read before. */
-  sequence?: { previous: number | undefined; next: number };
   /** Writes that join the commit (the console's audit entry). */
   also?: readonly WriteOp[];
 }
@@ -400,11 +412,14 @@ export interface CommitInput {
 export async function commitInvoice(input: CommitInput): Promise<Record<string, unknown>> {
   const { workspaceId, record } = input;
   const repo = invoices();
-  const item = repo.toItem(workspaceId, record, { ...input.internals, [VERSION]: 1, [REVISION]: 1 });
-  const numberLocks = lockOps(invoiceEntity, workspaceId, undefined, record, item.SK);
+  const derived = repo.derive({ ...record });
+  const { lo, hi, period, createdBy } = input.making;
+  const internals: StoredItem = { _lo: lo, _hi: hi, _entries: input.entryCount, _period: [...period], ...(createdBy ? { _createdBy: createdBy } : {}) };
+  const item = repo.toItem(workspaceId, derived, { ...internals, [VERSION]: 1, [REVISION]: 1 });
   const ops: WriteOp[] = [
     { item: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, onConditionFail: () => conflict('The invoice exists already') },
-    ...(input.sequence ? numberLocks.map((op) => ({ ...op, onConditionFail: () => new NumberTaken() })) : numberLocks),
+    // a custom number's lock (a draft without one takes none: sending numbers it)
+    ...lockOps(invoiceEntity, workspaceId, undefined, derived, item.SK),
     ...referenceOps(invoiceEntity, workspaceId, undefined, record),
     {
       item: {
@@ -419,25 +434,27 @@ export async function commitInvoice(input: CommitInput): Promise<Record<string, 
       onConditionFail: () => new JobLost(),
     },
   ];
-  if (input.sequence) {
-    const { previous, next } = input.sequence;
-    ops.push({
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: { ...keys.invoiceSequence(workspaceId), [TYPE]: SEQUENCE_TYPE, n: next },
-          ConditionExpression: previous === undefined ? 'attribute_not_exists(PK)' : 'n = :prev',
-          ...(previous === undefined ? {} : { ExpressionAttributeValues: { ':prev': previous } }),
-        },
-      },
-      onConditionFail: () => new SequenceMoved(),
-    });
-  }
   ops.push(...(input.also ?? []));
   const created = repo.present(item);
   await writeWithChange(workspaceId, ops, { type: 'invoice.created', resourceId: String(record.id), data: created });
   return created;
 }
+
+/**
+ * The write of a finalization that moves the workspace's number sequence from the value read to the next,
+ * under the condition that it still holds the value read (another send came first: SequenceMoved, read again).
+ */
+export const sequenceOp = (workspaceId: string, { previous, next }: { previous: number | undefined; next: number }): WriteOp => ({
+  item: {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.invoiceSequence(workspaceId), [TYPE]: SEQUENCE_TYPE, n: next },
+      ConditionExpression: previous === undefined ? 'attribute_not_exists(PK)' : 'n = :prev',
+      ...(previous === undefined ? {} : { ExpressionAttributeValues: { ':prev': previous } }),
+    },
+  },
+  onConditionFail: () => new SequenceMoved(),
+});
 
 /** Moves the sequence forward to `n` when it is below (after a hand-given or seeded number took the next one). */
 export async function raiseSequence(workspaceId: string, n: number): Promise<void> {

@@ -1,18 +1,20 @@
 import { clients, createInvoice, invoices } from '../data/repositories';
 import type { Client } from '../domain/entities/clients';
-import { cents, INVOICE_STATUSES, type Invoice } from '../domain/entities/invoices';
+import { cents, type Invoice, type InvoiceStatus } from '../domain/entities/invoices';
 import { prng } from './random';
 
 /**
  * `seed --invoices N`: N invoices in a workspace, written through the invoice entity (so each one takes
  * its number lock and counts on its client, exactly as the application's invoices do).
  *
- * - Statuses cycle draft, sent, paid, void: every status is present as soon as N >= 4.
+ * - Statuses cycle draft, sent, paid, void (a paid one with one payment of its total): each is present as
+ *   soon as N >= 4 (partially_paid is made by recording a payment: shared/invoicing/service.ts).
  * - Issue dates spread over the last two years (several per day for large N), due 30 days later.
  * - 1-4 line items (hours x rate), amounts in cents, subtotal = sum, tax at the client's rate, total =
  *   subtotal + tax (the entity re-checks this arithmetic on every write).
- * - Numbers INV-000001, ... continue after the workspace's highest existing number, so seeding twice
- *   adds N more rather than colliding.
+ * - Numbers as the application issues them: a draft has none (null); the others (sent, paid, void: issued)
+ *   get INV-000001, ... continuing after the workspace's highest existing number, so seeding twice adds more
+ *   rather than colliding (the sequence of sends continues past them: shared/invoicing/service.ts).
  * - Clients are the workspace's own (one is created when it has none). One writer per client runs in
  *   parallel: writers never update the same client item, so their transactions do not conflict.
  */
@@ -27,13 +29,14 @@ const DESCRIPTIONS = ['Development', 'Design', 'Project management', 'Consulting
 const RATES = [95, 120, 135.5, 150, 180];
 const TAX_RATES = [0, 0.1, 0.19, 0.2];
 const DAY = 86_400_000;
+const SEED_STATUSES: readonly InvoiceStatus[] = ['draft', 'sent', 'paid', 'void'];
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 export const invoiceNumber = (seq: number) => `INV-${String(seq).padStart(6, '0')}`;
 
 /** The invoice fields of seed number `i` of `count` (pure; exported for tests). */
-export function seedInvoiceInput(i: number, count: number, seq: number, client: Client, taxRate: number, now: Date, rand: () => number): Record<string, unknown> {
+export function seedInvoiceInput(i: number, count: number, seq: number | null, client: Client, taxRate: number, now: Date, rand: () => number): Record<string, unknown> {
   const daysBack = Math.floor(((count - 1 - i) / Math.max(1, count)) * 730);
   const issue = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - daysBack * DAY;
   const lineItems = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
@@ -44,9 +47,9 @@ export function seedInvoiceInput(i: number, count: number, seq: number, client: 
   const subtotalCents = lineItems.reduce((s, li) => s + cents(li.amount), 0);
   const taxCents = Math.round(subtotalCents * taxRate);
   return {
-    number: invoiceNumber(seq),
+    number: seq === null ? null : invoiceNumber(seq),
     clientId: client.id,
-    status: INVOICE_STATUSES[i % INVOICE_STATUSES.length],
+    status: SEED_STATUSES[i % SEED_STATUSES.length],
     issueDate: isoDate(issue),
     dueDate: isoDate(issue + 30 * DAY),
     currency: typeof client.currency === 'string' ? client.currency : 'USD',
@@ -54,6 +57,14 @@ export function seedInvoiceInput(i: number, count: number, seq: number, client: 
     subtotal: subtotalCents / 100,
     tax: taxCents / 100,
     total: (subtotalCents + taxCents) / 100,
+    ...(SEED_STATUSES[i % SEED_STATUSES.length] === 'paid'
+      ? {
+          paidAt: `${isoDate(issue + 14 * DAY)}T00:00:00.000Z`,
+          payments: [
+            { id: `seed-payment-${seq}`, paidAt: isoDate(issue + 14 * DAY), amount: (subtotalCents + taxCents) / 100, recordedAt: new Date(issue + 14 * DAY).toISOString() },
+          ],
+        }
+      : {}),
     ...(i % 5 === 0 ? { notes: 'Payment by bank transfer within 30 days.' } : {}),
   };
 }
@@ -69,10 +80,12 @@ export async function seedInvoices(workspaceId: string, count: number, opts: Inv
 
   // Inputs are built up front (deterministic order), then grouped by client: one writer per client.
   const byClient = new Map<string, Array<Record<string, unknown>>>();
+  let issued = highest;
   for (let i = 0; i < count; i++) {
     const ci = i % clientList.length;
     const client = clientList[ci]!;
-    const input = seedInvoiceInput(i, count, highest + i + 1, client, TAX_RATES[ci % TAX_RATES.length]!, now, rand);
+    const draft = SEED_STATUSES[i % SEED_STATUSES.length] === 'draft';
+    const input = seedInvoiceInput(i, count, draft ? null : ++issued, client, TAX_RATES[ci % TAX_RATES.length]!, now, rand);
     byClient.set(client.id, [...(byClient.get(client.id) ?? []), input]);
   }
   const created: Invoice[] = [];

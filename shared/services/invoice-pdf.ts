@@ -50,7 +50,9 @@ const ADDRESS_LINES = 6;
 
 export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty): Promise<Uint8Array> {
   const doc = new TextPdf();
-  doc.setInfo({ Title: `Invoice ${invoice.number}`, Subject: `Invoice ${invoice.number} to ${to.name}`, Producer: 'timetrack-api' });
+  // a draft has no number yet (sending gives it one)
+  const title = `Invoice ${invoice.number ?? '(draft)'}`;
+  doc.setInfo({ Title: title, Subject: `${title} to ${to.name}`, Producer: 'timetrack-api' });
   const font = doc.font(FontNames.Helvetica);
   const bold = doc.font(FontNames.HelveticaBold);
   const measure = new Map<PDFFont, PdfText>([
@@ -85,7 +87,7 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
   };
   const money = (n: number) => formatMoney(n, invoice.currency);
 
-  text(`Invoice ${invoice.number}`, MARGIN, 20, bold, 360);
+  text(title, MARGIN, 20, bold, 360);
   right(invoice.status.toUpperCase(), A4[0] - MARGIN, 12, bold);
   y -= 30;
   const top = y;

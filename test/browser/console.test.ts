@@ -221,9 +221,11 @@ test("invoices: make one from the demo's billable time (preview, create), send i
   expect(await preview.locator('tbody tr').count()).toBeGreaterThanOrEqual(4); // a line per entry + subtotal, tax, total
   expect(await preview.locator('tbody tr.tax td').first().innerText()).toBe('Tax (19 %)'); // the tax row names its rate
   await page.getByRole('button', { name: 'Create invoice' }).click();
-  const detail = page.getByRole('region', { name: /^Invoice INV-\d{6}$/ });
-  await detail.waitFor();
-  const number = (await detail.getByRole('heading').first().innerText()).replace('Invoice ', '').trim();
+  // a draft has no number until it is sent (issue 32)
+  const draft = page.getByRole('region', { name: 'Invoice Draft' });
+  await draft.waitFor();
+  expect(await draft.getByRole('heading').first().innerText()).toBe('Draft invoice (numbered when sent)');
+  const detail = page.getByRole('region', { name: /^Invoice (Draft|INV-\d{6})$/ });
   expect(await detail.locator(`tr[data-entry-id="${entry.id}"]`).count()).toBe(1);
   expect(await page.getByTestId('invoice-status').innerText()).toBe('draft');
   expect(await detail.getByRole('table', { name: 'Invoice lines' }).locator('tbody tr.tax td').first().innerText()).toBe('Tax (19 %)');
@@ -239,10 +241,16 @@ test("invoices: make one from the demo's billable time (preview, create), send i
 
   await page.getByRole('button', { name: 'Finalize and mark sent' }).click();
   await page.locator('[data-testid="invoice-status"]', { hasText: 'sent' }).waitFor();
+  const number = (await detail.getByRole('heading').first().innerText()).replace('Invoice ', '').trim();
+  expect(number).toMatch(/^INV-\d{6}$/);
   const refused = await v1(entryPath, demoKey, { method: 'PUT', body: JSON.stringify({ notes: 'edited after sending' }) });
   expect(refused.status).toBe(409);
   expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`on invoice ${number} (sent)`);
-  expect(await page.getByRole('button', { name: 'Mark paid' }).count()).toBe(1);
+  // "Mark paid" is a payment form: the day (today), the amount (what is due), a reference
+  const pay = page.getByRole('form', { name: 'Record payment' });
+  expect(await pay.getByLabel('Paid on').inputValue()).toBe(new Date().toISOString().slice(0, 10));
+  expect(Number(await pay.getByLabel(/^Amount/).inputValue())).toBeGreaterThan(0);
+  expect(await pay.getByRole('button', { name: 'Record payment' }).count()).toBe(1);
   expect(await page.getByRole('button', { name: 'Delete invoice' }).count()).toBe(0); // a sent invoice is voided, not deleted
 
   await page.getByRole('button', { name: 'Void invoice' }).click();

@@ -109,7 +109,7 @@ test('every route x role: allowed, 403 ROLE with the least role required, or 404
     getConsoleInvoicePdf: async () => ({ method: 'GET', path: `${inv}/pdf` }),
     updateConsoleInvoice: async () => ({ method: 'PATCH', path: inv, body: { notes: `n ${Math.random()}` } }),
     sendConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}/send` }),
-    payConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await sentOf(WS)).invoice.id}/pay` }),
+    payConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await sentOf(WS)).invoice.id}/pay`, body: { paidAt: '2026-04-10', amount: 1 } }),
     voidConsoleInvoice: async () => ({ method: 'POST', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}/void` }),
     deleteConsoleInvoice: async () => ({ method: 'DELETE', path: `${base}/invoices/${(await draftOf(WS)).invoice.id}` }),
     listConsoleWebhooks: async () => ({ method: 'GET', path: `${base}/webhooks` }),

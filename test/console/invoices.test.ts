@@ -71,7 +71,7 @@ test('the PDF: application/pdf, base64 with isBase64Encoded to API Gateway, byte
   const r = await api.call('GET', `${base}/${invoice.id}/pdf`, { token: viewer.token });
   expect(r.status).toBe(200);
   expect(r.headers['Content-Type']).toBe('application/pdf');
-  expect(r.headers['Content-Disposition']).toBe(`inline; filename="${invoice.number}.pdf"`);
+  expect(r.headers['Content-Disposition']).toBe(`inline; filename="draft-${invoice.id}.pdf"`); // a draft has no number yet
   expect(Buffer.from(r.text, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 
   const server = createLocalServer();
@@ -94,23 +94,31 @@ test('every transition, and each wrong one a 409 naming the status; nothing chan
   const conflict = async (method: string, suffix: string, status: string, body?: unknown) => {
     const r = await api.call(method, `${path}${suffix}`, { token: owner.token, body });
     expect([method, suffix, r.status, r.body.error.code]).toEqual([method, suffix, 409, 'CONFLICT']);
-    expect(r.body.error.message).toContain(`Invoice ${invoice.number} is ${status}`);
+    expect(r.body.error.message).toContain(`Invoice ${label} is ${status}`);
   };
-  await conflict('POST', '/pay', 'draft');
+  // a draft has no number (issue 32): its messages name it by id until sending numbers it
+  expect(invoice.number).toBeNull();
+  let label = `draft ${invoice.id}`;
+  await conflict('POST', '/pay', 'draft', { paidAt: '2026-04-10', amount: 1 });
   const patched = await api.call('PATCH', path, { token: owner.token, body: { taxRate: 10, lineDescriptions: ['Design work'] } });
   expect(patched.status).toBe(200);
   expect(patched.body.lineItems[0].description).toBe('Design work');
   expect(patched.body.tax).toBeCloseTo(patched.body.subtotal * 0.1, 2);
   const sent = await api.call('POST', `${path}/send`, { token: owner.token });
-  expect([sent.status, sent.body.status]).toEqual([200, 'sent']);
+  expect([sent.status, sent.body.status, sent.body.number]).toEqual([200, 'sent', expect.stringMatching(/^INV-\d{6}$/)]);
+  label = sent.body.number;
   await conflict('POST', '/send', 'sent');
   await conflict('PATCH', '', 'sent', { notes: 'late' });
   await conflict('DELETE', '', 'sent');
-  const paid = await api.call('POST', `${path}/pay`, { token: owner.token, body: { paidAt: '2026-04-10T12:00:00Z' } });
-  expect([paid.status, paid.body.status, paid.body.paidAt]).toEqual([200, 'paid', '2026-04-10T12:00:00Z']);
+  // a payment of part, then of the rest (issue 32: payments with partially_paid)
+  const part = await api.call('POST', `${path}/pay`, { token: owner.token, body: { paidAt: '2026-04-09', amount: 1, reference: 'first' } });
+  expect([part.status, part.body.status, part.body.amountDue]).toEqual([200, 'partially_paid', Math.round(sent.body.total * 100 - 100) / 100]);
+  await conflict('POST', '/void', 'partially_paid');
+  const paid = await api.call('POST', `${path}/pay`, { token: owner.token, body: { paidAt: '2026-04-10', amount: part.body.amountDue } });
+  expect([paid.status, paid.body.status, paid.body.paidAt, paid.body.amountDue, paid.body.payments.length]).toEqual([200, 'paid', '2026-04-10T00:00:00.000Z', 0, 2]);
   await conflict('POST', '/void', 'paid');
   await conflict('DELETE', '', 'paid');
-  await conflict('POST', '/pay', 'paid');
+  await conflict('POST', '/pay', 'paid', { paidAt: '2026-04-10', amount: 1 });
   const after = await api.call('GET', path, { token: owner.token });
   expect([after.body.status, after.body.notes, after.body.etag]).toEqual(['paid', undefined, paid.body.etag]);
 
@@ -149,7 +157,9 @@ test('bad input: 400 naming the field, nothing written; nothing to invoice, a ta
   for (const [method, suffix, body, field] of [
     ['PATCH', '', { taxRate: -1 }, 'taxRate'],
     ['PATCH', '', { lineDescriptions: ['a', 'b', 'c'] }, 'lineDescriptions'],
-    ['POST', '/pay', { paidAt: 'yesterday' }, 'paidAt'],
+    ['POST', '/pay', { paidAt: 'yesterday', amount: 1 }, 'paidAt'],
+    ['POST', '/pay', { paidAt: '2026-04-10' }, 'amount'],
+    ['PATCH', '', { number: 'INV-000099' }, 'number'],
   ] as const) {
     const r = await api.call(method, `${base}/${invoice.id}${suffix}`, { token: owner.token, body });
     expect([method, suffix, r.status, r.body.error.details?.[0]?.field]).toEqual([method, suffix, 400, field]);
@@ -160,9 +170,11 @@ test('bad input: 400 naming the field, nothing written; nothing to invoice, a ta
 
   const empty = await api.call('POST', base, { token: owner.token, body: { clientId: c.clientId, startDate: '2025-01-01', endDate: '2025-01-31' } });
   expect([empty.status, empty.body.error.message]).toEqual([409, expect.stringContaining('Nothing to invoice')]);
-  const taken = await api.call('POST', base, { token: owner.token, body: { clientId: c.clientId, ...MARCH, number: invoice.number } });
+  const numbered = await api.call('PATCH', `${base}/${invoice.id}`, { token: owner.token, body: { number: 'Q-2026-1' } });
+  expect([numbered.status, numbered.body.number]).toEqual([200, 'Q-2026-1']);
+  const taken = await api.call('POST', base, { token: owner.token, body: { clientId: c.clientId, ...MARCH, number: 'q-2026-1' } });
   expect([taken.status, taken.body.error.code]).toEqual([409, 'CONFLICT']);
-  expect(taken.body.error.message).toContain(invoice.number);
+  expect(taken.body.error.message).toContain('q-2026-1');
 });
 
 test("unknown and another workspace's invoices are 404 and change nothing; a viewer's writes are 403 ROLE", async () => {
@@ -180,7 +192,8 @@ test("unknown and another workspace's invoices are 404 and change nothing; a vie
     ['DELETE', ''],
   ] as const) {
     for (const id of [theirs.invoice.id, '01ABSENT000000000000000000']) {
-      const r = await api.call(method, `${base}/${id}${suffix}`, { token: owner.token, body: method === 'PATCH' ? { notes: 'x' } : undefined });
+      const body = method === 'PATCH' ? { notes: 'x' } : suffix === '/pay' ? { paidAt: '2026-04-10', amount: 1 } : undefined;
+      const r = await api.call(method, `${base}/${id}${suffix}`, { token: owner.token, body });
       expect([method, suffix, r.status]).toEqual([method, suffix, 404]);
     }
   }
@@ -223,7 +236,7 @@ test('an invoice made in steps: 202 with its progress, continue until 200 with t
       [202, 120],
       [200, 'draft'],
     ]);
-    expect(r.body).toMatchObject({ id, status: 'draft', number: 'INV-000001' });
+    expect(r.body).toMatchObject({ id, status: 'draft', number: null });
     const again = await api.call('POST', `${path}/${id}/continue`, { token: p.token });
     expect([again.status, again.body.etag]).toEqual([200, r.body.etag]);
     expect((await api.call('GET', `${path}/${id}/entries`, { token: p.token, query: { limit: '200' } })).body.items).toHaveLength(120);
@@ -250,11 +263,13 @@ test('an invoice whose page stopped asking is rolled back by the sweep after its
     expect([r.status, r.body.error.message]).toEqual([404, expect.any(String)]);
     expect((await timeEntries.page(ws, { limit: 200 })).items.filter((e) => e.invoiceId !== undefined)).toEqual([]);
     expect(await invoicingViolations(ws)).toEqual([]);
-    // made again (in as many steps as the machine needs at the default budget): it takes the first number
+    // made again (in as many steps as the machine needs at the default budget): sent, it takes the first number
     delete process.env.INVOICE_STEP_BUDGET_MS;
     let made = await api.call('POST', path, { token: p.token, body: { clientId: c.clientId, ...MARCH } });
     for (let i = 0; made.status === 202 && i < 20; i++) made = await api.call('POST', `${path}/${made.body.id}/continue`, { token: p.token });
-    expect([made.status === 201 || made.status === 200, made.body.status, made.body.number]).toEqual([true, 'draft', 'INV-000001']);
+    expect([made.status === 201 || made.status === 200, made.body.status, made.body.number]).toEqual([true, 'draft', null]);
+    const sent = await api.call('POST', `${path}/${made.body.id}/send`, { token: p.token });
+    expect([sent.status, sent.body.number]).toEqual([200, 'INV-000001']);
     expect(await invoicingViolations(ws)).toEqual([]);
   } finally {
     delete process.env.INVOICE_STEP_BUDGET_MS;
@@ -281,13 +296,14 @@ test("the console's invoice actions are in its audit log (actor, action, target,
     let made = await api.call('POST', inv, { token: admin.token, body: { clientId, ...MARCH } });
     for (let i = 0; made.status === 202 && i < 20; i++) made = await api.call('POST', `${inv}/${made.body.id}/continue`, { token: admin.token });
     expect([201, 200]).toContain(made.status);
-    return made.body as { id: string; number: string; total: number; clientId: string };
+    return made.body as { id: string; number: string | null; total: number; clientId: string };
   };
   const first = await make((await billableClient(WSA, 2)).clientId);
   expect((await api.call('PATCH', `${inv}/${first.id}`, { token: admin.token, body: { notes: 'Net 30', taxRate: 7, lineDescriptions: ['Design work'] } })).status).toBe(200);
-  expect((await api.call('POST', `${inv}/${first.id}/send`, { token: admin.token })).status).toBe(200);
+  const sent = await api.call('POST', `${inv}/${first.id}/send`, { token: admin.token });
+  expect(sent.status).toBe(200);
   expect((await api.call('POST', `${inv}/${first.id}/send`, { token: admin.token })).status).toBe(409); // refused: no entry
-  expect((await api.call('POST', `${inv}/${first.id}/pay`, { token: admin.token, body: { paidAt: '2026-04-10T12:00:00Z' } })).status).toBe(200);
+  expect((await api.call('POST', `${inv}/${first.id}/pay`, { token: admin.token, body: { paidAt: '2026-04-10', amount: sent.body.total } })).status).toBe(200);
   const second = await make((await billableClient(WSA, 1)).clientId);
   expect((await api.call('POST', `${inv}/${second.id}/void`, { token: admin.token })).status).toBe(200);
   expect((await api.call('DELETE', `${inv}/${second.id}`, { token: admin.token })).status).toBe(200);
@@ -310,8 +326,15 @@ test("the console's invoice actions are in its audit log (actor, action, target,
   expect(entries[0]!.changes).toEqual({ number: { to: first.number }, clientId: { to: first.clientId }, total: { to: first.total }, currency: { to: 'EUR' } });
   expect(entries[1]!.changes).toMatchObject({ notes: { from: null, to: 'Net 30' }, taxRate: { from: 0, to: 7 }, lineDescriptions: { to: 1 } });
   expect(entries[1]!.changes).not.toHaveProperty('subtotal'); // unchanged fields are not listed
-  expect(entries[2]!.changes).toEqual({ status: { from: 'draft', to: 'sent' }, sentAt: { to: expect.any(String) } });
-  expect(entries[3]!.changes).toEqual({ status: { from: 'sent', to: 'paid' }, paidAt: { to: '2026-04-10T12:00:00Z' } });
+  expect(first.number).toBeNull(); // a draft: sending numbers it (issue 32)
+  expect(entries[2]!.changes).toEqual({ status: { from: 'draft', to: 'sent' }, sentAt: { to: expect.any(String) }, number: { from: null, to: sent.body.number } });
+  // each payment is an invoice.paid entry
+  expect(entries[3]!.changes).toEqual({
+    amount: { to: sent.body.total },
+    paidAt: { to: '2026-04-10' },
+    amountDue: { from: sent.body.total, to: 0 },
+    status: { from: 'sent', to: 'paid' },
+  });
   expect(entries[5]!.changes).toEqual({ status: { from: 'draft', to: 'void' } });
   expect(entries[6]!.changes).toEqual({ number: { from: second.number }, status: { from: 'void' } });
   expect(log.body.items.some((e: { target: { id: string } }) => e.target.id === engine.invoice.id)).toBe(false);

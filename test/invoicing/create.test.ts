@@ -44,6 +44,19 @@ function pdfText(bytes: Uint8Array): string {
   return execFileSync(process.execPath, ['-e', script, file], { cwd: join(__dirname, '../..'), encoding: 'utf8' });
 }
 const today = () => new Date().toISOString().slice(0, 10);
+/** An invoice the admin CLI could write (one line of 1). */
+const validDraft = (clientId: string) => ({
+  number: null,
+  clientId,
+  status: 'draft',
+  issueDate: '2026-01-01',
+  dueDate: '2026-01-31',
+  currency: 'EUR',
+  lineItems: [{ description: 'x', quantity: 1, unitPrice: 1, amount: 1 }],
+  subtotal: 1,
+  tax: 0,
+  total: 1,
+});
 
 /** The expected lines, computed from the entries by brute force. */
 function expectedLines(f: BillableFixture, key: (e: BillableFixture['entries'][number]) => string, rateOf: (k: string) => number) {
@@ -62,7 +75,7 @@ const errorOf = async (p: Promise<unknown>) =>
   );
 
 describe('lines, totals, currency, number, due date', () => {
-  test('by project (default): hours to 2 decimals, unit price = the rate, cents; tax %; client currency; INV-000001; due +30 days; every entry locked with one event', async () => {
+  test('by project (default): hours to 2 decimals, unit price = the rate, cents; tax %; client currency; no number (a draft); due +30 days; every entry locked with one event', async () => {
     const f = await billableFixture(40);
     const inv = await createFromTime({ workspaceId: f.ws, actor: { id: 'owner-1' }, clientId: f.clientId, ...PERIOD, taxRate: 19 });
     const rates = new Map(f.projectIds.map((id, i) => [id, [100, 80.5][i]!]));
@@ -79,7 +92,7 @@ describe('lines, totals, currency, number, due date', () => {
     expect(cents(inv.subtotal)).toBe(subtotal);
     expect(cents(inv.tax)).toBe(Math.round(subtotal * 0.19));
     expect(cents(inv.total)).toBe(subtotal + Math.round(subtotal * 0.19));
-    expect(inv).toMatchObject({ number: 'INV-000001', status: 'draft', currency: 'EUR', taxRate: 19, issueDate: today(), dueDate: addDays(today(), 30), clientId: f.clientId });
+    expect(inv).toMatchObject({ number: null, status: 'draft', currency: 'EUR', taxRate: 19, issueDate: today(), dueDate: addDays(today(), 30), clientId: f.clientId });
 
     const onIt = await invoiceEntries(f.ws, inv.id);
     expect(onIt.map((e) => e.id).sort()).toEqual(f.entries.map((e) => e.id).sort());
@@ -125,7 +138,7 @@ describe('lines, totals, currency, number, due date', () => {
     await createInvoice(many.ws, {
       number: 'INV-000042',
       clientId: many.clientId,
-      status: 'draft',
+      status: 'sent',
       issueDate: '2026-01-01',
       dueDate: '2026-01-31',
       currency: 'EUR',
@@ -134,13 +147,18 @@ describe('lines, totals, currency, number, due date', () => {
       tax: 0,
       total: 1,
     });
+    // the sequence's form is the sequence's alone (issue 32: a custom number never takes one sending would give)
     const e5 = await errorOf(createFromTime({ workspaceId: many.ws, clientId: many.clientId, ...PERIOD, number: 'inv-000042' }));
-    expect(e5).toEqual({ reason: 'conflict', message: expect.stringContaining('already exists') });
+    expect(e5).toEqual({ reason: 'invalid', message: expect.stringContaining("number: must not look like the workspace's sequence") });
+    await createInvoice(many.ws, { ...validDraft(many.clientId), number: 'C-42', status: 'void' });
+    const e5b = await errorOf(createFromTime({ workspaceId: many.ws, clientId: many.clientId, ...PERIOD, number: 'c-42' }));
+    expect(e5b).toEqual({ reason: 'conflict', message: expect.stringContaining('already exists') });
     // nothing was locked by the refusals
     expect((await timeEntries.page(many.ws, { where: { invoiced: 'true' } })).items).toEqual([]);
-    // the sequence continues after the highest number taken (a seeded or hand-given one)
+    // sending continues after the highest number taken (a seeded or hand-given one)
     const next = await createFromTime({ workspaceId: many.ws, clientId: many.clientId, ...PERIOD });
-    expect(next.number).toBe('INV-000043');
+    expect(next.number).toBeNull();
+    expect((await sendInvoice(many.ws, next.id)).number).toBe('INV-000043');
 
     const e6 = await errorOf(createFromTime({ workspaceId: many.ws, clientId: 'nope', ...PERIOD }));
     expect(e6).toEqual({ reason: 'invalid', message: expect.stringContaining('clientId') });
@@ -198,7 +216,7 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
     expect(await errorOf(previewFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD }))).toMatchObject({ reason: 'conflict' });
   });
 
-  test('numbers: 8 invoices made at once get INV-000001..INV-000008, no gap, no repeat', async () => {
+  test('numbers: 8 drafts made at once have none; sent at once they get INV-000001..INV-000008, no gap, no repeat', async () => {
     const f = await billableFixture(0);
     const clientIds: string[] = [];
     for (let i = 0; i < 8; i++) {
@@ -208,7 +226,9 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
       clientIds.push(c.id);
     }
     const made = await Promise.all(clientIds.map((clientId) => createFromTime({ workspaceId: f.ws, clientId, ...PERIOD })));
-    expect(made.map((i) => i.number).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `INV-${String(n).padStart(6, '0')}`));
+    expect(made.map((i) => i.number)).toEqual(made.map(() => null));
+    const sent = await Promise.all(made.map((i) => sendInvoice(f.ws, i.id)));
+    expect(sent.map((i) => i.number).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `INV-${String(n).padStart(6, '0')}`));
   });
 
   test('a draft changes (number, dates, tax rate -> tax and total, notes, line descriptions); send, pay; other transitions are 409 naming the status', async () => {
@@ -231,14 +251,15 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
     expect(await errorOf(updateDraft(f.ws, inv.id, {}, { ifMatch: [1] }))).toMatchObject({ reason: 'precondition-failed' });
     expect((await updateDraft(f.ws, inv.id, { notes: null })).notes).toBeUndefined();
 
-    expect(await errorOf(payInvoice(f.ws, inv.id))).toEqual({ reason: 'conflict', message: 'Invoice A-7 is draft; only sent invoices can be paid' });
+    const full = { paidAt: '2026-04-25', amount: changed.total };
+    expect(await errorOf(payInvoice(f.ws, inv.id, full))).toEqual({ reason: 'conflict', message: 'Invoice A-7 is draft; only sent or partially_paid invoices can be paid' });
     const sent = await sendInvoice(f.ws, inv.id);
     expect(sent).toMatchObject({ status: 'sent', sentAt: expect.any(String) });
     expect(await errorOf(sendInvoice(f.ws, inv.id))).toEqual({ reason: 'conflict', message: 'Invoice A-7 is sent; only draft invoices can be sent' });
     expect(await errorOf(updateDraft(f.ws, inv.id, { notes: 'x' }))).toEqual({ reason: 'conflict', message: 'Invoice A-7 is sent; only draft invoices can be changed' });
     expect(await errorOf(deleteInvoice(f.ws, inv.id))).toEqual({ reason: 'conflict', message: 'Invoice A-7 is sent; only draft or void invoices can be deleted' });
-    const paid = await payInvoice(f.ws, inv.id, { at: '2026-04-25T10:00:00Z' });
-    expect(paid).toMatchObject({ status: 'paid', paidAt: '2026-04-25T10:00:00Z' });
+    const paid = await payInvoice(f.ws, inv.id, full);
+    expect(paid).toMatchObject({ status: 'paid', paidAt: '2026-04-25T00:00:00.000Z', amountDue: 0, payments: [{ paidAt: '2026-04-25', amount: changed.total }] });
     expect(await errorOf(voidInvoice(f.ws, inv.id))).toEqual({ reason: 'conflict', message: 'Invoice A-7 is paid; only draft or sent invoices can be voided' });
     expect(await errorOf(getInvoice(f.ws, 'missing'))).toEqual({ reason: 'not-found', message: 'Invoice not found' });
     expect(await errorOf(voidInvoice(f.ws, 'missing'))).toEqual({ reason: 'not-found', message: 'Invoice not found' });
@@ -260,10 +281,14 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
 
   test('the PDF: parsed back, its text holds the number, the client, each line and the totals in the currency', async () => {
     const f = await billableFixture(9, { currency: 'EUR' });
-    const inv = await createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD, lines: 'task', taxRate: 19, notes: 'Bank transfer within 30 days' });
-    const bytes = await renderInvoicePdf(f.ws, inv.id, { workspace: { name: 'Studio North', address: 'Harbour 5\nHamburg' } });
+    const draft = await createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD, lines: 'task', taxRate: 19, notes: 'Bank transfer within 30 days' });
+    const workspace = { workspace: { name: 'Studio North', address: 'Harbour 5\nHamburg' } };
+    expect(pdfText(await renderInvoicePdf(f.ws, draft.id, workspace))).toContain('Invoice (draft)');
+    const inv = await sendInvoice(f.ws, draft.id);
+    const bytes = await renderInvoicePdf(f.ws, inv.id, workspace);
     const text = pdfText(bytes);
-    expect(text).toContain(`Invoice ${inv.number}`);
+    expect(text).toContain(`Invoice ${inv.number!}`);
+    expect(inv.number).toBe('INV-000001');
     expect(text).toContain('Acme Corp');
     expect(text).toContain('Studio North');
     expect(text).toContain('billing@acme.test');

@@ -56,7 +56,7 @@ test('a crash before each data call of createFromTime: after the sweep, the whol
     if (after.invoices === 0) {
       // the named retry
       const inv = await createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD });
-      expect(inv.number).toBe('INV-000001');
+      expect(inv.number).toBeNull(); // a draft: sending numbers it
       expect(await outcome(f)).toEqual({ invoices: 1, locked: SIZE, entries: SIZE });
       expect(await invoicingViolations(f.ws, { rates: ratesOf(f), clientCurrency: 'EUR' })).toEqual([]);
     }
@@ -92,7 +92,7 @@ test('a response lost after DynamoDB applied each call of createFromTime (the SD
     const f = await billableFixture(SIZE);
     const run = await withFaultClient({ call: k, kind: 'timeout-after-apply', times: 'once' }, () => createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD }));
     expect(run.injected).toBe(1);
-    expect(run.res.number).toBe('INV-000001');
+    expect(run.res).toMatchObject({ status: 'draft', number: null });
     expect([k, await outcome(f)]).toEqual([k, { invoices: 1, locked: SIZE, entries: SIZE }]);
     expect([k, await invoicingViolations(f.ws, { rates: ratesOf(f), clientCurrency: 'EUR' })]).toEqual([k, []]);
   }
@@ -113,8 +113,8 @@ test('overlapping invoices made at once never share an entry: two overlapping pe
   const made = four.filter((r) => r.status === 'fulfilled');
   for (const r of four) if (r.status === 'rejected') expect(r.reason).toMatchObject({ reason: 'conflict' });
   expect(made.length).toBeGreaterThanOrEqual(1);
-  const numbers = made.map((r) => (r as PromiseFulfilledResult<{ number: string }>).value.number).sort();
-  expect(numbers).toEqual(numbers.map((_, i) => `INV-00000${i + 1}`));
+  // drafts: no number until sent (issue 32)
+  expect(made.map((r) => (r as PromiseFulfilledResult<{ number: string | null }>).value.number)).toEqual(made.map(() => null));
   expect(await outcome(g)).toEqual({ invoices: made.length, locked: 200, entries: 200 });
   expect(await invoicingViolations(g.ws, { rates: ratesOf(g), clientCurrency: 'EUR' })).toEqual([]);
 });

@@ -17,7 +17,7 @@ const api = apiClient();
 
 type Invoice = {
   id: string;
-  number: string;
+  number: string | null;
   clientId: string;
   status: string;
   issueDate: string;
@@ -133,13 +133,17 @@ describe('120 seeded invoices', () => {
   test('every status is present; numbers unique; clients real; totals add up; shape is the documented one', async () => {
     expect(all).toHaveLength(120);
     const counts = Object.fromEntries(INVOICE_STATUSES.map((s) => [s, all.filter((i) => i.status === s).length]));
-    expect(counts).toEqual({ draft: 30, sent: 30, paid: 30, void: 30 });
-    expect(new Set(all.map((i) => i.number.toLowerCase())).size).toBe(120);
+    // the seed makes no partially_paid invoice (recording a payment does)
+    expect(counts).toEqual({ draft: 30, sent: 30, partially_paid: 0, paid: 30, void: 30 });
+    // issued numbers are unique and consecutive; a draft has none (issue 32)
+    const issued = all.filter((i) => i.status !== 'draft');
+    expect(all.filter((i) => i.status === 'draft').map((i) => i.number)).toEqual(Array.from({ length: 30 }, () => null));
+    expect(issued.map((i) => i.number!).sort()).toEqual(Array.from({ length: 90 }, (_, i) => invoiceNumber(i + 1)));
     const clientIds = new Set((await clients.listAll(ws)).map((c) => c.id));
     expect(clientIds.size).toBe(5);
-    // optional: notes, and what invoices made from time carry (taxRate, sentAt, paidAt; the seed sets none), and
+    // optional: notes, and what invoices made from time carry (taxRate, sentAt, paidAt, payments: the seed sets paidAt and payments on paid ones), and
     // releasing (issue 32: only while a void or delete releases the entries)
-    const optional = ['notes', 'taxRate', 'sentAt', 'paidAt', 'releasing'];
+    const optional = ['notes', 'taxRate', 'sentAt', 'paidAt', 'releasing', 'payments'];
     const shape = Object.keys(invoiceSchema.shape).sort();
     for (const inv of all) {
       expect(clientIds.has(inv.clientId)).toBe(true);
@@ -281,18 +285,25 @@ describe("the invoice store (the application's path)", () => {
   test('seeding again continues the numbering; the admin CLI seeds invoices', async () => {
     const { ws, key } = await workspaceWithKey('inv-seed');
     const first = await seedInvoices(ws, 5);
-    expect(first.map((i) => i.number).sort()).toEqual([1, 2, 3, 4, 5].map(invoiceNumber));
+    // draft, sent, paid, void, draft: the issued ones numbered (issue 32: a draft has no number)
+    expect(first.map((i) => i.number)).toEqual([null, invoiceNumber(1), invoiceNumber(2), invoiceNumber(3), null]);
     const lines: string[] = [];
     expect(await run(['seed', '--workspace', ws, '--invoices', '4', '--json'], (s) => lines.push(s))).toBe(0);
     expect(JSON.parse(lines.join('\n'))).toMatchObject({ workspaceId: ws, invoices: 4 });
     const items = (await api.get('/v1/invoices', { key })).body.items as Invoice[];
-    expect(items.map((i) => i.number).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map(invoiceNumber));
     expect(
       items
-        .filter((i) => i.number >= invoiceNumber(6))
+        .filter((i) => i.number !== null)
+        .map((i) => i.number)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5, 6].map(invoiceNumber));
+    expect(items.filter((i) => i.number === null).map((i) => i.status)).toEqual(['draft', 'draft', 'draft']);
+    expect(
+      items
+        .filter((i) => i.number !== null && i.number >= invoiceNumber(4))
         .map((i) => i.status)
         .sort(),
-    ).toEqual(['draft', 'paid', 'sent', 'void']);
+    ).toEqual(['paid', 'sent', 'void']);
     expect(await seedInvoices(ws, 0)).toEqual([]);
   });
 });

@@ -143,7 +143,7 @@ export function InvoiceForm({
       {preview ? (
         <div role="region" aria-label="Invoice preview" tabIndex={-1} ref={ref}>
           <p>
-            {preview.number}: {preview.entryCount} time entries, issued {preview.issueDate}, due {preview.dueDate}.
+            {preview.number ?? 'Draft (numbered when sent)'}: {preview.entryCount} time entries, issued {preview.issueDate}, due {preview.dueDate}.
           </p>
           <LinesTable lines={preview.lineItems} currency={preview.currency} totals={preview} label="Preview lines" />
         </div>

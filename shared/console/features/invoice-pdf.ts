@@ -11,5 +11,5 @@ import type { invoiceRoutes } from './invoices';
 export const invoicePdf: ConsoleRun<typeof invoiceRoutes.getConsoleInvoicePdf> = async ({ params }) => {
   const invoice = await getInvoice(params.workspaceId, params.invoiceId);
   const pdf = await renderInvoicePdf(params.workspaceId, params.invoiceId);
-  return new BinaryReply(pdf, { 'Content-Disposition': `inline; filename="${invoice.number.replace(/[^\w.-]/g, '_')}.pdf"` });
+  return new BinaryReply(pdf, { 'Content-Disposition': `inline; filename="${(invoice.number ?? `draft-${invoice.id}`).replace(/[^\w.-]/g, '_')}.pdf"` });
 };

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { invoices as invoiceEntity, lineItemSchema, type Invoice } from '../../domain/entities/invoices';
 import { clients as clientEntity } from '../../domain/entities/clients';
 import { timeEntries as timeEntryEntity } from '../../domain/entities/time-entries';
-import { dateTimeString, idString, meta } from '../../domain/fields';
+import { idString, meta } from '../../domain/fields';
 import { cursorParam, deletedSchema, limitParam, pageOf, responseSchema } from '../../api/schemas';
 import { repository } from '../../data/repository';
 import {
@@ -16,6 +16,7 @@ import {
   listInvoices,
   listInvoicesInput,
   payInvoice,
+  payInvoiceInput,
   previewFromTime,
   sendInvoice,
   updateDraft,
@@ -55,7 +56,7 @@ const progressSchema = meta(
 const previewSchema = meta(
   z.object({
     clientId: z.string(),
-    number: z.string(),
+    number: meta(z.nullable(z.string()), { description: 'The custom number given, else null: sending the draft assigns the next of the sequence' }),
     issueDate: z.string(),
     dueDate: z.string(),
     currency: z.string(),
@@ -72,7 +73,6 @@ const previewSchema = meta(
 );
 /** The engine's list input, its page size and cursor in their query-string forms (those of every list). */
 const listQuery = z.extend(listInvoicesInput, { limit: limitParam, cursor: cursorParam });
-const payBody = z.strictObject({ paidAt: meta(z.optional(dateTimeString), { description: 'When it was paid (default: now)' }) });
 
 const entryPageQuery = z.extend(entryPageInput, { limit: limitParam, cursor: cursorParam });
 const unbilledSchema = meta(
@@ -155,7 +155,7 @@ export const invoiceRoutes = {
       tag: TAG,
       summary: "A draft from the client's billable, stopped, not yet invoiced time entries starting in the period (days inclusive)",
       description:
-        'lines: project (default), task or entry; number: the next INV-000001 of the workspace unless given; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft.',
+        'lines: project (default), task or entry; number: none (null) unless a custom one is given: sending the draft assigns the next INV-000001 of the workspace; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft.',
       params: s.workspaceParams,
       body: createInvoiceInput,
       response: invoiceSchema,
@@ -254,7 +254,9 @@ export const invoiceRoutes = {
       path: `${one}/send`,
       access: 'admin',
       tag: TAG,
-      summary: 'draft -> sent (409 naming the status otherwise)',
+      summary: "draft -> sent (finalize): the draft without a custom number gets the next number of the workspace's sequence (409 naming the status otherwise)",
+      description:
+        "Numbers are issued at finalization, like Stripe's: consecutive with no gap among issued invoices (a deleted draft uses none), and never issued twice, even after void and delete. Nothing is e-mailed.",
       params: invoiceParams,
       response: invoiceSchema,
       successStatus: 200,
@@ -268,15 +270,16 @@ export const invoiceRoutes = {
       path: `${one}/pay`,
       access: 'admin',
       tag: TAG,
-      summary: 'sent -> paid, paidAt (409 naming the status otherwise)',
+      summary: 'Record a payment: partially_paid until the payments reach the total, then paid (409 naming the status unless sent or partially_paid)',
+      description:
+        'amount: in the invoice currency, more than 0, at most the amount due (400 naming amount); paidAt: a day not in the future. Several payments may be recorded; each is an invoice.paid entry of the audit log. Concurrent payments are applied one after the other (a write guarded by the revision read) and never pay more than the total.',
       params: invoiceParams,
-      body: payBody,
-      bodyOptional: true,
+      body: payInvoiceInput,
       response: invoiceSchema,
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body, person }) => payInvoice(params.workspaceId, params.invoiceId, { actor: { id: person.email }, ...(body.paidAt ? { at: body.paidAt } : {}) }),
+    async ({ params, body, person }) => payInvoice(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
   ),
   voidConsoleInvoice: consoleRoute(
     {

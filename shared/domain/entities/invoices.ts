@@ -11,13 +11,18 @@ import { clients } from './clients';
  *
  * Item: PK `WS#<ws>`, SK `INVOICE#<id>` (get and delete are one GetItem by id); GSI1
  * `WS#<ws>#INVOICES` / `<issueDate>#<id>` lists them newest issueDate first, one Query per page with
- * the shared signed-cursor paging. The number is unique per workspace (lock item INVOICENUMBER, any
- * case); clientId keeps a usage counter on the client, so a client with invoices cannot be deleted.
- * Only draft and void invoices can be deleted.
+ * the shared signed-cursor paging. Numbers are issued like Stripe's (issue 32): a draft has none (`number:
+ * null`) unless a custom one was set on it; sending (finalizing) assigns the next of the workspace's
+ * sequence. A number is unique per workspace (lock item INVOICENUMBER, any case), and the lock of an issued
+ * number (any status but draft) is never deleted: not by void, not by delete, so no number is issued twice.
+ * clientId keeps a usage counter on the client, so a client with invoices cannot be deleted. Only draft and
+ * void invoices can be deleted. Payments are kept on the invoice (`payments`, at most MAX_PAYMENTS).
  */
-export const INVOICE_STATUSES = ['draft', 'sent', 'paid', 'void'] as const;
+export const INVOICE_STATUSES = ['draft', 'sent', 'partially_paid', 'paid', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const DELETABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'void'];
+/** The statuses of a finalized invoice (it has a number). A void invoice has one unless it was voided as a draft. */
+export const ISSUED_STATUSES: readonly InvoiceStatus[] = ['sent', 'partially_paid', 'paid'];
 
 export const lineItemSchema = z.strictObject({
   description: meta(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))), { example: 'Website relaunch: Homepage design' }),
@@ -36,13 +41,43 @@ export type LineItem = z.output<typeof lineItemSchema>;
 /** Money as integer cents (amounts are stored as numbers with at most two decimals). */
 export const cents = (amount: number) => Math.round(amount * 100);
 
+/** The most payments one invoice records (they are kept on the invoice item). */
+export const MAX_PAYMENTS = 100;
+export const paymentSchema = meta(
+  z.object({
+    id: meta(z.string().check(z.maxLength(64)), { description: 'The payment id (ULID)', example: '01JQ3ZP8B5V0W1X2Y3Z4A5B6C7' }),
+    paidAt: meta(dateString, { description: 'The day the money was received (ISO date, not in the future)', example: '2026-04-15' }),
+    amount: meta(money, { description: 'In the invoice currency, > 0', example: 1000 }),
+    reference: meta(z.optional(z.string().check(z.maxLength(200))), { description: 'A bank reference, a cheque number, ...', example: 'SEPA 2026-04-15 #4411' }),
+    recordedAt: meta(dateTimeString, { description: 'When it was recorded', example: '2026-04-15T10:12:00.000Z' }),
+  }),
+  { id: 'InvoicePayment' },
+);
+export type Payment = z.output<typeof paymentSchema>;
+
+/** How an invoice is named in messages: its number, or `draft <id>` while it has none. */
+export const invoiceLabel = (inv: { id?: unknown; number?: unknown }): string => (typeof inv.number === 'string' ? inv.number : `draft ${String(inv.id)}`);
+
+/** What is still due: the total minus the payments (integer cents). */
+export const amountDueOf = (rec: { total?: unknown; payments?: unknown }): number => {
+  const paid = Array.isArray(rec.payments) ? (rec.payments as Payment[]).reduce((s, p) => s + cents(p.amount), 0) : 0;
+  return Math.max(0, cents(Number(rec.total ?? 0)) - paid) / 100;
+};
+
 export const invoices = defineEntity({
   resource: 'invoices',
   kind: 'Invoice',
   type: 'INVOICE',
   description: 'Invoices created in the application: read and delete (draft or void) only',
   fields: {
-    number: { schema: meta(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))), { example: 'INV-000042' }), required: true },
+    number: {
+      schema: meta(z.nullable(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64)))), {
+        description:
+          "null on a draft, unless a custom number was set on it; sending (finalizing) assigns the next number of the workspace's sequence (INV-000001, INV-000002, ...: consecutive, no gap among issued invoices; a deleted draft uses none). Unique in the workspace among every number ever issued (any case): an issued number is never reused, even after void and delete",
+        example: 'INV-000042',
+      }),
+      required: true,
+    },
     clientId: { schema: idOf.client, required: true },
     status: { schema: z.enum(INVOICE_STATUSES), required: true },
     // keySafe: a calendar date (YYYY-MM-DD), the sort key of the issue-date index.
@@ -58,19 +93,41 @@ export const invoices = defineEntity({
     // percentage; when the invoice was sent and paid.
     taxRate: { schema: meta(z.number().check(z.gte(0), z.lte(100)), { example: 19 }) },
     sentAt: { schema: meta(dateTimeString, { example: '2026-03-31T16:00:00.000Z' }) },
-    paidAt: { schema: meta(dateTimeString, { example: '2026-04-15T10:12:00.000Z' }) },
+    paidAt: { schema: meta(dateTimeString, { description: 'When the payments reached the total (the day of the last payment, 00:00 UTC)', example: '2026-04-15T00:00:00.000Z' }) },
+    // Set by the application (issue 32): the payments recorded (POST .../pay); the invoice is paid when they reach the total.
+    payments: { schema: meta(z.array(paymentSchema).check(z.maxLength(MAX_PAYMENTS)), { description: 'The payments recorded, oldest first (absent before the first)' }) },
     // Set by the application while the time entries of a void or deleted invoice are being released in steps
     // (issue 32): true until the last entry is free (a deleted one is then gone); absent otherwise.
     releasing: { schema: meta(z.boolean(), { description: 'true while the time entries of this void or deleted invoice are being released; absent otherwise', example: true }) },
   },
+  computed: {
+    amountDue: meta(money, { description: 'The total minus the payments recorded (0 once paid)', example: 1284.8 }),
+  },
+  // a draft without a number says so (null); amountDue follows the total and the payments
+  derived: { reads: ['number', 'total', 'payments'], apply: (rec) => ({ ...rec, number: rec.number ?? null, amountDue: amountDueOf(rec) }) },
   key: { pk: {}, sk: { prefix: 'INVOICE', composite: ['id'] } },
   indexes: { GSI1: { access: 'issue date', pk: { prefix: 'INVOICES' }, sk: { composite: ['issueDate', 'id'] } } },
-  unique: { name: 'INVOICENUMBER', field: 'number', message: (number) => `An invoice numbered "${number}" already exists in this workspace` },
+  unique: {
+    name: 'INVOICENUMBER',
+    field: 'number',
+    message: (number) => `An invoice numbered "${number}" already exists or existed in this workspace; an issued number is never reused`,
+    // an issued number's lock outlives the invoice (void, delete): only a draft's custom number comes free
+    retain: (rec) => rec.status !== 'draft',
+  },
   references: [{ field: 'clientId', target: () => clients }],
-  rules: [{ reads: ['issueDate', 'dueDate', 'lineItems', 'subtotal', 'tax', 'total'], check: (rec) => assertInvoiceTotals(rec) }],
+  rules: [
+    { reads: ['issueDate', 'dueDate', 'lineItems', 'subtotal', 'tax', 'total'], check: (rec) => assertInvoiceTotals(rec) },
+    {
+      reads: ['status', 'number'],
+      check: (rec) => {
+        // sent, partially paid and paid invoices were finalized; a voided draft never was (it keeps no number)
+        if (rec.number === null && ISSUED_STATUSES.includes(rec.status)) throw invalidField('number', `an invoice that is ${rec.status} has a number (a draft has none)`);
+      },
+    },
+  ],
   assertDeletable: (rec) => {
     if (!DELETABLE_STATUSES.includes(rec.status)) {
-      throw conflict(`Invoice ${rec.number} is ${rec.status}; only draft and void invoices can be deleted (void it in the application first)`);
+      throw conflict(`Invoice ${invoiceLabel(rec)} is ${rec.status}; only draft and void invoices can be deleted (void it in the application first)`);
     }
   },
   // issueDate range as a BETWEEN on the index's sort key; status and clientId filter that narrowed Query.

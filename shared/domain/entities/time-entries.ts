@@ -4,7 +4,7 @@ import { invalidField } from '../errors';
 import { EXAMPLE_IDS, EXAMPLE_SORT_KEY, EXAMPLE_START, idOf } from '../examples';
 import { dateTimeString, idString, LIMITS, notesString, singleLine, tagIdsSchema, meta } from '../fields';
 import { clients } from './clients';
-import { invoices } from './invoices';
+import { invoiceLabel, invoices } from './invoices';
 import { projects } from './projects';
 import { projectClientTask } from './rules';
 import { tags } from './tags';
@@ -119,8 +119,8 @@ export interface TimeEntryFilters {
 function heldMessage(rec: Readonly<Record<string, unknown>>, holder: Readonly<Record<string, unknown>> | undefined): string {
   const id = String(rec.id);
   if (!holder) return `Time entry ${id} is being invoiced or released from invoice ${String(rec.invoiceId)}; retry in a moment`;
-  if (holder.status === 'void') return `Time entry ${id} is being released from invoice ${String(holder.number)}, which was voided; retry in a moment`;
-  return `Time entry ${id} is on invoice ${String(holder.number)} (${String(holder.status)}); void or delete that invoice to change the entry`;
+  if (holder.status === 'void') return `Time entry ${id} is being released from invoice ${invoiceLabel(holder)}, which was voided; retry in a moment`;
+  return `Time entry ${id} is on invoice ${invoiceLabel(holder)} (${String(holder.status)}); void or delete that invoice to change the entry`;
 }
 
 /** A time entry without endTime is a running timer. */

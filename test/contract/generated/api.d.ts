@@ -1263,8 +1263,18 @@ export interface components {
          *       "notes": "Thank you for your business. Payment within 30 days.",
          *       "taxRate": 19,
          *       "sentAt": "2026-03-31T16:00:00.000Z",
-         *       "paidAt": "2026-04-15T10:12:00.000Z",
+         *       "paidAt": "2026-04-15T00:00:00.000Z",
+         *       "payments": [
+         *         {
+         *           "id": "01JQ3ZP8B5V0W1X2Y3Z4A5B6C7",
+         *           "paidAt": "2026-04-15",
+         *           "amount": 1000,
+         *           "reference": "SEPA 2026-04-15 #4411",
+         *           "recordedAt": "2026-04-15T10:12:00.000Z"
+         *         }
+         *       ],
          *       "releasing": true,
+         *       "amountDue": 1284.8,
          *       "createdAt": "2026-03-02T10:30:05.000Z",
          *       "updatedAt": "2026-03-03T08:12:41.000Z",
          *       "etag": "\"3\""
@@ -1273,12 +1283,15 @@ export interface components {
         Invoice: {
             /** @example 01JQ8A2B4C6D8E0F2G4H6J8K0M */
             id: string;
-            /** @example INV-000042 */
-            number: string;
+            /**
+             * @description null on a draft, unless a custom number was set on it; sending (finalizing) assigns the next number of the workspace's sequence (INV-000001, INV-000002, ...: consecutive, no gap among issued invoices; a deleted draft uses none). Unique in the workspace among every number ever issued (any case): an issued number is never reused, even after void and delete
+             * @example INV-000042
+             */
+            number: string | null;
             /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId: string;
             /** @enum {string} */
-            status: "draft" | "sent" | "paid" | "void";
+            status: "draft" | "sent" | "partially_paid" | "paid" | "void";
             /**
              * Format: date
              * @example 2026-03-31
@@ -1324,14 +1337,22 @@ export interface components {
             sentAt?: string;
             /**
              * Format: date-time
-             * @example 2026-04-15T10:12:00.000Z
+             * @description When the payments reached the total (the day of the last payment, 00:00 UTC)
+             * @example 2026-04-15T00:00:00.000Z
              */
             paidAt?: string;
+            /** @description The payments recorded, oldest first (absent before the first) */
+            payments?: components["schemas"]["InvoicePayment"][];
             /**
              * @description true while the time entries of this void or deleted invoice are being released; absent otherwise
              * @example true
              */
             releasing?: boolean;
+            /**
+             * @description The total minus the payments recorded (0 once paid)
+             * @example 1284.8
+             */
+            amountDue: number;
             /**
              * Format: date-time
              * @example 2026-03-02T10:30:05.000Z
@@ -1347,6 +1368,44 @@ export interface components {
              * @example "3"
              */
             etag: string;
+        };
+        /**
+         * @example {
+         *       "id": "01JQ3ZP8B5V0W1X2Y3Z4A5B6C7",
+         *       "paidAt": "2026-04-15",
+         *       "amount": 1000,
+         *       "reference": "SEPA 2026-04-15 #4411",
+         *       "recordedAt": "2026-04-15T10:12:00.000Z"
+         *     }
+         */
+        InvoicePayment: {
+            /**
+             * @description The payment id (ULID)
+             * @example 01JQ3ZP8B5V0W1X2Y3Z4A5B6C7
+             */
+            id: string;
+            /**
+             * Format: date
+             * @description The day the money was received (ISO date, not in the future)
+             * @example 2026-04-15
+             */
+            paidAt: string;
+            /**
+             * @description In the invoice currency, > 0
+             * @example 1000
+             */
+            amount: number;
+            /**
+             * @description A bank reference, a cheque number, ...
+             * @example SEPA 2026-04-15 #4411
+             */
+            reference?: string;
+            /**
+             * Format: date-time
+             * @description When it was recorded
+             * @example 2026-04-15T10:12:00.000Z
+             */
+            recordedAt: string;
         };
         /**
          * @example {
@@ -4783,7 +4842,7 @@ export interface operations {
                 limit?: number;
                 /** @description The nextCursor of the previous page */
                 cursor?: string;
-                status?: "draft" | "sent" | "paid" | "void";
+                status?: "draft" | "sent" | "partially_paid" | "paid" | "void";
                 clientId?: string;
                 /** @description Invoices issued on or after this date */
                 startDate?: string;

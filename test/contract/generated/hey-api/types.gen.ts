@@ -215,9 +215,12 @@ export type Favorite = {
 
 export type Invoice = {
     id: string;
-    number: string;
+    /**
+     * null on a draft, unless a custom number was set on it; sending (finalizing) assigns the next number of the workspace's sequence (INV-000001, INV-000002, ...: consecutive, no gap among issued invoices; a deleted draft uses none). Unique in the workspace among every number ever issued (any case): an issued number is never reused, even after void and delete
+     */
+    number: string | null;
     clientId: string;
-    status: 'draft' | 'sent' | 'paid' | 'void';
+    status: 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
     issueDate: string;
     dueDate: string;
     currency: string;
@@ -237,17 +240,51 @@ export type Invoice = {
     notes?: string;
     taxRate?: number;
     sentAt?: string;
+    /**
+     * When the payments reached the total (the day of the last payment, 00:00 UTC)
+     */
     paidAt?: string;
+    /**
+     * The payments recorded, oldest first (absent before the first)
+     */
+    payments?: Array<InvoicePayment>;
     /**
      * true while the time entries of this void or deleted invoice are being released; absent otherwise
      */
     releasing?: boolean;
+    /**
+     * The total minus the payments recorded (0 once paid)
+     */
+    amountDue: number;
     createdAt: string;
     updatedAt: string;
     /**
      * The record's ETag (read-only; the same as the ETag header of its GET): send it in If-Match to update or delete the record only if it is unchanged
      */
     etag: string;
+};
+
+export type InvoicePayment = {
+    /**
+     * The payment id (ULID)
+     */
+    id: string;
+    /**
+     * The day the money was received (ISO date, not in the future)
+     */
+    paidAt: string;
+    /**
+     * In the invoice currency, > 0
+     */
+    amount: number;
+    /**
+     * A bank reference, a cheque number, ...
+     */
+    reference?: string;
+    /**
+     * When it was recorded
+     */
+    recordedAt: string;
 };
 
 export type SummaryReport = {
@@ -3763,7 +3800,7 @@ export type ListInvoicesData = {
          * The nextCursor of the previous page
          */
         cursor?: string;
-        status?: 'draft' | 'sent' | 'paid' | 'void';
+        status?: 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
         clientId?: string;
         /**
          * Invoices issued on or after this date

@@ -410,9 +410,39 @@ export type InvoiceStatus = typeof InvoiceStatus[keyof typeof InvoiceStatus];
 export const InvoiceStatus = {
   draft: 'draft',
   sent: 'sent',
+  partially_paid: 'partially_paid',
   paid: 'paid',
   void: 'void',
 } as const;
+
+export interface InvoicePayment {
+  /**
+     * The payment id (ULID)
+     * @maxLength 64
+     */
+  id: string;
+  /**
+     * The day the money was received (ISO date, not in the future)
+     * @maxLength 10
+     */
+  paidAt: string;
+  /**
+     * In the invoice currency, > 0
+     * @minimum 0
+     * @maximum 1000000000
+     */
+  amount: number;
+  /**
+     * A bank reference, a cheque number, ...
+     * @maxLength 200
+     */
+  reference?: string;
+  /**
+     * When it was recorded
+     * @maxLength 40
+     */
+  recordedAt: string;
+}
 
 export type InvoiceLineItemsItem = {
   /**
@@ -447,10 +477,12 @@ export interface Invoice {
   /** @maxLength 128 */
   id: string;
   /**
+     * null on a draft, unless a custom number was set on it; sending (finalizing) assigns the next number of the workspace's sequence (INV-000001, INV-000002, ...: consecutive, no gap among issued invoices; a deleted draft uses none). Unique in the workspace among every number ever issued (any case): an issued number is never reused, even after void and delete
      * @minLength 1
      * @maxLength 64
+     * @nullable
      */
-  number: string;
+  number: string | null;
   /**
      * @minLength 1
      * @maxLength 128
@@ -495,10 +527,24 @@ export interface Invoice {
   taxRate?: number;
   /** @maxLength 40 */
   sentAt?: string;
-  /** @maxLength 40 */
+  /**
+     * When the payments reached the total (the day of the last payment, 00:00 UTC)
+     * @maxLength 40
+     */
   paidAt?: string;
+  /**
+     * The payments recorded, oldest first (absent before the first)
+     * @maxItems 100
+     */
+  payments?: InvoicePayment[];
   /** true while the time entries of this void or deleted invoice are being released; absent otherwise */
   releasing?: boolean;
+  /**
+     * The total minus the payments recorded (0 once paid)
+     * @minimum 0
+     * @maximum 1000000000
+     */
+  amountDue: number;
   /** @maxLength 40 */
   createdAt: string;
   /** @maxLength 40 */
@@ -2071,6 +2117,7 @@ export type ListInvoicesStatus = typeof ListInvoicesStatus[keyof typeof ListInvo
 export const ListInvoicesStatus = {
   draft: 'draft',
   sent: 'sent',
+  partially_paid: 'partially_paid',
   paid: 'paid',
   void: 'void',
 } as const;
