@@ -51,6 +51,8 @@ import {
   type InvoiceJob,
 } from './store';
 import { repository, type IfMatch, type RecordPage } from '../data/repository';
+import { liveParties } from './snapshot';
+import { readProfile } from './store-profile';
 import * as settings from '../platform/settings';
 
 /**
@@ -84,12 +86,12 @@ export interface Actor {
  * U+202A-202E, U+2066-2069). (U+200C/U+200D stay: scripts and emoji sequences need them.)
  */
 const INVISIBLE = /[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
-const visible = <S extends z.ZodMiniString>(schema: S): S => schema.check(z.refine((v) => !INVISIBLE.test(v), 'must not contain zero-width or bidi control characters'));
+export const visible = <S extends z.ZodMiniString>(schema: S): S => schema.check(z.refine((v) => !INVISIBLE.test(v), 'must not contain zero-width or bidi control characters'));
 const invoiceNumber = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))));
 const lineDescription = visible(singleLine(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))));
 const invoiceNotes = visible(notesString);
 /** A tax rate: a percentage with at most 4 decimals (the tax is computed from it in integers). */
-const taxRateInput = meta(
+export const taxRateInput = meta(
   z.number().check(
     z.gte(0),
     z.lte(100),
@@ -192,10 +194,13 @@ async function catalogOf(workspaceId: string, clientId: string, items: readonly 
   const client = read ?? (await repository(clientEntity).getItem(workspaceId, { id: clientId }));
   if (!client) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
   const distinct = (field: string) => [...new Set(items.map((i) => i[field]).filter((v): v is string => typeof v === 'string'))];
-  const [projectItems, taskItems] = await Promise.all([
+  const [projectItems, taskItems, profile] = await Promise.all([
     Promise.all(distinct('projectId').map((id) => repository(projectEntity).getItem(workspaceId, { id }))),
     Promise.all(distinct('taskId').map((id) => repository(taskEntity).getItem(workspaceId, { id }))),
+    readProfile(workspaceId),
   ]);
+  // the currency of time whose project sets none: the client's, else the billing profile's default
+  const currency = typeof client.currency === 'string' ? client.currency : profile?.profile.defaultCurrency;
   const projects = new Map(
     projectItems
       .filter((p): p is StoredItem => p !== undefined)
@@ -205,14 +210,21 @@ async function catalogOf(workspaceId: string, clientId: string, items: readonly 
       ]),
   );
   const tasks = new Map(taskItems.filter((t): t is StoredItem => t !== undefined).map((t) => [String(t.id), { name: String(t.name) }]));
-  return { client: { name: String(client.name), ...(typeof client.currency === 'string' ? { currency: client.currency } : {}) }, projects, tasks };
+  return { client: { name: String(client.name), ...(currency ? { currency } : {}) }, projects, tasks };
 }
 
 async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
-  const input = parse(createInvoiceInput, raw);
+  const given = parse(createInvoiceInput, raw);
+  // what the create leaves out comes from the billing profile: tax rate, notes (its footer), payment terms
+  const profile = (await readProfile(workspaceId))?.profile;
+  const input = {
+    ...given,
+    ...(given.taxRate === undefined && profile?.defaultTaxRate !== undefined ? { taxRate: profile.defaultTaxRate } : {}),
+    ...(given.notes === undefined && profile?.invoiceFooter !== undefined ? { notes: profile.invoiceFooter } : {}),
+  };
   const range = sortKeyRange(input.startDate, input.endDate);
   const issueDate = input.issueDate ?? today();
-  const dueDate = input.dueDate ?? addDays(issueDate, DEFAULT_DUE_DAYS);
+  const dueDate = input.dueDate ?? addDays(issueDate, profile?.paymentTermsDays ?? DEFAULT_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('dueDate', 'must not be before issueDate');
   const client = await repository(clientEntity).getItem(workspaceId, { id: input.clientId });
   if (!client) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
@@ -525,20 +537,30 @@ export async function updateDraft(workspaceId: string, id: string, patch: Update
   }
 }
 
-const transition = (action: 'send' | 'pay', from: InvoiceStatus, audit: AuditAction, set: (now: string) => Record<string, unknown>) =>
+const transition = (action: 'send' | 'pay', from: InvoiceStatus, audit: AuditAction, set: (now: string) => Record<string, unknown>, snapshot = false) =>
   async function (workspaceId: string, id: string, opts: WriteOpts & { at?: string } = {}): Promise<Invoice> {
     const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
     const changes = set(at);
     // `from` is the one status the transition accepts (assertTransition refuses the write otherwise)
     const entry = Object.fromEntries(Object.entries(changes).map(([k, to]) => [k, k === 'status' ? { from, to } : { to }]));
-    return invoices().update(workspaceId, { id }, changes, {
-      ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
-      assert: (cur) => assertTransition(cur, action),
-      ...audited(workspaceId, opts.actor, audit, id, entry),
-    });
+    // the send copies what the document shows of the profile and the client into the invoice, in the same write (./snapshot.ts)
+    const read = snapshot ? await invoices().getItem(workspaceId, { id }) : undefined;
+    if (snapshot && !read) throw notFound(invoiceEntity.kind);
+    const parties = read ? await liveParties(workspaceId, String(read.clientId)) : {};
+    return invoices().update(
+      workspaceId,
+      { id },
+      { ...changes, ...parties },
+      {
+        ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
+        ...(read ? { read } : {}),
+        assert: (cur) => assertTransition(cur, action),
+        ...audited(workspaceId, opts.actor, audit, id, entry),
+      },
+    );
   };
-/** draft -> sent (`sentAt`); 409 naming the status otherwise. */
-export const sendInvoice = transition('send', 'draft', 'invoice.sent', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }));
+/** draft -> sent (`sentAt`), the document's parties copied in (`from`, `billTo`); 409 naming the status otherwise. */
+export const sendInvoice = transition('send', 'draft', 'invoice.sent', (at) => ({ status: 'sent' satisfies InvoiceStatus, sentAt: at }), true);
 /** sent -> paid (`paidAt`, default now); 409 naming the status otherwise. */
 export const payInvoice = transition('pay', 'sent', 'invoice.paid', (at) => ({ status: 'paid' satisfies InvoiceStatus, paidAt: at }));
 
@@ -640,11 +662,12 @@ async function releaseStep(job: InvoiceJob, deadline: number): Promise<Invoice |
  * finishes it; the invoice says `releasing: true` meanwhile). 409 naming the status otherwise.
  */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts & { budgetMs?: number } = {}): Promise<Invoice | InvoiceReleasing> {
-  return withRelease(workspaceId, id, 'void', opts, (read, also, mark) =>
+  return withRelease(workspaceId, id, 'void', opts, async (read, also, mark) =>
     invoices().update(
       workspaceId,
       { id },
-      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}) },
+      // a draft voided keeps its document as it was then, as a sent one does (./snapshot.ts)
+      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}), ...(read.status === 'draft' ? await liveParties(workspaceId, String(read.clientId)) : {}) },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
         read,
