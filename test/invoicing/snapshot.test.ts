@@ -134,3 +134,35 @@ test('sent, paid and void invoices keep their document: rename the client and ch
   const sentLater = await sendInvoice(f.ws, liveDraft.id);
   expect([sentLater.billTo?.name, sentLater.from?.name]).toEqual(['Acme Renamed Ltd', 'Studio South AG']);
 });
+
+test('sends racing a client rename and a profile change: each snapshot is one whole version of the client and of the profile, and the PDF shows exactly it', async () => {
+  const f = await billableFixture(4, { label: 'snap-race' }); // entries on March 1, 8, 16 and 23
+  await setBillingProfile(f.ws, { ...PROFILE, displayName: 'Studio v0', address: 'Quay v0' }, OWNER);
+  await clients.update(f.ws, { id: f.clientId }, { name: 'Acme v0', address: 'Street v0' });
+  const periods = [
+    ['2026-03-01', '2026-03-07'],
+    ['2026-03-08', '2026-03-15'],
+    ['2026-03-16', '2026-03-22'],
+    ['2026-03-23', '2026-03-31'],
+  ] as const;
+  const drafts = [];
+  for (const [startDate, endDate] of periods) drafts.push(await createFromTime({ workspaceId: f.ws, clientId: f.clientId, startDate, endDate, issueDate: '2026-04-01' }));
+  for (const [k, draft] of drafts.entries()) {
+    const v = k + 1;
+    const [sent] = await Promise.all([
+      sendInvoice(f.ws, draft.id),
+      clients.update(f.ws, { id: f.clientId }, { name: `Acme v${v}`, address: `Street v${v}` }),
+      setBillingProfile(f.ws, { ...PROFILE, displayName: `Studio v${v}`, address: `Quay v${v}` }, OWNER),
+    ]);
+    // the version before or the version after, never half of each
+    const client = /^Acme v(\d)$/.exec(sent.billTo!.name)?.[1];
+    expect([k, v].map(String)).toContain(client);
+    expect(sent.billTo!.address).toBe(`Street v${client}`);
+    const studio = /^Studio v(\d)$/.exec(sent.from!.name)?.[1];
+    expect([k, v].map(String)).toContain(studio);
+    expect(sent.from!.address).toBe(`Quay v${studio}`);
+    const text = pdfText(await renderInvoicePdf(f.ws, draft.id));
+    expect(text).toContain(`From\nStudio v${studio}\nQuay v${studio}`);
+    expect(text).toContain(`Bill to\nAcme v${client}\nStreet v${client}`);
+  }
+});
