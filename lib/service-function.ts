@@ -87,9 +87,11 @@ export const BUNDLE_LIMITS = {
   entity: 194 * 1024,
   webhooks: 216 * 1024,
   // the console function and its key writes' function: 272.1 KB (the console's routes, their zod schemas
-  // twice (zod 58.8: its own and the API's), the invoicing wing); the invoice PDF's function 537.6 KB (pdf-lib 223.6)
-  console: 276 * 1024,
-  invoicePdf: 540 * 1024,
+  // twice (zod 58.8: its own and the API's), the invoicing wing); the invoice PDF's function 537.6 KB (pdf-lib 223.6).
+  // Issue 32 item 6 (the billing profile: its routes, schemas, store and the snapshot at send): console and
+  // console-keys 278.7 KB, console-invoice-pdf 544.3 KB
+  console: 284 * 1024,
+  invoicePdf: 548 * 1024,
   // openapi 184.5 KB (the whole route table's schemas, for the document), reports 183.1 KB
   other: 188 * 1024,
 } as const;
