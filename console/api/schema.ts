@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * A draft from the client's billable, stopped, not yet invoiced time entries starting in the period (days inclusive)
-         * @description lines: project (default), task or entry; number: none (null) unless a custom one is given: sending the draft assigns the next INV-000001 of the workspace; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft. Least role: admin.
+         * @description lines: project (default), task or entry; number: none (null) unless a custom one is given: sending the draft assigns the next INV-000001 of the workspace; taxRate, notes and dueDate (issueDate + payment terms, 30 days when not set) default to the billing profile (its defaultTaxRate, invoiceFooter, paymentTermsDays). 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft. Least role: admin.
          */
         post: operations["createConsoleInvoice"];
         delete?: never;
@@ -566,6 +566,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/billing-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's billing profile: the invoices' sender and a new invoice's defaults (every field null before it is set)
+         * @description Least role: viewer.
+         */
+        get: operations["getConsoleBillingProfile"];
+        /**
+         * Replace the workspace's billing profile (owners)
+         * @description The whole profile: a field absent or null is not set. It is the PDF's "From" of drafts and of invoices sent from now on (a sent invoice keeps the profile it was sent with), and a new invoice's defaults: currency (when neither the project nor the client sets one), tax rate, due date (issue date + paymentTermsDays; 30 when not set) and notes (the footer). Texts refuse control characters (line breaks only in address and invoiceFooter) and zero-width or bidi characters: 400 naming the field. Idempotency-Key: the same key and body within 24 hours answers the first answer again. Audit log: billing-profile.updated, each changed field from -> to (a PUT that changes nothing writes nothing). Least role: owner.
+         */
+        put: operations["putConsoleBillingProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -675,7 +699,7 @@ export interface components {
             action: string;
             target: {
                 /** @enum {string} */
-                type: "api-key" | "member" | "invoice" | "webhook";
+                type: "api-key" | "member" | "invoice" | "webhook" | "workspace";
                 id: string;
             };
             changes: {
@@ -751,6 +775,34 @@ export interface components {
             paidAt?: string;
             /** @description The payments recorded, oldest first (absent before the first) */
             payments?: components["schemas"]["InvoicePayment"][];
+            /** @description The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts */
+            from?: {
+                /** @example Acme Corp */
+                name: string;
+                /**
+                 * @example 1 Market Street
+                 *     San Francisco, CA 94105
+                 */
+                address?: string;
+                /** @example billing@acme.example */
+                email?: string;
+                /** @example DE123456789 */
+                taxId?: string;
+            };
+            /** @description The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts */
+            billTo?: {
+                /** @example Acme Corp */
+                name: string;
+                /**
+                 * @example 1 Market Street
+                 *     San Francisco, CA 94105
+                 */
+                address?: string;
+                /** @example billing@acme.example */
+                email?: string;
+                /** @example DE123456789 */
+                taxId?: string;
+            };
             /**
              * @description true while the time entries of this void or deleted invoice are being released; absent otherwise
              * @example true
@@ -1012,6 +1064,24 @@ export interface components {
              * @example 2026-03-02T10:35:11.000Z
              */
             nextRetryAt?: string;
+        };
+        ConsoleBillingProfile: {
+            /** @description The sender the invoices show ("From"); null before an owner set the profile (the documents then show the workspace id) */
+            displayName: string | null;
+            address: string | null;
+            taxId: string | null;
+            email: string | null;
+            defaultCurrency: string | null;
+            defaultTaxRate: number | null;
+            paymentTermsDays: number | null;
+            invoiceFooter: string | null;
+            /**
+             * Format: date-time
+             * @description When it was last set (null: never)
+             */
+            updatedAt: string | null;
+            /** @description Who last set it (null: never) */
+            updatedBy: string | null;
         };
     };
     responses: never;
@@ -4116,6 +4186,208 @@ export interface operations {
             };
             /** @description Not a member of this workspace, or no such record in it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsoleBillingProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleBillingProfile"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (request id only) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putConsoleBillingProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A fresh key per form submission (1-255 printable ASCII characters, e.g. a UUID): for 24 hours a repeat by the same person with the same key, path and body gets the first answer again (with Idempotent-Replayed: true) and changes nothing; the same key with another path or body is 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs is 409 with Retry-After. A replayed answer never carries a new API key again (key: null). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The name invoices show as their sender ("From")
+                     * @example Studio North GmbH
+                     */
+                    displayName: string;
+                    /** @description Postal address, up to 6 lines (null or absent: not set) */
+                    address?: string | null;
+                    /** @description Tax or VAT id, shown under the address (null or absent: not set) */
+                    taxId?: string | null;
+                    /**
+                     * Format: email
+                     * @description Billing e-mail, shown under the address (null or absent: not set)
+                     */
+                    email?: string | null;
+                    /** @description A new invoice's currency when neither the project nor the client sets one (null or absent: not set) */
+                    defaultCurrency?: string | null;
+                    /** @description A new invoice's tax rate when the create gives none (null or absent: not set) */
+                    defaultTaxRate?: number | null;
+                    /** @description Days from a new invoice's issue date to its due date when the create gives no due date (default 30) (null or absent: not set) */
+                    paymentTermsDays?: number | null;
+                    /** @description A new invoice's notes when the create gives none (payment instructions, thanks) (null or absent: not set) */
+                    invoiceFooter?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `true` on an answer replayed for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleBillingProfile"];
+                };
+            };
+            /** @description Bad input: details name each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid sign-in token (an API key is refused here) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role may not do this: details [{ reason: "ROLE", required }]; or the per-person rate limit: [{ reason: "RATE_LIMITED", ... }] */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a member of this workspace, or no such record in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The last owner, the 500-active-key bound, an existing member, a revoked key, an invoice's status or what it cannot be made from */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

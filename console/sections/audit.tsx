@@ -26,6 +26,7 @@ const ACTIONS = [
   'webhook.enabled',
   'webhook.disabled',
   'webhook.deleted',
+  'billing-profile.updated',
 ];
 type Filter = { action: string; actor: string; targetId: string };
 const filterOf = (q: Record<string, string>): Filter => ({ action: q.action ?? '', actor: q.actor ?? '', targetId: q.targetId ?? '' });

@@ -3,6 +3,7 @@ import { AuditSection } from './audit';
 import { InvoicesSection } from './invoices';
 import { KeysSection } from './keys';
 import { MembersSection } from './members';
+import { SettingsSection } from './settings';
 import { UsageSection } from './usage';
 import { WebhooksSection } from './webhooks';
 
@@ -14,4 +15,5 @@ export const SECTIONS: Section[] = [
   { id: 'audit', title: 'Audit log', minRole: 'admin', view: AuditSection },
   { id: 'invoices', title: 'Invoices', minRole: 'viewer', view: InvoicesSection },
   { id: 'webhooks', title: 'Webhooks', minRole: 'viewer', view: WebhooksSection },
+  { id: 'settings', title: 'Settings', minRole: 'viewer', view: SettingsSection },
 ];

@@ -9,7 +9,7 @@ import type { ConsoleRouteDecl } from './route-table';
 
 /**
  * Idempotency-Key on the console's POSTs (key create, roll, member add, invoice create, preview, continue,
- * send, pay, void), with the /v1 semantics: the same key and body within 24 hours gets the first answer again
+ * send, pay, void) and PUTs (the billing profile), with the /v1 semantics: the same key and body within 24 hours gets the first answer again
  * with `Idempotent-Replayed: true` and changes nothing; the same key with another path or body is 422
  * IDEMPOTENCY_KEY_REUSED. Keys are scoped to the workspace and the person (`console:<person>:<key>`), so one
  * person's key never replays another's answer.
@@ -36,7 +36,8 @@ export interface ConsoleIdempotentCall {
 /** How long a claim holds the key without an answer: longer than any console function's timeout. */
 export const CLAIM_SECONDS = 60;
 
-export const consoleIdempotencyApplies = (route: ConsoleRouteDecl): boolean => route.method === 'POST' && route.access !== null && route.access !== 'person';
+export const consoleIdempotencyApplies = (route: ConsoleRouteDecl): boolean =>
+  (route.method === 'POST' || route.method === 'PUT') && route.access !== null && route.access !== 'person';
 
 /** Runs `run` once per key; answers its result, or the kept answer of an earlier request with the key. */
 export async function runConsoleIdempotent(call: ConsoleIdempotentCall, run: () => Promise<unknown>): Promise<unknown> {

@@ -14,7 +14,7 @@ export { AcceptedReply, BinaryReply, TextReply } from '../api/kernel/route';
  * stack (shared/api/kernel/stack.ts) with the person caller (shared/console/handler.ts), documented by the
  * one OpenAPI builder (shared/api/kernel/openapi.ts).
  */
-export type ConsoleMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type ConsoleMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * The Lambdas of the console: `console` (the page, its assets, the console API), `console-invoice-pdf`

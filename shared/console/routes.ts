@@ -2,6 +2,7 @@ import { SCOPES } from '../domain/auth';
 import { templateMatcher } from '../api/routes/define';
 import * as settings from '../platform/settings';
 import { apiKeyRoutes } from './features/api-keys';
+import { billingProfileRoutes } from './features/billing-profile';
 import { invoiceRoutes } from './features/invoices';
 import { webhookRoutes } from './features/webhooks';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
@@ -93,7 +94,7 @@ const pageRoutes = {
   ),
 };
 
-export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes, ...webhookRoutes };
+export const consoleRoutes = { ...pageRoutes, ...meRoutes, ...apiKeyRoutes, ...memberRoutes, ...auditRoutes, ...invoiceRoutes, ...webhookRoutes, ...billingProfileRoutes };
 export type ConsoleRouteId = keyof typeof consoleRoutes;
 /** A route of the console's table: its declaration, implementation (if bound here) and id. */
 export type ConsoleTableRoute = ConsoleRoute & { id: ConsoleRouteId };

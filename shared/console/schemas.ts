@@ -114,7 +114,7 @@ export const auditEntrySchema = meta(
     at: instant,
     actor: z.string(),
     action: z.string(),
-    target: z.object({ type: z.enum(['api-key', 'member', 'invoice', 'webhook']), id: z.string() }),
+    target: z.object({ type: z.enum(['api-key', 'member', 'invoice', 'webhook', 'workspace']), id: z.string() }),
     changes: z.record(z.string(), z.object({ from: z.optional(z.unknown()), to: z.optional(z.unknown()) })),
     targetName: meta(z.nullable(z.string()), {
       description: "The target's name when the page was read: a key's name and prefix, a member's e-mail, an invoice's number and client, a webhook's URL (null: since deleted)",

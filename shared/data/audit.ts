@@ -32,14 +32,15 @@ export type AuditAction =
   | 'webhook.enabled'
   | 'webhook.disabled'
   | 'webhook.deleted'
-  | 'invoice.deleted';
+  | 'invoice.deleted'
+  | 'billing-profile.updated';
 
 export interface AuditEntry {
   id: string;
   at: string;
   actor: string;
   action: AuditAction;
-  target: { type: 'api-key' | 'member' | 'invoice' | 'webhook'; id: string };
+  target: { type: 'api-key' | 'member' | 'invoice' | 'webhook' | 'workspace'; id: string };
   /** Changed fields: name -> { from, to } (`from` absent on create, `to` absent on remove). */
   changes: Record<string, { from?: unknown; to?: unknown }>;
 }

@@ -18,6 +18,8 @@ export const ITEM_TYPES = {
   rollup: 'ROLLUP',
   invoiceJob: 'INVOICEJOB',
   invoiceSequence: 'INVOICESEQ',
+  /** a workspace's billing profile: `WS#<ws>` / `BILLINGPROFILE` */
+  billingProfile: 'BILLINGPROFILE',
   member: 'MEMBER',
   /** a workspace's owner counter: `WS#<ws>#MEMBERS` / `COUNT` */
   memberCount: 'MEMBERCOUNT',

@@ -232,6 +232,11 @@ export const keys = {
   invoiceJobIndex: (workspaceId: string, invoiceId: string) => ({ GSI1PK: 'INVOICEJOBS', GSI1SK: `${workspaceId}#${invoiceId}` }),
   /** The GSI1 partition of every open invoicing job (the sweep's Query). */
   invoiceJobsPartition: 'INVOICEJOBS',
+  /**
+   * The workspace's billing profile (shared/invoicing/store-profile.ts): one item in the workspace's own
+   * partition, read with one GetItem (the PDF's "From", a new invoice's defaults, the snapshot at send).
+   */
+  billingProfile: (workspaceId: string): Key => ({ PK: ws(workspaceId), SK: 'BILLINGPROFILE' }),
 
   /**
    * The console (shared/data/members.ts, shared/data/audit.ts, shared/data/apikey-store.ts). A workspace's

@@ -30,6 +30,7 @@ import { type Actor, audited, chunks, invoices, jobLeaseMs, parse, stepBudgetMs,
 import { type CreateInvoiceInput, createInvoiceInput } from './inputs';
 import { getInvoice } from './read';
 import { releaseAll, rollBack, sweepInvoiceJobs } from './release';
+import { readProfile } from './store-profile';
 
 /**
  * Making a draft from billable time: the one create algorithm, in steps (`beginFromTime`, `continueFromTime`:
@@ -81,10 +82,13 @@ async function catalogOf(workspaceId: string, clientId: string, items: readonly 
   const client = read ?? (await repository(clientEntity).getItem(workspaceId, { id: clientId }));
   if (!client) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
   const distinct = (field: string) => [...new Set(items.map((i) => i[field]).filter((v): v is string => typeof v === 'string'))];
-  const [projectItems, taskItems] = await Promise.all([
+  const [projectItems, taskItems, profile] = await Promise.all([
     Promise.all(distinct('projectId').map((id) => repository(projectEntity).getItem(workspaceId, { id }))),
     Promise.all(distinct('taskId').map((id) => repository(taskEntity).getItem(workspaceId, { id }))),
+    readProfile(workspaceId),
   ]);
+  // the currency of time whose project sets none: the client's, else the billing profile's default
+  const currency = typeof client.currency === 'string' ? client.currency : profile?.profile.defaultCurrency;
   const projects = new Map(
     projectItems
       .filter((p): p is StoredItem => p !== undefined)
@@ -94,14 +98,21 @@ async function catalogOf(workspaceId: string, clientId: string, items: readonly 
       ]),
   );
   const tasks = new Map(taskItems.filter((t): t is StoredItem => t !== undefined).map((t) => [String(t.id), { name: String(t.name) }]));
-  return { client: { name: String(client.name), ...(typeof client.currency === 'string' ? { currency: client.currency } : {}) }, projects, tasks };
+  return { client: { name: String(client.name), ...(currency ? { currency } : {}) }, projects, tasks };
 }
 
 async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
-  const input = parse(createInvoiceInput, raw);
+  const given = parse(createInvoiceInput, raw);
+  // what the create leaves out comes from the billing profile: tax rate, notes (its footer), payment terms
+  const profile = (await readProfile(workspaceId))?.profile;
+  const input = {
+    ...given,
+    ...(given.taxRate === undefined && profile?.defaultTaxRate !== undefined ? { taxRate: profile.defaultTaxRate } : {}),
+    ...(given.notes === undefined && profile?.invoiceFooter !== undefined ? { notes: profile.invoiceFooter } : {}),
+  };
   const range = sortKeyRange(input.startDate, input.endDate);
   const issueDate = input.issueDate ?? today();
-  const dueDate = input.dueDate ?? addDays(issueDate, DEFAULT_DUE_DAYS);
+  const dueDate = input.dueDate ?? addDays(issueDate, profile?.paymentTermsDays ?? DEFAULT_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('dueDate', 'must not be before issueDate');
   const client = await repository(clientEntity).getItem(workspaceId, { id: input.clientId });
   if (!client) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);

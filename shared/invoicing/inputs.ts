@@ -17,7 +17,7 @@ import { LINE_GROUPINGS, sequenceOf } from './rules';
  */
 const INVISIBLE = /[\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
-const visible = <S extends z.ZodMiniString>(schema: S): S => schema.check(z.refine((v) => !INVISIBLE.test(v), 'must not contain zero-width or bidi control characters'));
+export const visible = <S extends z.ZodMiniString>(schema: S): S => schema.check(z.refine((v) => !INVISIBLE.test(v), 'must not contain zero-width or bidi control characters'));
 
 /**
  * A custom number set on a draft: any visible text but the sequence's own form (`INV-` and digits), which
@@ -32,7 +32,7 @@ const lineDescription = visible(singleLine(z.string().check(z.trim(), z.minLengt
 const invoiceNotes = visible(notesString);
 
 /** A tax rate: a percentage with at most 4 decimals (the tax is computed from it in integers). */
-const taxRateInput = meta(
+export const taxRateInput = meta(
   z.number().check(
     z.gte(0),
     z.lte(100),

@@ -11,6 +11,7 @@ import { type WriteOpts, audited, invoices, parse, stepBudgetMs, today } from '.
 import { continueFromTime } from './create';
 import { type PayInvoiceInput, type UpdateInvoiceInput, payInvoiceInput, updateInvoiceInput } from './inputs';
 import { getInvoice } from './read';
+import { liveParties, type DocumentParties } from './snapshot';
 import { type InvoiceReleasing, releaseStep, withRelease } from './release';
 
 /**
@@ -100,9 +101,11 @@ function finalize(
   current: Invoice,
   at: string,
   sequence: { previous: number | undefined; next: number } | undefined,
-): { changes: { status: InvoiceStatus; sentAt: string; number: string }; also: WriteOp[] } {
+  parties: DocumentParties,
+): { changes: { status: InvoiceStatus; sentAt: string; number: string } & DocumentParties; also: WriteOp[] } {
   const number = current.number ?? invoiceNumberOf(sequence!.next);
-  return { changes: { status: 'sent', sentAt: at, number }, also: sequence ? [sequenceOp(workspaceId, sequence)] : [] };
+  // the snapshot (./snapshot.ts): what the document shows of the profile and the client, as sent
+  return { changes: { status: 'sent', sentAt: at, number, ...parties }, also: sequence ? [sequenceOp(workspaceId, sequence)] : [] };
 }
 
 /**
@@ -116,8 +119,8 @@ export async function sendInvoice(workspaceId: string, id: string, opts: WriteOp
   const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
   return guarded({ ...opts, workspaceId, id }, async (current) => {
     assertTransition(current, 'send');
-    const sequence = current.number === null ? await nextNumber(workspaceId) : undefined;
-    const { changes, also } = finalize(workspaceId, current, at, sequence);
+    const [sequence, parties] = await Promise.all([current.number === null ? nextNumber(workspaceId) : undefined, liveParties(workspaceId, current.clientId)]);
+    const { changes, also } = finalize(workspaceId, current, at, sequence, parties);
     const entry = { status: { from: 'draft', to: 'sent' }, sentAt: { to: at }, number: { from: current.number, to: changes.number } };
     try {
       return await invoices().update(workspaceId, { id }, changes, {
@@ -175,11 +178,12 @@ export async function payInvoice(workspaceId: string, id: string, body: PayInvoi
  * finishes it; the invoice says `releasing: true` meanwhile). 409 naming the status otherwise.
  */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts & { budgetMs?: number } = {}): Promise<Invoice | InvoiceReleasing> {
-  return withRelease(workspaceId, id, 'void', opts, (read, also, mark) =>
+  return withRelease(workspaceId, id, 'void', opts, async (read, also, mark) =>
     invoices().update(
       workspaceId,
       { id },
-      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}) },
+      // a draft voided keeps its document as it was then, as a sent one does (./snapshot.ts)
+      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}), ...(read.status === 'draft' ? await liveParties(workspaceId, String(read.clientId)) : {}) },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
         read,

@@ -8,7 +8,7 @@ import { cents, invoiceLabel, type InvoiceStatus, type LineItem } from '../domai
  *   minutes, quantity = their hours shown to 2 decimals (display only), unit price = the project's hourlyRate,
  *   amount = unit price x minutes / 60 rounded once, half up, to cents (integers: `lineAmountMinor`), so
  *   grouping the same entries otherwise moves the total by at most half a cent per line (issue 32);
- * - currency: the project's, else the client's; one invoice has one currency;
+ * - currency: the project's, else the client's, else the billing profile's default; one invoice has one currency;
  * - tax: taxRate is a percentage of the subtotal, rounded once, half up, to cents; total = subtotal + tax
  *   (integer cents throughout, never float sums); quantities and amounts past the document's maxima are 400;
  * - numbers: INV-000001, INV-000002, ... per workspace, given when a draft is sent (a draft has none unless a
@@ -84,7 +84,7 @@ export function invoiceLines(entries: readonly BillableEntry[], catalog: Invoice
     }
     const currency = project.currency ?? catalog.client.currency;
     if (!currency) {
-      noRate.add(`${project.name} (no currency on the project or the client)`);
+      noRate.add(`${project.name} (no currency on the project, the client or the billing profile)`);
       continue;
     }
     currencies.set(currency, (currencies.get(currency) ?? new Set()).add(project.name));

@@ -1,9 +1,8 @@
 import { FontNames } from '@pdf-lib/standard-fonts';
 import { TextPdf, type TextPdfFont as PDFFont, type TextPdfPage as PDFPage } from '../platform/pdf-lib/text-pdf';
-import { clients as clientEntity } from '../domain/entities/clients';
 import type { Invoice } from '../domain/entities/invoices';
-import { repository } from '../data/repository';
 import { getInvoice } from '../invoicing/service';
+import { documentParties } from '../invoicing/snapshot';
 import { PdfText } from './pdf-text';
 
 /**
@@ -18,6 +17,8 @@ export interface PdfParty {
   name: string;
   address?: string;
   email?: string;
+  /** Shown as "Tax ID: ..." under the address (the sender's, from the billing profile). */
+  taxId?: string;
 }
 
 /** Money in the invoice's currency: `$1,234.50`, `€1,234.50`, `CHF 1,234.50` (en-US grouping). */
@@ -99,7 +100,13 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
     text(label, x, 9, bold);
     y -= 14;
     const address = (party.address ?? '').split('\n').filter((l) => l.trim() !== '');
-    const lines = [party.name, ...address.slice(0, ADDRESS_LINES), ...(address.length > ADDRESS_LINES ? ['...'] : []), party.email ?? ''];
+    const lines = [
+      party.name,
+      ...address.slice(0, ADDRESS_LINES),
+      ...(address.length > ADDRESS_LINES ? ['...'] : []),
+      party.taxId ? `Tax ID: ${party.taxId}` : '',
+      party.email ?? '',
+    ];
     for (const line of lines.filter((l) => l.trim() !== '')) {
       text(line, x, 10, font, 230);
       y -= 13;
@@ -179,16 +186,13 @@ export async function invoicePdf(invoice: Invoice, from: PdfParty, to: PdfParty)
   return doc.save();
 }
 
-/** The PDF of an invoice of the workspace (404 when it does not exist). `workspace` names the sender (default: the workspace id). */
+/**
+ * The PDF of an invoice of the workspace (404 when it does not exist). "From" and "Bill to" are the invoice's
+ * snapshot once sent (or void), the live billing profile and client for a draft (shared/invoicing/snapshot.ts);
+ * `workspace` names the sender of a workspace without a billing profile (default: the workspace id).
+ */
 export async function renderInvoicePdf(workspaceId: string, id: string, opts: { workspace?: PdfParty } = {}): Promise<Uint8Array> {
   const invoice = await getInvoice(workspaceId, id);
-  const client = await repository(clientEntity).getItem(workspaceId, { id: invoice.clientId });
-  const to: PdfParty = client
-    ? {
-        name: String(client.name),
-        ...(typeof client.address === 'string' ? { address: client.address } : {}),
-        ...(typeof client.email === 'string' ? { email: client.email } : {}),
-      }
-    : { name: invoice.clientId };
-  return invoicePdf(invoice, opts.workspace ?? { name: workspaceId }, to);
+  const { from, billTo } = await documentParties(workspaceId, invoice, opts.workspace);
+  return invoicePdf(invoice, from, billTo);
 }

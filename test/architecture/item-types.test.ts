@@ -22,10 +22,10 @@ test('every item type is distinct, and no entity takes one', () => {
   expect(entityTypes.filter((t) => (itemTypes as readonly string[]).includes(t))).toEqual([]);
 });
 
-test("no entity's sort keys in the workspace partition can be taken for a lock, a running timer or the invoice sequence", () => {
+test("no entity's sort keys in the workspace partition can be taken for a lock, a running timer, the invoice sequence or the billing profile", () => {
   // the items that are not entities but live in the partition WS#<ws>, next to the entities of `pk: {}`
-  const others = [keys.uniqueLock('w', 'name', 'x').SK, keys.runningTimer('w', 'u').SK, keys.invoiceSequence('w').SK].map((sk) => sk.split('#')[0]!);
-  expect(others).toEqual(['UNIQUE', 'RUNNING', 'INVOICESEQ']);
+  const others = [keys.uniqueLock('w', 'name', 'x').SK, keys.runningTimer('w', 'u').SK, keys.invoiceSequence('w').SK, keys.billingProfile('w').SK].map((sk) => sk.split('#')[0]!);
+  expect(others).toEqual(['UNIQUE', 'RUNNING', 'INVOICESEQ', 'BILLINGPROFILE']);
   const prefixes = ENTITIES.filter((e) => !e.key.pk.prefix).map((e) => e.key.sk.prefix);
   expect(prefixes.length).toBeGreaterThan(0);
   // an entity's list reads begins_with(SK, '<prefix>#'): a collision is an item whose SK starts the same way

@@ -117,6 +117,8 @@ test('every route x role: allowed, 403 ROLE with the least role required, or 404
     listConsoleWebhookDeliveries: async () => ({ method: 'GET', path: `${base}/webhooks/${hookId}/deliveries` }),
     updateConsoleWebhook: async () => ({ method: 'PATCH', path: `${base}/webhooks/${hookId}`, body: { enabled: Math.random() < 0.5 } }),
     deleteConsoleWebhook: async () => ({ method: 'DELETE', path: `${base}/webhooks/${await newHook()}` }),
+    getConsoleBillingProfile: async () => ({ method: 'GET', path: `${base}/billing-profile` }),
+    putConsoleBillingProfile: async () => ({ method: 'PUT', path: `${base}/billing-profile`, body: { displayName: `Matrix ${Math.random()}` } }),
   };
   const rank = { viewer: 1, admin: 2, owner: 3 } as const;
   const workspaceRoutes = consoleRouteList.filter((r) => r.access !== null && r.access !== 'person');

@@ -29,6 +29,8 @@ async function lookUp(workspaceId: string, t: AuditEntry['target']): Promise<str
   switch (t.type) {
     case 'member':
       return t.id;
+    case 'workspace':
+      return `Workspace ${t.id}`;
     case 'api-key': {
       const k = await findInWorkspace(workspaceId, t.id);
       return k ? `${k.name}${k.prefix ? ` (${k.prefix}…)` : ''}` : null;

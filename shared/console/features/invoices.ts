@@ -155,7 +155,7 @@ export const invoiceRoutes = {
       tag: TAG,
       summary: "A draft from the client's billable, stopped, not yet invoiced time entries starting in the period (days inclusive)",
       description:
-        'lines: project (default), task or entry; number: none (null) unless a custom one is given: sending the draft assigns the next INV-000001 of the workspace; dueDate: issueDate + 30 days. 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft.',
+        'lines: project (default), task or entry; number: none (null) unless a custom one is given: sending the draft assigns the next INV-000001 of the workspace; taxRate, notes and dueDate (issueDate + payment terms, 30 days when not set) default to the billing profile (its defaultTaxRate, invoiceFooter, paymentTermsDays). 409: nothing to invoice, time without a rate or in several currencies (naming the projects), a number taken, over 5,000 entries. 201 with the draft when it is made within one step; otherwise 202 with its progress: call POST .../invoices/{invoiceId}/continue until it answers the draft.',
       params: s.workspaceParams,
       body: createInvoiceInput,
       response: invoiceSchema,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineEntity, type EntityRecord } from '../entity';
 import { conflict, invalidField } from '../errors';
 import { idOf } from '../examples';
-import { currencyCode, dateString, dateTimeString, englishIssue, inputSchema, meta, money, notesString, singleLine, type CreateInput } from '../fields';
+import { currencyCode, dateString, dateTimeString, englishIssue, inputSchema, meta, money, multiLine, notesString, singleLine, type CreateInput } from '../fields';
 import { clients } from './clients';
 
 /**
@@ -37,6 +37,19 @@ export const lineItemSchema = z.strictObject({
   }),
 });
 export type LineItem = z.output<typeof lineItemSchema>;
+
+/**
+ * A party of the document as sent (issue 32 item 5): the sender ("From": the workspace's billing profile) or
+ * the client billed ("Bill to"), copied into the invoice when it is sent (or voided as a draft), so the
+ * document never changes afterwards, whatever is renamed.
+ */
+export const invoicePartySchema = z.strictObject({
+  name: meta(z.string().check(z.minLength(1), z.maxLength(255)), { example: 'Acme Corp' }),
+  address: meta(z.optional(multiLine(z.string().check(z.maxLength(1000)))), { example: '1 Market Street\nSan Francisco, CA 94105' }),
+  email: meta(z.optional(z.string().check(z.maxLength(254))), { example: 'billing@acme.example' }),
+  taxId: meta(z.optional(z.string().check(z.maxLength(50))), { example: 'DE123456789' }),
+});
+export type InvoiceParty = z.output<typeof invoicePartySchema>;
 
 /** Money as integer cents (amounts are stored as numbers with at most two decimals). */
 export const cents = (amount: number) => Math.round(amount * 100);
@@ -96,6 +109,15 @@ export const invoices = defineEntity({
     paidAt: { schema: meta(dateTimeString, { description: 'When the payments reached the total (the day of the last payment, 00:00 UTC)', example: '2026-04-15T00:00:00.000Z' }) },
     // Set by the application (issue 32): the payments recorded (POST .../pay); the invoice is paid when they reach the total.
     payments: { schema: meta(z.array(paymentSchema).check(z.maxLength(MAX_PAYMENTS)), { description: 'The payments recorded, oldest first (absent before the first)' }) },
+    // Set by the application when the invoice is sent (or a draft voided): what its document shows of the
+    // workspace's billing profile and of the client, as they were then (issue 32 item 5). Absent on drafts
+    // (their document follows the live profile and client) and on invoices sent before snapshots existed.
+    from: {
+      schema: meta(invoicePartySchema, {
+        description: 'The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts',
+      }),
+    },
+    billTo: { schema: meta(invoicePartySchema, { description: 'The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts' }) },
     // Set by the application while the time entries of a void or deleted invoice are being released in steps
     // (issue 32): true until the last entry is free (a deleted one is then gone); absent otherwise.
     releasing: { schema: meta(z.boolean(), { description: 'true while the time entries of this void or deleted invoice are being released; absent otherwise', example: true }) },

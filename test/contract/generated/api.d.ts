@@ -1273,6 +1273,18 @@ export interface components {
          *           "recordedAt": "2026-04-15T10:12:00.000Z"
          *         }
          *       ],
+         *       "from": {
+         *         "name": "Acme Corp",
+         *         "address": "1 Market Street\nSan Francisco, CA 94105",
+         *         "email": "billing@acme.example",
+         *         "taxId": "DE123456789"
+         *       },
+         *       "billTo": {
+         *         "name": "Acme Corp",
+         *         "address": "1 Market Street\nSan Francisco, CA 94105",
+         *         "email": "billing@acme.example",
+         *         "taxId": "DE123456789"
+         *       },
          *       "releasing": true,
          *       "amountDue": 1284.8,
          *       "createdAt": "2026-03-02T10:30:05.000Z",
@@ -1343,6 +1355,34 @@ export interface components {
             paidAt?: string;
             /** @description The payments recorded, oldest first (absent before the first) */
             payments?: components["schemas"]["InvoicePayment"][];
+            /** @description The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts */
+            from?: {
+                /** @example Acme Corp */
+                name: string;
+                /**
+                 * @example 1 Market Street
+                 *     San Francisco, CA 94105
+                 */
+                address?: string;
+                /** @example billing@acme.example */
+                email?: string;
+                /** @example DE123456789 */
+                taxId?: string;
+            };
+            /** @description The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts */
+            billTo?: {
+                /** @example Acme Corp */
+                name: string;
+                /**
+                 * @example 1 Market Street
+                 *     San Francisco, CA 94105
+                 */
+                address?: string;
+                /** @example billing@acme.example */
+                email?: string;
+                /** @example DE123456789 */
+                taxId?: string;
+            };
             /**
              * @description true while the time entries of this void or deleted invoice are being released; absent otherwise
              * @example true

@@ -249,6 +249,24 @@ export type Invoice = {
      */
     payments?: Array<InvoicePayment>;
     /**
+     * The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts
+     */
+    from?: {
+        name: string;
+        address?: string;
+        email?: string;
+        taxId?: string;
+    };
+    /**
+     * The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts
+     */
+    billTo?: {
+        name: string;
+        address?: string;
+        email?: string;
+        taxId?: string;
+    };
+    /**
      * true while the time entries of this void or deleted invoice are being released; absent otherwise
      */
     releasing?: boolean;

@@ -473,6 +473,40 @@ export type InvoiceLineItemsItem = {
   minutes?: number;
 };
 
+/**
+ * The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts
+ */
+export type InvoiceFrom = {
+  /**
+     * @minLength 1
+     * @maxLength 255
+     */
+  name: string;
+  /** @maxLength 1000 */
+  address?: string;
+  /** @maxLength 254 */
+  email?: string;
+  /** @maxLength 50 */
+  taxId?: string;
+};
+
+/**
+ * The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts
+ */
+export type InvoiceBillTo = {
+  /**
+     * @minLength 1
+     * @maxLength 255
+     */
+  name: string;
+  /** @maxLength 1000 */
+  address?: string;
+  /** @maxLength 254 */
+  email?: string;
+  /** @maxLength 50 */
+  taxId?: string;
+};
+
 export interface Invoice {
   /** @maxLength 128 */
   id: string;
@@ -537,6 +571,10 @@ export interface Invoice {
      * @maxItems 100
      */
   payments?: InvoicePayment[];
+  /** The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts */
+  from?: InvoiceFrom;
+  /** The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts */
+  billTo?: InvoiceBillTo;
   /** true while the time entries of this void or deleted invoice are being released; absent otherwise */
   releasing?: boolean;
   /**
