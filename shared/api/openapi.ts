@@ -17,7 +17,7 @@ import {
 import { API_KEY_HEADER, CORS, GATEWAY_ANSWERS, gatewayAnswerExample, gatewayAnswerList, type GatewayAnswer, type GatewayAnswerId } from './gateway-edge';
 import { NEXT_CURSOR_HEADER, REPLAYED_HEADER } from './headers';
 import { errorSchema } from './schemas';
-import { buildDocument, Components, type Json } from './kernel/openapi';
+import { buildDocument, Components, type Json, type JsonValue } from './kernel/openapi';
 import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 
 /**
@@ -28,11 +28,11 @@ import { ANY_KEY, routeList, SCOPES, type RouteDef } from './routes';
 
 const INT32 = 2 ** 31;
 /** Every integer gets its format (int32 when its bounds fit, else int64), as generators and linters expect. */
-function withIntegerFormats(v: unknown): unknown {
+function withIntegerFormats(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(withIntegerFormats);
   if (!v || typeof v !== 'object') return v;
   const o: Json = {};
-  for (const [k, val] of Object.entries(v as Json)) o[k] = withIntegerFormats(val);
+  for (const [k, val] of Object.entries(v)) if (val !== undefined) o[k] = withIntegerFormats(val);
   if (o.type === 'integer' && o.format === undefined) {
     const fits = typeof o.minimum === 'number' && typeof o.maximum === 'number' && o.minimum >= -INT32 && o.maximum < INT32;
     o.format = fits ? 'int32' : 'int64';
@@ -42,11 +42,11 @@ function withIntegerFormats(v: unknown): unknown {
 
 /** Dates and date-times: their format and an example, not the validator's (leap-year) regular expression. */
 const FORMAT_EXAMPLES: Record<string, string> = { 'date-time': '2026-03-02T09:00:00Z', date: '2026-03-02' };
-function withDateExamples(v: unknown): unknown {
+function withDateExamples(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(withDateExamples);
   if (!v || typeof v !== 'object') return v;
   const o: Json = {};
-  for (const [k, val] of Object.entries(v as Json)) o[k] = withDateExamples(val);
+  for (const [k, val] of Object.entries(v)) if (val !== undefined) o[k] = withDateExamples(val);
   const example = typeof o.format === 'string' ? FORMAT_EXAMPLES[o.format] : undefined;
   if (example !== undefined && o.type === 'string') {
     delete o.pattern;
@@ -65,7 +65,7 @@ const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): Json => compon
  * schema), $refs followed: the first enum value or union branch where a part declares none. A schema's
  * own example wins.
  */
-function composedExample(s: Json, seen: readonly string[] = []): unknown {
+function composedExample(s: Json, seen: readonly string[] = []): JsonValue | undefined {
   if (s.example !== undefined) return s.example;
   if (typeof s.$ref === 'string') {
     const name = s.$ref.slice('#/components/schemas/'.length);

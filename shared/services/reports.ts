@@ -6,9 +6,10 @@ import { timeEntries } from '../domain/entities/time-entries';
 import type { Amount, ReportGroup, ReportGrouping, ReportRequest, ReportTotals, SummaryReport, TimeEntryFilter, TimeEntryFilters } from '../domain/reports';
 import type { EntityRecord } from '../domain/entity';
 import type { Where } from '../data/query-plan';
-import { countRunningBetween, readEntriesBetween, type StoredTimeEntry } from '../data/report-reads';
+import { countPage, readEntriesBetween, runningEntriesBetween, type StoredTimeEntry } from '../data/report-reads';
 import { repository } from '../data/repository';
 import { dec, readRollups, type Dimension, type Granularity, type RollupRow } from '../data/rollups';
+import { runningTimerStarts } from './timer-reads';
 import { DAY_MS, dayOf, isUtc, iso, localDay, monthStartAtOrAfter, monthStartAtOrBefore, reportPeriod, weekOf } from './report-calendar';
 
 /**
@@ -217,7 +218,7 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
       }
       await addEntries(lastDay, to);
     }
-    running = await countRunningBetween(workspaceId, narrowed, from, to, stats);
+    running = await countRunning(workspaceId, narrowed, from, to, stats);
   }
 
   const names = await namesFor(workspaceId, req.groupBy, facts, stats);
@@ -231,6 +232,22 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
     runningEntries: running,
   };
   return report;
+}
+
+/**
+ * Running entries that started in [from, to). Without filters (or with userId alone) from the running-timer
+ * items (shared/services/timer-reads.ts); with other filters from the running-entries index (GSI6), whose items
+ * are whole entries.
+ */
+async function countRunning(workspaceId: string, where: Where, from: number, to: number, stats: ReportStats): Promise<number> {
+  const filters = Object.entries(where).filter(([, v]) => v !== undefined);
+  if (filters.every(([k]) => k === 'userId')) {
+    const lo = iso(from);
+    const hi = iso(to);
+    const starts = await runningTimerStarts(workspaceId, where.userId, (res) => countPage(res, stats));
+    return starts.filter((startTime) => startTime >= lo && startTime < hi).length;
+  }
+  return (await runningEntriesBetween(workspaceId, where, from, to, stats)).length;
 }
 
 // ------------------------------------------------------------------ grouping
