@@ -334,7 +334,7 @@ function keysOf(f: Fact, g: Grouping): Array<string | null> {
 
 function nameOf(g: Grouping, key: string | null, names: Names): string | null {
   if (key === null) return null;
-  const named = (m: Map<string, Record<string, unknown>>) => {
+  const named = (m: ReadonlyMap<string, { readonly name?: unknown }>) => {
     const r = m.get(key);
     return typeof r?.name === 'string' ? r.name : null;
   };

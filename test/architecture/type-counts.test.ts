@@ -8,8 +8,8 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * their splits, run the script and lower the ceilings to what it prints.
  */
 const CEILINGS = {
-  recordStringUnknown: 98,
-  asUnknownAs: 4,
+  recordStringUnknown: 93,
+  asUnknownAs: 3,
   storedItemOutsideData: 44,
   storedItemInServices: 7,
 };
