@@ -10,7 +10,7 @@ import { CORS, GATEWAY_ANSWERS, gatewayAnswerList, gatewayAnswerTemplate, gatewa
 
 /** API Gateway's response type of that name (a name the CDK does not know fails the synth). */
 function responseTypeOf(name: string): apigw.ResponseType {
-  const type = (apigw.ResponseType as unknown as Record<string, unknown>)[name];
+  const type: unknown = Reflect.get(apigw.ResponseType, name);
   if (!(type instanceof apigw.ResponseType)) throw new Error(`Unknown API Gateway response type: ${name}`);
   return type;
 }

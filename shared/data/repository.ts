@@ -5,12 +5,13 @@ import { LIMITS, type CreateInput, type UpdateInput } from '../domain/fields';
 import { ulid } from '../domain/ids';
 import { usedBy } from '../domain/registry';
 import { queryAll, tableName, type StoredItem } from './db';
-import { entityKey, indexKeys, locateKey, type Key } from './keys';
+import { entityKey, locateKey, type Key } from './keys';
 import { queryPage, type PageStats } from './paging';
 import { planQuery, queryInputOf, type Where } from './query-plan';
-import { KEY_ATTRIBUTES, REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
+import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange, type Change } from './changes';
 import { companionOf, type CompanionPlan } from './companions';
+import { byCreation, byName, etagOf, ifMatchHolds, itemOf, presentItem, revisionOf, storedRecord, type IfMatch } from './records';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
 import { commitKept, consistentGet, keptItems } from './idempotency';
@@ -35,6 +36,7 @@ import { commitKept, consistentGet, keptItems } from './idempotency';
  */
 
 export type { StoredItem };
+export { byName, etagOf, type IfMatch };
 /** A locator names one stored record as the API addresses it (id, plus sortKey or userId). */
 export type Locator = { id: string } & Readonly<Record<string, string | undefined>>;
 /** Field values of an update: a declared field's value, or null to clear it (the input of its update schema). */
@@ -60,11 +62,6 @@ export interface RecordPage<R> {
   access: string;
 }
 
-/**
- * The precondition of a write (If-Match): '*' = the record must exist; else the revisions it may be at.
- * The check is part of the conditional write itself, so of two writers holding the same ETag one wins.
- */
-export type IfMatch = '*' | readonly number[];
 export interface WriteOptions<E extends AnyEntity = AnyEntity> {
   ifMatch?: IfMatch;
   /** Checked on the record as read, before anything is written (e.g. "must be running" for a stop). */
@@ -88,11 +85,6 @@ export interface WriteOptions<E extends AnyEntity = AnyEntity> {
 /** The stored item to write against: the caller's read on the first attempt (when it is this record), else a fresh one. */
 const readFirst = (opts: Pick<WriteOptions, 'read'>, loc: Locator, attempt: number, read: () => Promise<StoredItem | undefined>) =>
   attempt === 0 && opts.read && opts.read.id === loc.id ? Promise.resolve(opts.read) : read();
-/** The record's revision (0 for records stored before revisions existed). */
-const revisionOf = (item: StoredItem): number => Number(item[REVISION] ?? 0);
-/** The record's strong ETag: its revision, quoted. */
-export const etagOf = (item: StoredItem): string => `"${revisionOf(item)}"`;
-const matches = (ifMatch: IfMatch, item: StoredItem) => ifMatch === '*' || ifMatch.includes(revisionOf(item));
 
 /** A create found its own item already stored: an earlier attempt of the same write succeeded. */
 class AlreadyWritten extends Error {
@@ -136,19 +128,12 @@ export class Repository<E extends AnyEntity> {
 
   /** Strips storage attributes (keys, indexes, `_` internals) and adds the exposed sort key and the ETag. */
   present(item: StoredItem): EntityRecord<E> {
-    const out: StoredItem = {};
-    for (const [k, v] of Object.entries(item)) if (!k.startsWith('_') && !KEY_ATTRIBUTES.includes(k)) out[k] = v;
-    if (this.entity.sortKeyField) out[this.entity.sortKeyField] = item.SK;
-    out.etag = etagOf(item);
-    return out as EntityRecord<E>;
+    return presentItem(this.entity, item);
   }
 
   /** The stored item of a record (keys, index keys, type tag); public for bulk loaders such as the seed. */
   toItem(workspaceId: string, rec: Readonly<Record<string, unknown>>, internals: StoredItem): StoredItem {
-    const stored = { ...rec };
-    if (this.entity.sortKeyField) delete stored[this.entity.sortKeyField];
-    delete stored.etag;
-    return { ...stored, ...internals, ...this.key(workspaceId, rec), ...indexKeys(this.entity, workspaceId, rec), [TYPE]: this.entity.type };
+    return itemOf(this.entity, workspaceId, rec, internals);
   }
 
   /** Server-computed values of the declaration (normalized instants, durations). */
@@ -296,7 +281,7 @@ export class Repository<E extends AnyEntity> {
       if (!before) throw notFound(this.entity.kind);
       // Checked on what was read; the write below is guarded by the version read, so a change in between
       // (which bumps it) sends this loop round again, to this check.
-      if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
+      if (opts.ifMatch && !ifMatchHolds(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const record = this.present(before);
       const current: Readonly<Record<string, unknown>> = record;
       await this.assertNotHeld(workspaceId, current);
@@ -359,7 +344,7 @@ export class Repository<E extends AnyEntity> {
     for (let attempt = 0; ; attempt++) {
       const before = await readFirst(opts, loc, attempt, () => this.getItem(workspaceId, loc));
       if (!before) throw notFound(this.entity.kind);
-      if (opts.ifMatch && !matches(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
+      if (opts.ifMatch && !ifMatchHolds(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const current = this.present(before);
       await this.assertNotHeld(workspaceId, current);
       this.entity.assertDeletable?.(current);
@@ -483,15 +468,9 @@ export class Repository<E extends AnyEntity> {
     });
   }
 
-  /**
-   * The record as stored: id, timestamps, declared fields and stored computed fields other than the
-   * exposed sort key (no keys or internals). Derived values are computed again after the merge.
-   */
-  stored(item: StoredItem): Record<string, unknown> {
-    const rec: Record<string, unknown> = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
-    for (const name of Object.keys(this.entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
-    for (const name of Object.keys(this.entity.computed ?? {})) if (name !== this.entity.sortKeyField && item[name] !== undefined) rec[name] = item[name];
-    return rec;
+  /** The record as stored, without keys or internals (shared/data/records.ts): what an update merges into. */
+  stored(item: StoredItem): StoredItem {
+    return storedRecord(this.entity, item);
   }
 }
 
@@ -501,16 +480,4 @@ export function repository<E extends AnyEntity>(entity: E): Repository<E> {
   let r = repositories.get(entity);
   if (!r) repositories.set(entity, (r = new Repository<AnyEntity>(entity)));
   return r as Repository<E>;
-}
-
-/** Creation order: ids are ULIDs, which sort by creation time. */
-const byCreation = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) => String(a.id).localeCompare(String(b.id));
-
-/** Created once: `localeCompare(b, 'en', options)` builds a collator on every call (~11 µs each). */
-const nameCollator = new Intl.Collator('en', { sensitivity: 'base' });
-
-export function byName(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): number {
-  const an = String(a.name ?? '');
-  const bn = String(b.name ?? '');
-  return nameCollator.compare(an, bn) || an.localeCompare(bn) || String(a.id).localeCompare(String(b.id));
 }

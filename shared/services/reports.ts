@@ -1,17 +1,16 @@
-import type { QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { clients } from '../domain/entities/clients';
 import { projects } from '../domain/entities/projects';
 import { tags } from '../domain/entities/tags';
 import { tasks } from '../domain/entities/tasks';
 import { timeEntries } from '../domain/entities/time-entries';
-import { invalidField } from '../domain/errors';
 import type { Amount, ReportGroup, ReportGrouping, ReportRequest, ReportTotals, SummaryReport, TimeEntryFilter, TimeEntryFilters } from '../domain/reports';
-import { queryAll, tableName, type StoredItem } from '../data/db';
-import { keys } from '../data/keys';
-import { planQuery, queryInputOf, type Where } from '../data/query-plan';
+import type { EntityRecord } from '../domain/entity';
+import type { Where } from '../data/query-plan';
+import { countPage, readEntriesBetween, runningEntriesBetween, type StoredTimeEntry } from '../data/report-reads';
 import { repository } from '../data/repository';
 import { dec, readRollups, type Dimension, type Granularity, type RollupRow } from '../data/rollups';
-import { TYPE_ATTRIBUTE as TYPE } from '../data/table';
+import { runningTimerStarts } from './timer-reads';
+import { DAY_MS, dayOf, isUtc, iso, localDay, monthStartAtOrAfter, monthStartAtOrBefore, reportPeriod, weekOf } from './report-calendar';
 
 /**
  * The summary report (GET /v1/reports/summary; docs/data-model.md, "Reports"). A period is split into
@@ -63,10 +62,6 @@ interface Fact {
   bp: Record<string, number>;
 }
 
-const DAY_MS = 86_400_000;
-/** The longest period of one report (three years, leap day included): bounds the work of one request. */
-export const MAX_PERIOD_DAYS = 1096;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_GROUPS: readonly Grouping[] = ['day', 'week', 'month'];
 const DIM_OF: Partial<Record<Grouping | TimeEntryFilter, Dimension>> = {
   user: 'U',
@@ -78,82 +73,6 @@ const DIM_OF: Partial<Record<Grouping | TimeEntryFilter, Dimension>> = {
   clientId: 'C',
   taskId: 'T',
 };
-
-// ------------------------------------------------------------------ time zones
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-/** Local wall-clock time minus UTC at instant t, in ms. */
-function offsetAt(t: number, tz: string): number {
-  const parts = Object.fromEntries(
-    formatter(tz)
-      .formatToParts(new Date(t))
-      .map((p) => [p.type, p.value]),
-  );
-  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return local - Math.floor(t / 1000) * 1000;
-}
-/** The local date (YYYY-MM-DD) of instant t in tz. */
-export function localDay(t: number, tz: string): string {
-  return new Date(t + offsetAt(t, tz)).toISOString().slice(0, 10);
-}
-/** The instant a local date starts in tz (its first instant when midnight falls in a DST gap). */
-function startOfLocalDay(date: string, tz: string): number {
-  const guess = Date.parse(`${date}T00:00:00.000Z`);
-  let t = guess - offsetAt(guess, tz);
-  t = guess - offsetAt(t, tz);
-  return localDay(t, tz) === date ? t : t + 3_600_000;
-}
-const isUtc = (tz: string | undefined) => tz === undefined || /^(Etc\/)?(UTC|UCT|GMT|Universal|Zulu|Greenwich|GMT[+-]0)$/.test(tz);
-const iso = (t: number) => new Date(t).toISOString();
-const dayOf = (t: number) => iso(t).slice(0, 10);
-const nextMonth = (t: number) => {
-  const d = new Date(t);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-};
-const monthStartAtOrAfter = (t: number) => {
-  const d = new Date(t);
-  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  return start === t ? t : nextMonth(t);
-};
-const monthStartAtOrBefore = (t: number) => {
-  const d = new Date(t);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-};
-/** The Monday (ISO week start) of a date, and the ISO week's label. */
-export function weekOf(day: string): { key: string; name: string } {
-  const t = Date.parse(`${day}T00:00:00.000Z`);
-  const dow = (new Date(t).getUTCDay() + 6) % 7; // Monday 0
-  const monday = t - dow * DAY_MS;
-  const thursday = monday + 3 * DAY_MS;
-  const year = new Date(thursday).getUTCFullYear();
-  const week = Math.floor((thursday - Date.UTC(year, 0, 1)) / (7 * DAY_MS)) + 1;
-  return { key: dayOf(monday), name: `${year}-W${String(week).padStart(2, '0')}` };
-}
-
-/** The period as instants [from, to): dates are whole days in the time zone, date-times inclusive. */
-export function reportPeriod(startDate: string, endDate: string, tz = 'UTC'): { from: number; to: number } {
-  const from = DATE_ONLY.test(startDate) ? startOfLocalDay(startDate, tz) : Date.parse(startDate);
-  const to = DATE_ONLY.test(endDate) ? startOfLocalDay(dayOf(Date.parse(`${endDate}T00:00:00.000Z`) + DAY_MS), tz) : Date.parse(endDate) + 1;
-  if (to <= from) throw invalidField('endDate', 'must not be before startDate');
-  if (to - from > MAX_PERIOD_DAYS * DAY_MS) throw invalidField('endDate', `the period may cover at most ${MAX_PERIOD_DAYS} days; ask for several reports`);
-  return { from, to };
-}
 
 // ------------------------------------------------------------------ reading
 /**
@@ -174,26 +93,7 @@ const FILTER_READ: Record<TimeEntryFilter, 'rollup' | 'entries'> = {
 /** The filters as the time-entry list's Where (the list's own Query plan, filters included). */
 const entryWhere = (f: TimeEntryFilters): Where => Object.fromEntries((Object.keys(FILTER_READ) as TimeEntryFilter[]).map((k) => [k, f[k]]));
 
-/** Every time entry a Query matches (queryAll, shared/data/db.ts), its calls and read units counted. */
-async function readAll(input: QueryCommandInput, stats: ReportStats): Promise<StoredItem[]> {
-  const items = await queryAll({ ...input, ReturnConsumedCapacity: 'TOTAL' }, (res) => countPage(res, stats));
-  return items.filter((item) => item[TYPE] === timeEntries.type);
-}
-function countPage(res: QueryCommandOutput, stats: ReportStats): void {
-  stats.calls++;
-  stats.rcu += res.ConsumedCapacity?.CapacityUnits ?? 0;
-}
-
-/** The entries starting in [from, to) matching the filters, through the list's access pattern. */
-async function readEntries(workspaceId: string, where: Where, from: number, to: number, stats: ReportStats): Promise<StoredItem[]> {
-  const plan = planQuery(timeEntries, workspaceId, where, { lo: iso(from), hi: `${iso(to - 1)}#~` });
-  const items = await readAll(queryInputOf(plan), stats);
-  stats.entries += items.length;
-  stats.plan.push(`entries ${iso(from)}..${iso(to)} (${plan.access})`);
-  return items;
-}
-
-function entryFact(item: StoredItem, tz: string): Fact {
+function entryFact(item: StoredTimeEntry, tz: string): Fact {
   const m = Number(item.durationMinutes);
   const b = item.billable === true ? m : 0;
   const project = typeof item.projectId === 'string' ? item.projectId : null;
@@ -256,7 +156,7 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
     const byDay = req.groupBy.includes('day') || req.groupBy.includes('week');
     const addEntries = async (a: number, b: number) => {
       if (a >= b) return;
-      for (const item of await readEntries(workspaceId, narrowed, a, b, stats)) if (typeof item.durationMinutes === 'number') facts.push(entryFact(item, tz));
+      for (const item of await readEntriesBetween(workspaceId, narrowed, a, b, stats)) if (typeof item.durationMinutes === 'number') facts.push(entryFact(item, tz));
     };
     const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
     const lastDay = Math.floor(to / DAY_MS) * DAY_MS;
@@ -336,55 +236,41 @@ export async function summaryReport(workspaceId: string, req: ReportRequest, sta
 
 /**
  * Running entries that started in [from, to). Without filters (or with userId alone) from the running-timer
- * items (shared/data/timers.ts: one small item per user with a running entry, its sortKey starting with
- * the startTime); with other filters from the running-entries index (GSI6), whose items are whole entries.
+ * items (shared/services/timer-reads.ts); with other filters from the running-entries index (GSI6), whose items
+ * are whole entries.
  */
 async function countRunning(workspaceId: string, where: Where, from: number, to: number, stats: ReportStats): Promise<number> {
   const filters = Object.entries(where).filter(([, v]) => v !== undefined);
   if (filters.every(([k]) => k === 'userId')) {
-    const timerKey = where.userId === undefined ? undefined : keys.runningTimer(workspaceId, where.userId);
-    // (at most one item per user: a workspace of thousands of users still reads a few hundred KB at most, in pages)
-    const items = await queryAll(
-      {
-        TableName: tableName(),
-        KeyConditionExpression: timerKey ? 'PK = :pk AND SK = :sk' : 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':sk': timerKey ? timerKey.SK : 'RUNNING#' },
-        ReturnConsumedCapacity: 'TOTAL',
-      },
-      (res) => countPage(res, stats),
-    );
     const lo = iso(from);
     const hi = iso(to);
-    return items.filter((i) => {
-      const startTime = String(i.sortKey).slice(0, 24);
-      return startTime >= lo && startTime < hi;
-    }).length;
+    const starts = await runningTimerStarts(workspaceId, where.userId, (res) => countPage(res, stats));
+    return starts.filter((startTime) => startTime >= lo && startTime < hi).length;
   }
-  const plan = planQuery(timeEntries, workspaceId, { ...where, running: 'true' }, { lo: iso(from), hi: `${iso(to - 1)}#~` });
-  const items = await readAll(queryInputOf(plan), stats);
-  return items.length;
+  return (await runningEntriesBetween(workspaceId, where, from, to, stats)).length;
 }
 
 // ------------------------------------------------------------------ grouping
+/** The records a report names, by id. */
 interface Names {
-  projects: Map<string, Record<string, unknown>>;
-  clients: Map<string, Record<string, unknown>>;
-  tasks: Map<string, Record<string, unknown>>;
-  tags: Map<string, Record<string, unknown>>;
+  projects: Map<string, EntityRecord<typeof projects>>;
+  clients: Map<string, EntityRecord<typeof clients>>;
+  tasks: Map<string, EntityRecord<typeof tasks>>;
+  tags: Map<string, EntityRecord<typeof tags>>;
 }
 
 async function namesFor(workspaceId: string, groupBy: readonly Grouping[], facts: readonly Fact[], stats: ReportStats): Promise<Names> {
-  const load = async (e: typeof projects | typeof clients | typeof tasks | typeof tags, needed: boolean) => {
-    if (!needed) return new Map<string, Record<string, unknown>>();
+  const load = async <R extends { id: string }>(needed: boolean, list: () => Promise<R[]>): Promise<Map<string, R>> => {
+    if (!needed) return new Map();
     stats.calls++;
-    return new Map((await repository(e).listAll(workspaceId)).map((r): [string, Record<string, unknown>] => [String(r.id), r]));
+    return new Map((await list()).map((r) => [r.id, r]));
   };
   const billed = facts.some((f) => Object.keys(f.bp).length > 0);
   const [p, c, t, g] = await Promise.all([
-    load(projects, billed || groupBy.includes('project')),
-    load(clients, billed || groupBy.includes('client')),
-    load(tasks, groupBy.includes('task')),
-    load(tags, groupBy.includes('tag')),
+    load(billed || groupBy.includes('project'), () => repository(projects).listAll(workspaceId)),
+    load(billed || groupBy.includes('client'), () => repository(clients).listAll(workspaceId)),
+    load(groupBy.includes('task'), () => repository(tasks).listAll(workspaceId)),
+    load(groupBy.includes('tag'), () => repository(tags).listAll(workspaceId)),
   ]);
   return { projects: p, clients: c, tasks: t, tags: g };
 }
@@ -448,7 +334,7 @@ function keysOf(f: Fact, g: Grouping): Array<string | null> {
 
 function nameOf(g: Grouping, key: string | null, names: Names): string | null {
   if (key === null) return null;
-  const named = (m: Map<string, Record<string, unknown>>) => {
+  const named = (m: ReadonlyMap<string, { readonly name?: unknown }>) => {
     const r = m.get(key);
     return typeof r?.name === 'string' ? r.name : null;
   };

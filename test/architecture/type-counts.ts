@@ -3,37 +3,105 @@ import { join, relative, resolve } from 'node:path';
 
 /**
  * The counts of issue 34 item 3 over the production code (shared/, functions/, lib/, local/, admin/, bin/,
- * console/; not test/ or bench/): `Record<string, unknown>` (target at most 60), `as unknown as` (at most 2),
- * `StoredItem` (only inside shared/data), and the files over 500 lines (none; console/app.ts and
- * shared/services/invoicing.ts are exempt: other issues split them). `npx tsx test/architecture/type-counts.ts`.
+ * console/; not test/ or bench/): `Record<string, unknown>` (target at most 60; a type alias of it counts
+ * once per use, so renaming it lowers nothing), `as unknown as` (at most 2), `StoredItem` (only inside
+ * shared/data), and the files over 500 lines (none). Generated files (a first line saying "Generated ...
+ * do not edit", such as console/api/schema.ts from openapi-typescript) are not counted: nobody writes them.
+ * `npx tsx test/architecture/type-counts.ts` prints the counts, the targets and where each count comes
+ * from; test/architecture/type-counts.test.ts holds them at their ceilings.
  */
 const ROOT = resolve(__dirname, '../..');
 export const PRODUCTION_DIRS = ['shared', 'functions', 'lib', 'local', 'admin', 'bin', 'console'];
-export const LONG_FILE_EXEMPT = ['console/app.ts', 'shared/services/invoicing.ts'];
+/** Files other issues are splitting while this count was taken (issue 32: the invoicing service; issue 35: the route table). */
+export const LONG_FILE_EXEMPT = ['shared/invoicing/service.ts', 'shared/api/routes.ts'];
+/** The targets of issue 34 item 3. */
+export const TARGETS = { recordStringUnknown: 60, asUnknownAs: 2, storedItemOutsideData: 0, filesOver500Lines: 0 };
+
+/** A generated file says so on its first line (console/api/schema.ts: "Generated from ... do not edit"). */
+export const isGenerated = (text: string) => /^\/[*/].*\bgenerated\b.*\bdo not edit\b/i.test(text.split('\n', 1)[0] ?? '');
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) return name === 'node_modules' ? [] : sources(p);
-    return /\.tsx?$/.test(p) ? [p] : [];
+    return /\.tsx?$/.test(p) && !p.endsWith('.d.ts') ? [p] : [];
   });
 }
 
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+export function productionFiles(): { files: SourceFile[]; generated: string[] } {
+  const all = PRODUCTION_DIRS.flatMap((d) => sources(join(ROOT, d))).map((f) => ({ path: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+  return { files: all.filter((f) => !isGenerated(f.text)), generated: all.filter((f) => isGenerated(f.text)).map((f) => f.path) };
+}
+
+const RECORD = /Record<string, unknown>/g;
+/** `type X = Record<string, unknown>` (or Readonly<...>, or an intersection/union naming it): X is an alias. */
+const ALIAS = /\btype\s+(\w+)(?:<[^=]*>)?\s*=\s*[^;]*Record<string, unknown>/g;
+/** `interface X extends Record<string, unknown>`: X is one too. */
+const EXTENDS = /\binterface\s+(\w+)(?:<[^{]*>)?\s+extends\s+[^{]*Record<string, unknown>/g;
+
+/** The aliases of Record<string, unknown> declared in the files (an alias of an alias too). */
+export function recordAliases(files: readonly SourceFile[]): string[] {
+  const names = new Set<string>();
+  for (;;) {
+    const before = names.size;
+    const known = [...names].map((n) => `\\b${n}\\b`);
+    for (const f of files) {
+      for (const re of [ALIAS, EXTENDS]) for (const m of f.text.matchAll(re)) names.add(m[1]!);
+      if (known.length) {
+        const via = new RegExp(`\\b(?:type\\s+(\\w+)(?:<[^=]*>)?\\s*=[^;]*(?:${known.join('|')})|interface\\s+(\\w+)(?:<[^{]*>)?\\s+extends\\s+[^{]*(?:${known.join('|')}))`, 'g');
+        for (const m of f.text.matchAll(via)) names.add((m[1] ?? m[2])!);
+      }
+    }
+    if (names.size === before) return [...names].sort();
+  }
+}
+
+const occurrences = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
+
 export function typeCounts() {
-  const files = PRODUCTION_DIRS.flatMap((d) => sources(join(ROOT, d))).map((f) => ({ path: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
-  const count = (re: RegExp, where: (p: string) => boolean = () => true) => files.filter((f) => where(f.path)).reduce((n, f) => n + (f.text.match(re)?.length ?? 0), 0);
-  const storedItem = /\bStoredItem\b/g;
+  const { files, generated } = productionFiles();
+  const aliases = recordAliases(files);
+  const aliasUse = aliases.length ? new RegExp(`\\b(?:${aliases.join('|')})\\b`, 'g') : undefined;
+  // a use of an alias counts as one Record<string, unknown>; its declaration (which names Record itself) once
+  const records = (f: SourceFile) => occurrences(f.text, RECORD) + (aliasUse ? occurrences(f.text, aliasUse) : 0);
+  const count = (fn: (f: SourceFile) => number, where: (p: string) => boolean = () => true) => files.filter((f) => where(f.path)).reduce((n, f) => n + fn(f), 0);
+  const storedItem = (f: SourceFile) => occurrences(f.text, /\bStoredItem\b/g);
+  const asUnknownAs = (f: SourceFile) => occurrences(f.text, /\bas unknown as\b/g);
+  const byFile = (fn: (f: SourceFile) => number, where: (p: string) => boolean = () => true) =>
+    Object.fromEntries(
+      files
+        .filter((f) => where(f.path) && fn(f) > 0)
+        .map((f) => [f.path, fn(f)] as const)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+    );
+  const lines = (f: SourceFile) => f.text.split('\n').length - (f.text.endsWith('\n') ? 1 : 0);
+  const long = files.filter((f) => lines(f) > 500);
   return {
-    recordStringUnknown: count(/Record<string, unknown>/g),
-    asUnknownAs: count(/\bas unknown as\b/g),
+    recordStringUnknown: count(records),
+    recordAliases: aliases,
+    asUnknownAs: count(asUnknownAs),
     storedItem: count(storedItem),
     storedItemOutsideData: count(storedItem, (p) => !p.startsWith('shared/data/')),
     storedItemInServices: count(storedItem, (p) => p.startsWith('shared/services/')),
-    filesOver500Lines: files
-      .map((f) => ({ path: f.path, lines: f.text.split('\n').length - (f.text.endsWith('\n') ? 1 : 0) }))
-      .filter((f) => f.lines > 500)
-      .map((f) => `${f.path} (${f.lines}${LONG_FILE_EXEMPT.includes(f.path) ? ', exempt' : ''})`),
+    filesOver500Lines: long.filter((f) => !LONG_FILE_EXEMPT.includes(f.path)).map((f) => `${f.path} (${lines(f)})`),
+    exemptFilesOver500Lines: long.filter((f) => LONG_FILE_EXEMPT.includes(f.path)).map((f) => `${f.path} (${lines(f)})`),
+    generatedFilesNotCounted: generated,
+    where: {
+      recordStringUnknown: byFile(records),
+      asUnknownAs: byFile(asUnknownAs),
+      storedItemOutsideData: byFile(storedItem, (p) => !p.startsWith('shared/data/')),
+    },
   };
 }
 
-if (require.main === module) console.log(JSON.stringify(typeCounts(), null, 2));
+if (require.main === module) {
+  const c = typeCounts();
+  const { where, ...counts } = c;
+  console.log(JSON.stringify({ ...counts, targets: TARGETS }, null, 2));
+  if (process.argv.includes('--where')) console.log(JSON.stringify(where, null, 2));
+}

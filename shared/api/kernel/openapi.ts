@@ -9,15 +9,18 @@ import type { KernelRoute } from './route';
  * into parameters. What a document says beyond that (its info, security scheme, error responses, headers)
  * is its profile: `operation` and `wrap` of `buildDocument`.
  */
-export type Json = Record<string, unknown>;
+/** A JSON value, as a document holds it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | Json;
+/** A JSON object of a document (an operation, a schema, a header, ...); an undefined member is left out when serialized. */
+export type Json = { [key: string]: JsonValue | undefined };
 
 /** `#/definitions/X` (zod's) as `#/components/schemas/X`, everywhere in a schema. */
-export function rewriteRefs(v: unknown): unknown {
+export function rewriteRefs(v: JsonValue): JsonValue {
   if (Array.isArray(v)) return v.map(rewriteRefs);
   if (v && typeof v === 'object') {
     const o: Json = {};
-    for (const [k, val] of Object.entries(v as Json)) {
-      o[k] = k === '$ref' && typeof val === 'string' ? val.replace('#/definitions/', '#/components/schemas/') : rewriteRefs(val);
+    for (const [k, val] of Object.entries(v)) {
+      if (val !== undefined) o[k] = k === '$ref' && typeof val === 'string' ? val.replace('#/definitions/', '#/components/schemas/') : rewriteRefs(val);
     }
     return o;
   }
@@ -30,11 +33,11 @@ export function rewriteRefs(v: unknown): unknown {
  */
 export class Components {
   readonly schemas: Record<string, Json> = {};
-  constructor(private readonly transform: (schema: unknown) => unknown = (schema) => schema) {}
+  constructor(private readonly transform: (schema: JsonValue) => JsonValue = (schema) => schema) {}
 
   /** A zod schema as JSON schema: a `$ref` to its component when it has an id, else inline. */
   schema(schema: z.ZodMiniType, io: 'input' | 'output'): Json {
-    const out = this.transform(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' })) as Json;
+    const out = this.transform(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json) as Json;
     const defs = (out.definitions ?? {}) as Record<string, Json>;
     delete out.definitions;
     delete out.$schema;

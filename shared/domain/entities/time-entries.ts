@@ -116,7 +116,16 @@ export interface TimeEntryFilters {
 }
 
 /** The 409 of a write to an invoiced entry: names the invoice's number (or says it is being made or released). */
-function heldMessage(rec: Readonly<Record<string, unknown>>, holder: Readonly<Record<string, unknown>> | undefined): string {
+/** What the message reads of the held entry, and of its invoice. */
+interface HeldEntry {
+  readonly id?: unknown;
+  readonly invoiceId?: unknown;
+}
+interface Holder {
+  readonly status?: unknown;
+  readonly number?: unknown;
+}
+function heldMessage(rec: HeldEntry, holder: Holder | undefined): string {
   const id = String(rec.id);
   if (!holder) return `Time entry ${id} is being invoiced or released from invoice ${String(rec.invoiceId)}; retry in a moment`;
   if (holder.status === 'void') return `Time entry ${id} is being released from invoice ${invoiceLabel(holder)}, which was voided; retry in a moment`;
@@ -124,7 +133,7 @@ function heldMessage(rec: Readonly<Record<string, unknown>>, holder: Readonly<Re
 }
 
 /** A time entry without endTime is a running timer. */
-export function isRunning(rec: Readonly<Record<string, unknown>>): boolean {
+export function isRunning(rec: { readonly endTime?: unknown }): boolean {
   return rec.endTime === undefined || rec.endTime === null;
 }
 
