@@ -69,30 +69,33 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
  * no other function's schemas or handlers, no assembled table but in openapi), CSV (shared/api/csv.ts) and
  * the running-timer rule only where a route needs them, and no Powertools Parameters (the Secrets Manager
  * read is the runtime SDK's, shared/platform/secret-value.ts).
- * - authorizers: 45.0 KB and 58.9 KB;
- * - entity functions: plain ones 148.0-148.2 KB; time-entries 160.0 (its timers, CSV, the running-timer
- *   rule and rollups), invoices 162.3 (the invoicing wing); 179.0-191.8 before issue 35's route modules.
- *   What holds them: our own code ~80 KB (the generic repository, paging, change feed, idempotency, the
- *   kernel's stack, every entity's declaration through the registry), zod/mini 30, Powertools logger +
- *   metrics + commons ~32;
- * - webhooks: 186.3 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
- * - console (console, console-keys): 244.9 KB (272.1 before it stopped importing the whole API route table;
- *   its zod is 58.6 KB because it builds the console's OpenAPI document with zod's JSON Schema generator,
- *   and it carries the invoicing wing);
- * - invoicePdf (console-invoice-pdf, GET .../invoices/{invoiceId}/pdf alone): 370.7 KB measured before the console
- *   stopped importing the API route table (537.6 KB with pdf-lib's whole ES build and the fonts' full metrics),
- *   of it pdf-lib 82 KB (its document model and writer only: shared/platform/pdf-lib/text-pdf.ts) and the
- *   fonts 7 KB (shared/platform/pdf-lib/fonts.json); the rest is the console's handler stack;
- * - the others: openapi 183.2 KB (the whole table's schemas and the JSON Schema generator, for the document),
- *   reports 158.8, the webhook workers 147.8, changes 127.9, me 120.2, invoice-sweep 119.7.
+ * Sizes of the merged tree of session 9 (issue 35's route modules, issue 32's payments, billing profile,
+ * unbilled time and paged entries):
+ * - authorizers: 45.1 KB and 58.9 KB;
+ * - entity functions: plain ones 151.2-151.4 KB (148.0-148.2 on the route-module branch alone; +3 KB from the
+ *   keyed create's position in its transaction and the records module); time-entries 163.2 (its timers, CSV,
+ *   the running-timer rule and rollups), invoices 162.9 (the invoicing wing); 179.0-191.8 before issue 35's
+ *   route modules. What holds them: our own code ~85 KB (the generic repository, paging, change feed,
+ *   idempotency, the kernel's stack, every entity's declaration through the registry), zod/mini 28, Powertools
+ *   logger + metrics + commons ~32;
+ * - webhooks: 189.5 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
+ * - console (console, console-keys): 262.3 KB (244.9 before issue 32's payments, billing profile, unbilled time
+ *   and paged entries; 272.1 before it stopped importing the whole API route table); its zod is 58.6 KB because
+ *   it builds the console's OpenAPI document with zod's JSON Schema generator, and it carries the invoicing wing;
+ * - invoicePdf (console-invoice-pdf, GET .../invoices/{invoiceId}/pdf alone): 360.1 KB (537.6 KB with pdf-lib's
+ *   whole ES build and the fonts' full metrics), of it pdf-lib 82 KB (its document model and writer only:
+ *   shared/platform/pdf-lib/text-pdf.ts) and the fonts 7 KB (shared/platform/pdf-lib/fonts.json); the rest is
+ *   the console's handler stack;
+ * - the others: openapi 185.6 KB (the whole table's schemas and the JSON Schema generator, for the document),
+ *   reports 162.2, the webhook workers 151.6, changes 130.8, me 122.5, invoice-sweep 119.4.
  */
 export const BUNDLE_LIMITS = {
   authorizer: 100 * 1024,
   entity: 166 * 1024,
   webhooks: 190 * 1024,
-  console: 248 * 1024,
-  invoicePdf: 376 * 1024,
-  other: 187 * 1024,
+  console: 266 * 1024,
+  invoicePdf: 364 * 1024,
+  other: 189 * 1024,
 } as const;
 /** The largest of the limits: no function's bundle may be larger. */
 export const MAX_BUNDLE_BYTES = Math.max(...Object.values(BUNDLE_LIMITS));

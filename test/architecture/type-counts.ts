@@ -12,8 +12,8 @@ import { join, relative, resolve } from 'node:path';
  */
 const ROOT = resolve(__dirname, '../..');
 export const PRODUCTION_DIRS = ['shared', 'functions', 'lib', 'local', 'admin', 'bin', 'console'];
-/** Files other issues are splitting while this count was taken (issue 32: the invoicing service; issue 35: the route table). */
-export const LONG_FILE_EXEMPT = ['shared/invoicing/service.ts', 'shared/api/routes.ts'];
+/** Files another change is splitting while a count is taken (none since session 9's merge: the invoicing service and the route table are split). */
+export const LONG_FILE_EXEMPT: string[] = [];
 /** The targets of issue 34 item 3. */
 export const TARGETS = { recordStringUnknown: 60, asUnknownAs: 2, storedItemOutsideData: 0, filesOver500Lines: 0 };
 
