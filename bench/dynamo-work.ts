@@ -250,7 +250,8 @@ async function requestsFor(route: RouteDef & { id: RouteId }, ws: Workspace): Pr
       {
         why: `${NEEDS_READ.lock} (number); ${NEEDS_READ.counters}; only draft and void invoices may be deleted, and entries carrying its id are released (a release job opens first); that no release is still running is a ConditionCheck in the transaction`,
         make: async () => {
-          const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, etag: _etag, ...inv } = ws.invoices[0]!;
+          // amountDue is derived on every read (the total minus the payments): not an input
+          const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, etag: _etag, amountDue: _due, ...inv } = ws.invoices[0]!;
           return createInvoice(ws.id, { ...inv, number: unique('INV').replace(/\s/g, '-'), status: 'draft' });
         },
       },
