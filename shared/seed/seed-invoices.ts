@@ -1,6 +1,7 @@
 import { clients, createInvoice, invoices } from '../data/repositories';
 import type { Client } from '../domain/entities/clients';
 import { cents, type Invoice, type InvoiceStatus } from '../domain/entities/invoices';
+import { liveParties } from '../invoicing/snapshot';
 import { prng } from './random';
 
 /**
@@ -90,9 +91,11 @@ export async function seedInvoices(workspaceId: string, count: number, opts: Inv
   }
   const created: Invoice[] = [];
   await Promise.all(
-    [...byClient.values()].map(async (inputs) => {
+    [...byClient.entries()].map(async ([clientId, inputs]) => {
+      // what a send snapshots (issue 32 item 5): an issued invoice keeps its parties as they were when made
+      const parties = await liveParties(workspaceId, clientId);
       for (const input of inputs) {
-        created.push(await createInvoice(workspaceId, input));
+        created.push(await createInvoice(workspaceId, input.status === 'draft' ? input : { ...input, ...parties }));
         opts.progress?.(created.length, count);
       }
     }),

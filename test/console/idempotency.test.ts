@@ -124,19 +124,23 @@ test('invoice create, send, pay and void: a repeat replays the first answer', as
   const list = await api.call('GET', `${base}/invoices`, { token: owner.token, query: { clientId } });
   expect(list.body.items).toHaveLength(1);
 
+  const sent = (await sentOf(WS)).invoice;
+  // a payment of the whole amount due (issue 32: { paidAt, amount, reference? })
+  const payment = { paidAt: new Date().toISOString().slice(0, 10), amount: sent.total };
   for (const [action, invoiceId] of [
     ['send', (await draftOf(WS)).invoice.id],
-    ['pay', (await sentOf(WS)).invoice.id],
+    ['pay', sent.id],
     ['void', (await draftOf(WS)).invoice.id],
   ] as const) {
     const k = randomUUID();
-    const first = await post(`${base}/invoices/${invoiceId}/${action}`, k, action === 'pay' ? {} : undefined);
+    const body = action === 'pay' ? payment : undefined;
+    const first = await post(`${base}/invoices/${invoiceId}/${action}`, k, body);
     expect([action, first.status]).toEqual([action, 200]);
-    const again = await post(`${base}/invoices/${invoiceId}/${action}`, k, action === 'pay' ? {} : undefined);
+    const again = await post(`${base}/invoices/${invoiceId}/${action}`, k, body);
     expect([action, again.status, again.headers['Idempotent-Replayed']]).toEqual([action, 200, 'true']);
     expect(again.body).toEqual(first.body);
     // without the key the repeat is refused by the invoice's status
-    const plain = await post(`${base}/invoices/${invoiceId}/${action}`, undefined, action === 'pay' ? {} : undefined);
+    const plain = await post(`${base}/invoices/${invoiceId}/${action}`, undefined, body);
     expect([action, plain.status]).toEqual([action, 409]);
   }
 });

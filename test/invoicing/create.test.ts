@@ -283,14 +283,21 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
     const f = await billableFixture(9, { currency: 'EUR' });
     const draft = await createFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD, lines: 'task', taxRate: 19, notes: 'Bank transfer within 30 days' });
     const workspace = { workspace: { name: 'Studio North', address: 'Harbour 5\nHamburg' } };
-    expect(pdfText(await renderInvoicePdf(f.ws, draft.id, workspace))).toContain('Invoice (draft)');
+    const draftText = pdfText(await renderInvoicePdf(f.ws, draft.id, workspace));
+    expect(draftText).toContain('Invoice (draft)');
+    // a draft's "From" follows the live sender: with no billing profile set, the fallback given
+    expect(draftText).toContain('Studio North');
     const inv = await sendInvoice(f.ws, draft.id);
     const bytes = await renderInvoicePdf(f.ws, inv.id, workspace);
     const text = pdfText(bytes);
     expect(text).toContain(`Invoice ${inv.number!}`);
     expect(inv.number).toBe('INV-000001');
     expect(text).toContain('Acme Corp');
-    expect(text).toContain('Studio North');
+    // once sent, "From" is the snapshot taken at the send (issue 32 item 5): no profile was set, so the
+    // workspace's name (its id here), whatever fallback a later render is given
+    expect(inv.from).toEqual({ name: f.ws });
+    expect(text).toContain(`From\n${f.ws}`);
+    expect(text).not.toContain('Studio North');
     expect(text).toContain('billing@acme.test');
     for (const li of inv.lineItems) expect(text).toContain(`${li.description} ${li.quantity.toFixed(2)} ${formatMoney(li.unitPrice, 'EUR')} ${formatMoney(li.amount, 'EUR')}`);
     expect(text).toContain(`Total ${formatMoney(inv.total, 'EUR')}`);

@@ -143,7 +143,9 @@ describe('120 seeded invoices', () => {
     expect(clientIds.size).toBe(5);
     // optional: notes, and what invoices made from time carry (taxRate, sentAt, paidAt, payments: the seed sets paidAt and payments on paid ones), and
     // releasing (issue 32: only while a void or delete releases the entries)
-    const optional = ['notes', 'taxRate', 'sentAt', 'paidAt', 'releasing', 'payments'];
+    // from and billTo: the parties an issued invoice keeps as sent (issue 32 item 5), absent on drafts (checked below)
+    const optional = ['notes', 'taxRate', 'sentAt', 'paidAt', 'releasing', 'payments', 'from', 'billTo'];
+    for (const inv of all) expect([inv.status, 'from' in inv, 'billTo' in inv]).toEqual([inv.status, inv.status !== 'draft', inv.status !== 'draft']);
     const shape = Object.keys(invoiceSchema.shape).sort();
     for (const inv of all) {
       expect(clientIds.has(inv.clientId)).toBe(true);
