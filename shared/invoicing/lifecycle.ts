@@ -11,7 +11,7 @@ import { type WriteOpts, audited, invoices, parse, stepBudgetMs, today } from '.
 import { continueFromTime } from './create';
 import { type PayInvoiceInput, type UpdateInvoiceInput, payInvoiceInput, updateInvoiceInput } from './inputs';
 import { getInvoice } from './read';
-import { liveParties, type DocumentParties } from './snapshot';
+import { partiesToKeep, type KeptParties } from './snapshot';
 import { type InvoiceReleasing, releaseStep, withRelease } from './release';
 
 /**
@@ -101,8 +101,8 @@ function finalize(
   current: Invoice,
   at: string,
   sequence: { previous: number | undefined; next: number } | undefined,
-  parties: DocumentParties,
-): { changes: { status: InvoiceStatus; sentAt: string; number: string } & DocumentParties; also: WriteOp[] } {
+  parties: KeptParties,
+): { changes: { status: InvoiceStatus; sentAt: string; number: string } & KeptParties; also: WriteOp[] } {
   const number = current.number ?? invoiceNumberOf(sequence!.next);
   // the snapshot (./snapshot.ts): what the document shows of the profile and the client, as sent
   return { changes: { status: 'sent', sentAt: at, number, ...parties }, also: sequence ? [sequenceOp(workspaceId, sequence)] : [] };
@@ -119,7 +119,7 @@ export async function sendInvoice(workspaceId: string, id: string, opts: WriteOp
   const at = opts.at === undefined ? new Date().toISOString() : parse(dateTimeString, opts.at);
   return guarded({ ...opts, workspaceId, id }, async (current) => {
     assertTransition(current, 'send');
-    const [sequence, parties] = await Promise.all([current.number === null ? nextNumber(workspaceId) : undefined, liveParties(workspaceId, current.clientId)]);
+    const [sequence, parties] = await Promise.all([current.number === null ? nextNumber(workspaceId) : undefined, partiesToKeep(workspaceId, current.clientId)]);
     const { changes, also } = finalize(workspaceId, current, at, sequence, parties);
     const entry = { status: { from: 'draft', to: 'sent' }, sentAt: { to: at }, number: { from: current.number, to: changes.number } };
     try {
@@ -183,7 +183,7 @@ export async function voidInvoice(workspaceId: string, id: string, opts: WriteOp
       workspaceId,
       { id },
       // a draft voided keeps its document as it was then, as a sent one does (./snapshot.ts)
-      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}), ...(read.status === 'draft' ? await liveParties(workspaceId, String(read.clientId)) : {}) },
+      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}), ...(read.status === 'draft' ? await partiesToKeep(workspaceId, String(read.clientId)) : {}) },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
         read,

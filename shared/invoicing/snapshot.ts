@@ -26,17 +26,36 @@ export function senderOf(workspaceId: string, profile: BillingProfile | undefine
 
 /** "From" and "Bill to" as they are now (two GetItems at once: the profile and the client). */
 export async function liveParties(workspaceId: string, clientId: string, fallbackSender?: InvoiceParty): Promise<DocumentParties> {
-  const [stored, client] = await Promise.all([readProfile(workspaceId), repository(clientEntity).getItem(workspaceId, { id: clientId })]);
-  const billTo: InvoiceParty = client ? { name: String(client.name), ...some('address', client.address), ...some('email', client.email) } : { name: clientId };
-  return { from: senderOf(workspaceId, stored?.profile, fallbackSender), billTo };
+  const kept = await partiesToKeep(workspaceId, clientId);
+  return { from: kept.from ?? fallbackSender ?? { name: workspaceId }, billTo: kept.billTo };
 }
 
 /**
- * The parties an invoice's document shows: its snapshot once sent (or void), the live records for a draft (and
- * for an invoice sent before snapshots existed). `fallbackSender` stands in for a workspace with no profile.
+ * What a send (or the void of a draft) copies into the invoice: `billTo` always, `from` only when the
+ * workspace has a billing profile. Without one the document names the workspace itself, which is never
+ * stored in an invoice (no answer carries a workspace id: test/hygiene/secrets.test.ts); a billing profile
+ * set later does not reach an invoice sent before it (`documentParties`).
+ */
+export async function partiesToKeep(workspaceId: string, clientId: string): Promise<KeptParties> {
+  const [stored, client] = await Promise.all([readProfile(workspaceId), repository(clientEntity).getItem(workspaceId, { id: clientId })]);
+  const billTo: InvoiceParty = client ? { name: String(client.name), ...some('address', client.address), ...some('email', client.email) } : { name: clientId };
+  return { ...(stored ? { from: senderOf(workspaceId, stored.profile) } : {}), billTo };
+}
+
+/** The parties a send keeps: `from` absent when the workspace had no billing profile then. */
+export interface KeptParties {
+  from?: InvoiceParty;
+  billTo: InvoiceParty;
+}
+
+/**
+ * The parties an invoice's document shows: its snapshot once sent (or void; `billTo` marks it, and a snapshot
+ * without `from` was taken without a billing profile: the workspace, never a profile set later), the live
+ * records for a draft (and for an invoice sent before snapshots existed). `fallbackSender` stands in for the
+ * workspace with no profile.
  */
 export async function documentParties(workspaceId: string, invoice: Invoice, fallbackSender?: InvoiceParty): Promise<DocumentParties> {
-  if (invoice.from && invoice.billTo) return { from: invoice.from, billTo: invoice.billTo };
+  if (invoice.billTo) return { from: invoice.from ?? fallbackSender ?? { name: workspaceId }, billTo: invoice.billTo };
   const live = await liveParties(workspaceId, invoice.clientId, fallbackSender);
-  return { from: invoice.from ?? live.from, billTo: invoice.billTo ?? live.billTo };
+  return { from: invoice.from ?? live.from, billTo: live.billTo };
 }

@@ -1,7 +1,7 @@
 import { clients, createInvoice, invoices } from '../data/repositories';
 import type { Client } from '../domain/entities/clients';
 import { cents, type Invoice, type InvoiceStatus } from '../domain/entities/invoices';
-import { liveParties } from '../invoicing/snapshot';
+import { partiesToKeep } from '../invoicing/snapshot';
 import { prng } from './random';
 
 /**
@@ -93,7 +93,7 @@ export async function seedInvoices(workspaceId: string, count: number, opts: Inv
   await Promise.all(
     [...byClient.entries()].map(async ([clientId, inputs]) => {
       // what a send snapshots (issue 32 item 5): an issued invoice keeps its parties as they were when made
-      const parties = await liveParties(workspaceId, clientId);
+      const parties = await partiesToKeep(workspaceId, clientId);
       for (const input of inputs) {
         created.push(await createInvoice(workspaceId, input.status === 'draft' ? input : { ...input, ...parties }));
         opts.progress?.(created.length, count);

@@ -293,11 +293,11 @@ describe('preview, sequence, draft changes, transitions, list, PDF', () => {
     expect(text).toContain(`Invoice ${inv.number!}`);
     expect(inv.number).toBe('INV-000001');
     expect(text).toContain('Acme Corp');
-    // once sent, "From" is the snapshot taken at the send (issue 32 item 5): no profile was set, so the
-    // workspace's name (its id here), whatever fallback a later render is given
-    expect(inv.from).toEqual({ name: f.ws });
-    expect(text).toContain(`From\n${f.ws}`);
-    expect(text).not.toContain('Studio North');
+    // once sent, "Bill to" is the snapshot taken at the send (issue 32 item 5); no billing profile was set, so
+    // the invoice keeps no "From" (it would hold the workspace id) and the document names the workspace
+    expect(inv.billTo).toMatchObject({ name: 'Acme Corp' });
+    expect(inv.from).toBeUndefined();
+    expect(text).toContain('Studio North');
     expect(text).toContain('billing@acme.test');
     for (const li of inv.lineItems) expect(text).toContain(`${li.description} ${li.quantity.toFixed(2)} ${formatMoney(li.unitPrice, 'EUR')} ${formatMoney(li.amount, 'EUR')}`);
     expect(text).toContain(`Total ${formatMoney(inv.total, 'EUR')}`);

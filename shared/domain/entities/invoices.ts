@@ -114,7 +114,8 @@ export const invoices = defineEntity({
     // (their document follows the live profile and client) and on invoices sent before snapshots existed.
     from: {
       schema: meta(invoicePartySchema, {
-        description: 'The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts',
+        description:
+          'The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts and when the workspace had no billing profile then (the document names the workspace)',
       }),
     },
     billTo: { schema: meta(invoicePartySchema, { description: 'The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts' }) },

@@ -1355,7 +1355,7 @@ export interface components {
             paidAt?: string;
             /** @description The payments recorded, oldest first (absent before the first) */
             payments?: components["schemas"]["InvoicePayment"][];
-            /** @description The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts */
+            /** @description The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts and when the workspace had no billing profile then (the document names the workspace) */
             from?: {
                 /** @example Acme Corp */
                 name: string;

@@ -249,7 +249,7 @@ export type Invoice = {
      */
     payments?: Array<InvoicePayment>;
     /**
-     * The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts
+     * The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts and when the workspace had no billing profile then (the document names the workspace)
      */
     from?: {
         name: string;

@@ -474,7 +474,7 @@ export type InvoiceLineItemsItem = {
 };
 
 /**
- * The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts
+ * The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts and when the workspace had no billing profile then (the document names the workspace)
  */
 export type InvoiceFrom = {
   /**
@@ -571,7 +571,7 @@ export interface Invoice {
      * @maxItems 100
      */
   payments?: InvoicePayment[];
-  /** The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts */
+  /** The sender as sent: the billing profile (display name, address, tax id, e-mail) when the invoice was sent; absent on drafts and when the workspace had no billing profile then (the document names the workspace) */
   from?: InvoiceFrom;
   /** The client as sent: its name, address and e-mail when the invoice was sent; absent on drafts */
   billTo?: InvoiceBillTo;
