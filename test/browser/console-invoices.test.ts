@@ -110,7 +110,8 @@ test('unbilled first; "Invoice this" prefills the form (its own address) and pre
   await form.waitFor();
   const hash = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
   expect([hash.get('new'), hash.get('from'), hash.get('to')]).toEqual([clientId, from, to]);
-  expect(await page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('aria-label')")).toBe('New invoice'); // the form has the focus
+  // the form takes the focus once it has rendered (an effect after the route change): waited for, bounded
+  await page.waitForFunction("document.activeElement && document.activeElement.getAttribute('aria-label') === 'New invoice'", undefined, { timeout: 10_000 });
   expect(await form.getByLabel('Client', { exact: true }).inputValue()).toBe(clientId);
   expect(await form.getByLabel('Period start', { exact: true }).inputValue()).toBe(from);
   expect(await form.getByLabel('Period end', { exact: true }).inputValue()).toBe(to);
