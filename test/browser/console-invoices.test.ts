@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
 import { startApi, type RunningApi } from '../local/npm-start';
+import { until } from './support';
 
 /**
  * Issue 32, items 7 and 8, in the page (chromium against `npm start` and its demo seed, which leaves two weeks
@@ -111,7 +112,7 @@ test('unbilled first; "Invoice this" prefills the form (its own address) and pre
   const hash = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
   expect([hash.get('new'), hash.get('from'), hash.get('to')]).toEqual([clientId, from, to]);
   // the form takes the focus once it has rendered (an effect after the route change): waited for, bounded
-  await page.waitForFunction("document.activeElement && document.activeElement.getAttribute('aria-label') === 'New invoice'", undefined, { timeout: 10_000 });
+  await until(page, "document.activeElement?.getAttribute('aria-label') === 'New invoice'", 10_000);
   expect(await form.getByLabel('Client', { exact: true }).inputValue()).toBe(clientId);
   expect(await form.getByLabel('Period start', { exact: true }).inputValue()).toBe(from);
   expect(await form.getByLabel('Period end', { exact: true }).inputValue()).toBe(to);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
 import { admin, startApi, type RunningApi } from '../local/npm-start';
-import { patientPages } from './support';
+import { patientPages, sleep, until } from './support';
 
 /**
  * What the console API grew in issue 36, shown in the page (chromium against `npm start`): a rolled pair of
@@ -82,15 +82,6 @@ async function signIn(page: Page, email: string, password: string, hash = '') {
   await page.locator('#section-heading').waitFor();
 }
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/**
- * Waits until an expression is true in the page. Not page.waitForFunction: its polling evaluates the string
- * with eval inside the page, which the console's CSP (script-src 'self', no unsafe-eval) refuses.
- */
-async function until(page: Page, expression: string, timeoutMs = 30_000) {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) if (await page.evaluate(expression)) return;
-  throw new Error(`Not true within ${timeoutMs} ms: ${expression}`);
-}
 const v1 = (path: string, key: string, init: RequestInit = {}) =>
   fetch(`${base}${path}`, { ...init, headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
 

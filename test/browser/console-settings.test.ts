@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
 import { admin, startApi, type RunningApi } from '../local/npm-start';
+import { until } from './support';
 
 /**
  * The console's Settings section (issue 32 item 6) in chromium against `npm start`: its own address
@@ -44,12 +45,6 @@ const printed = (pattern: RegExp) => {
   if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}`);
   return m[1];
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Waits until an expression is true in the page (not waitForFunction: the console's CSP refuses its eval). */
-async function until(page: Page, expression: string, timeoutMs = 15_000) {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) if (await page.evaluate(expression)) return;
-  throw new Error(`Not true within ${timeoutMs} ms: ${expression}`);
-}
 async function signIn(page: Page, email: string, password: string, hash = '') {
   await page.goto(`${base}/console${hash}`);
   await page.getByRole('button', { name: 'Sign in' }).click();

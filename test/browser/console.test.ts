@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
 import { admin, startApi, type RunningApi } from '../local/npm-start';
-import { patientPages } from './support';
+import { patientPages, until } from './support';
 
 /**
  * The console's whole flow in a real browser (Debian's chromium, playwright-core) against `npm start`
@@ -497,7 +497,7 @@ test('a page that fits people: 390 px without sideways scroll, axe-core without 
   await picker.selectOption('viewer');
   await page.getByRole('button', { name: `Save role of ${owner}` }).click();
   await page.getByRole('alert').filter({ hasText: /owner/i }).waitFor();
-  await page.waitForFunction(`document.querySelector('select[aria-label="Role of ${owner}"]').value === 'owner'`);
+  await until(page, `document.querySelector('select[aria-label="Role of ${owner}"]').value === 'owner'`);
   // Removal asks first: Escape keeps the member.
   await page.getByLabel('Email', { exact: true }).fill('asks-first@demo.example');
   await page.getByRole('button', { name: 'Add member' }).click();

@@ -20,3 +20,14 @@ export function patientPages(browser: () => Browser): { newContext: (o?: Context
   const newPage = async (options?: ContextOptions) => (await newContext(options)).newPage();
   return { newContext, newPage };
 }
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until an expression is true in the page. Not page.waitForFunction: its polling evaluates the string
+ * with eval inside the page, which the console's CSP (script-src 'self', no unsafe-eval) refuses.
+ */
+export async function until(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) if (await page.evaluate(expression)) return;
+  throw new Error(`Not true within ${timeoutMs} ms: ${expression}`);
+}
