@@ -84,5 +84,21 @@ export default defineConfig(
     },
   },
 
+  {
+    name: 'project/browser-tests',
+    // CI failed once on a page.waitForFunction in a console test: its polling evaluates the predicate with eval
+    // in the page, which the console's CSP (no unsafe-eval) refuses, so it can never become true.
+    files: ['test/browser/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'waitForFunction',
+          message: "The console's CSP refuses the eval of waitForFunction's polling: wait with until(page, expression) from test/browser/support.ts.",
+        },
+      ],
+    },
+  },
+
   prettier,
 );

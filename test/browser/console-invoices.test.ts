@@ -1,11 +1,6 @@
 // @run-alone: npm start and chromium (run after the parallel files, one at a time)
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../../local/dynamodb';
-import { startApi, type RunningApi } from '../local/npm-start';
-import { until } from './support';
+import type { Page } from 'playwright-core';
+import { audit, signIn as signInAt, startConsole, until, type ConsoleRun } from './support';
 
 /**
  * Issue 32, items 7 and 8, in the page (chromium against `npm start` and its demo seed, which leaves two weeks
@@ -16,58 +11,21 @@ import { until } from './support';
  * what happens; the detail reads its entries by page; axe-core finds nothing serious at 1280 and 390 px, and
  * the page never scrolls sideways.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 jest.setTimeout(300_000);
 
-let api: RunningApi;
-let browser: Browser;
-let base: string;
-let dataDir: string;
-
+let run: ConsoleRun;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH`);
-  dataDir = mkdtempSync(join(tmpdir(), 'console-invoices-'));
-  const port = await freePort();
-  api = startApi({ PORT: String(port), DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir });
-  await api.ready;
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  run = await startConsole('console-invoices');
 }, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  api?.child.kill('SIGINT');
-  await api?.exited;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const printed = (pattern: RegExp) => {
-  const m = pattern.exec(api.output());
-  if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}`);
-  return m[1];
-};
+afterAll(() => run?.stop());
 
 async function signIn(page: Page) {
-  await page.goto(`${base}/console#/invoices`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByLabel('Email').fill(printed(/Email: +(\S+)/));
-  await page.getByLabel('Password').fill(printed(/Password: +(\S+)/));
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInAt(page, run.base, run.owner().email, run.owner().password, '#/invoices');
   await page.getByRole('heading', { name: 'Invoices', exact: true }).waitFor();
 }
 
-const axeSource = () => readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-async function audit(page: Page, where: string) {
-  await page.evaluate(axeSource());
-  const found: string[] = await page.evaluate(
-    "axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))",
-  );
-  expect({ where, found }).toEqual({ where, found: [] });
-  // the page itself never scrolls sideways (a wide table scrolls in its own box)
-  expect({ where, sideways: await page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth') }).toEqual({ where, sideways: false });
-}
-
 test('unbilled first; "Invoice this" prefills the form (its own address) and previews the row\'s amount; the draft edited with a live preview; "Finalize and mark sent"; axe at 1280 and 390 px', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await run.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
@@ -172,7 +130,7 @@ test('unbilled first; "Invoice this" prefills the form (its own address) and pre
 
   // 390 px: the section, the prefilled form and the editor of another draft
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${base}/console#/invoices`);
+  await page.goto(`${run.base}/console#/invoices`);
   await unbilled.waitFor();
   await audit(page, 'Invoices at 390 px');
   const other = rows.filter({ has: page.getByRole('link', { name: /^Invoice this: / }) }).first();

@@ -1,15 +1,13 @@
 // Shares the machine with the other test files (no @run-alone mark): its npm start (own DynamoDB Local, free
 // ports, a DATA_DIR of its own) and chromium are its own, and its waits are lower bounds (an authorizer cache
 // time, a rate-limit window waited out) or bounded polls, so a loaded run is slower, not red.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../../local/dynamodb';
-import { admin, startApi, type RunningApi } from '../local/npm-start';
-import { patientPages, sleep, until } from './support';
+import type { Browser, Page } from 'playwright-core';
+import { admin } from '../local/npm-start';
+import { audit, eventually, painted, patientPages, signIn as signInAt, sleep, startConsole, until, v1 as v1At, type ConsoleRun } from './support';
 
 /**
  * What the console API grew in issue 36, shown in the page (chromium against `npm start`): a rolled pair of
@@ -18,26 +16,20 @@ import { patientPages, sleep, until } from './support';
  * after" lines and filters in the address; the Webhooks section by role (list, attempts, disable, enable,
  * delete after a confirmation; the key's revoke confirmation lists its webhooks), axe-core and 390 px.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CACHE_SECONDS = 3;
 jest.setTimeout(300_000);
 
-let api: RunningApi;
 let browser: Browser;
 const { newContext, newPage } = patientPages(() => browser);
 let base: string;
 let dynamo: string;
-let dataDir: string;
+let owner: ConsoleRun['owner'];
+let stop: ConsoleRun['stop'];
 let receiver: Server;
 let receiverUrl: string;
 const received: Array<{ type: string }> = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH`);
-  dataDir = mkdtempSync(join(tmpdir(), 'console-sections-'));
-  const port = await freePort();
-  const dynamoPort = await freePort();
-  api = startApi({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, AUTH_CACHE_TTL_SECONDS: String(CACHE_SECONDS) });
   // A real receiver for the webhook: answers 200 to every delivery and keeps what came.
   receiver = createServer((req, res) => {
     let body = '';
@@ -53,37 +45,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  await api.ready;
-  base = `http://127.0.0.1:${port}`;
-  dynamo = `http://127.0.0.1:${dynamoPort}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  ({ browser, base, dynamo, owner, stop } = await startConsole('console-sections', { AUTH_CACHE_TTL_SECONDS: String(CACHE_SECONDS) }));
 }, 300_000);
 afterAll(async () => {
-  await browser?.close();
-  api?.child.kill('SIGINT');
-  await api?.exited;
+  await stop?.();
   await new Promise((r) => receiver?.close(r));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const printed = (pattern: RegExp) => {
-  const m = pattern.exec(api.output());
-  if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}`);
-  return m[1];
-};
-const owner = () => ({ email: printed(/Email: +(\S+)/), password: printed(/Password: +(\S+)/) });
-
-async function signIn(page: Page, email: string, password: string, hash = '') {
-  await page.goto(`${base}/console${hash}`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#section-heading').waitFor();
-}
+const signIn = (page: Page, email: string, password: string, hash = '') => signInAt(page, base, email, password, hash);
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
-const v1 = (path: string, key: string, init: RequestInit = {}) =>
-  fetch(`${base}${path}`, { ...init, headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+const v1 = (path: string, key: string, init: RequestInit = {}) => v1At(base, path, key, init);
 
 /** A key made with the admin CLI: its secret and id. */
 async function cliKey(name: string, scopes: string): Promise<{ key: string; id: string; prefix: string }> {
@@ -254,14 +225,14 @@ test("webhooks: the list (key, last delivery), one webhook at #/webhooks/<id> wi
   expect(hook.status).toBe(201);
   const { id: hookId } = (await hook.json()) as { id: string };
   expect((await v1('/v1/clients', k.key, { method: 'POST', body: JSON.stringify({ name: 'Hooked client' }) })).status).toBe(201);
-  for (let i = 0; i < 150 && !received.some((e) => e.type === 'client.created'); i++) await sleep(200);
+  await eventually('the receiver has client.created', () => received.some((e) => e.type === 'client.created'));
   expect(received.map((e) => e.type)).toContain('client.created');
   // the attempt is recorded after the receiver's answer: wait until the delivery log has it (not a fixed sleep)
   const recorded = async () => {
     const log = await v1(`/v1/webhooks/${hookId}/deliveries`, k.key);
     return log.status === 200 && ((await log.json()) as { items: Array<{ statusCode?: number }> }).items.some((a) => a.statusCode === 200);
   };
-  for (let i = 0; i < 60 && !(await recorded()); i++) await sleep(500);
+  await eventually('the delivery log has the 200 attempt', recorded);
 
   const page = await newPage({ viewport: { width: 1280, height: 800 } });
   await signIn(page, owner().email, owner().password, '#/webhooks');
@@ -298,19 +269,10 @@ test("webhooks: the list (key, last delivery), one webhook at #/webhooks/<id> wi
   await row.getByRole('button', { name: `Disable webhook ${receiverUrl}` }).waitFor();
 
   // axe-core and no sideways scroll, at both widths, with the detail open.
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.waitForTimeout(300);
-    await page.evaluate(axeSource);
-    const found: string[] = await page.evaluate(
-      "axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))",
-    );
-    expect({ width, found }).toEqual({ width, found: [] });
-    const { scroll, client }: { scroll: number; client: number } = await page.evaluate(
-      '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
-    );
-    expect({ width, sideways: scroll > client }).toEqual({ width, sideways: false });
+    await painted(page);
+    await audit(page, `webhooks at ${width} px`);
     await page.screenshot({ path: join(tmpdir(), `console-webhooks-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createLocalServer } from '../../local/server';
 import { useTestTable } from '../support/harness';
+import { launchChromium, until } from './support';
 
 /**
  * GET /v1/docs in a real browser: Debian's chromium driven by playwright-core (no browser download;
@@ -17,19 +17,16 @@ import { useTestTable } from '../support/harness';
 useTestTable();
 /** The little of the DOM the page functions below use (they run in the browser; this program has no DOM types). */
 declare const document: { getElementById(id: string): unknown; querySelectorAll(selector: string): Iterable<{ id: string }>; body: { innerText: string } };
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let server: Server;
 let base: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
   server = createLocalServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -63,11 +60,7 @@ test('the reference page loads with no console error, from the API alone, and sh
   expect(res?.status()).toBe(200);
   expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');
   // Redoc gives each operation a section with the id operation/<operationId>: wait until all are there.
-  await page.waitForFunction(
-    (ids: string[]) => ids.every((id) => document.getElementById(`operation/${id}`) !== null),
-    operations.map((o) => o.operationId),
-    { timeout: 60_000 },
-  );
+  await until(page, `${JSON.stringify(operations.map((o) => `operation/${o.operationId}`))}.every((id) => document.getElementById(id) !== null)`, 60_000);
 
   const shown = await page.evaluate(() => ({
     ids: [...document.querySelectorAll('[id^="operation/"]')].map((e) => e.id.slice('operation/'.length)),

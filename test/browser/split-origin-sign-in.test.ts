@@ -1,9 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
-import { startApi, type RunningApi } from '../local/npm-start';
+import { startConsole, type ConsoleRun } from './support';
 
 /**
  * Sign-in against Cognito's layout (issue 33 item 1): the issuer's origin serves discovery and the JWKS
@@ -11,35 +7,14 @@ import { startApi, type RunningApi } from '../local/npm-start';
  * OIDC_AUTH_PORT starts the local provider that way; the real page, in chromium, with its CSP on, signs in
  * through the provider's form and reaches its first section: the code exchange at the other origin passed.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 jest.setTimeout(180_000);
 
-let api: RunningApi;
-let browser: Browser;
-let base: string;
-let dataDir: string;
-
+let run: ConsoleRun;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium or set CHROMIUM_PATH`);
-  dataDir = mkdtempSync(join(tmpdir(), 'split-origin-'));
-  const port = await freePort();
-  api = startApi({ PORT: String(port), DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir, OIDC_AUTH_PORT: String(await freePort()) });
-  await api.ready;
-  base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  run = await startConsole('split-origin', { OIDC_AUTH_PORT: String(await freePort()) });
 }, 150_000);
-afterAll(async () => {
-  await browser?.close();
-  api?.child.kill('SIGINT');
-  await api?.exited;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const printed = (pattern: RegExp) => {
-  const m = pattern.exec(api.output());
-  if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}`);
-  return m[1];
-};
+afterAll(() => run?.stop());
+const printed = (pattern: RegExp) => run.printed(pattern);
 
 test("sign-in passes with the CSP on when the token endpoint is on another origin than the issuer (Cognito's pool domain)", async () => {
   const issuer = printed(/OpenID Provider \(issuer\): (http:\/\/127\.0\.0\.1:\d+)/);
@@ -52,7 +27,7 @@ test("sign-in passes with the CSP on when the token endpoint is on another origi
   for (const name of ['authorization_endpoint', 'token_endpoint', 'end_session_endpoint']) expect(new URL(discovery[name]!).origin).toBe(authOrigin);
   expect((await fetch(`${issuer}/token`, { method: 'POST' })).status).toBe(404);
 
-  const page = await browser.newPage();
+  const page = await run.browser.newPage();
   const problems: string[] = [];
   const tokenCalls: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -64,7 +39,7 @@ test("sign-in passes with the CSP on when the token endpoint is on another origi
     if (r.url() === discovery.token_endpoint) tokenCalls.push(`${r.request().method()} ${r.status()}`);
   });
 
-  const res = await page.goto(`${base}/console`);
+  const res = await page.goto(`${run.base}/console`);
   const csp = res!.headers()['content-security-policy']!;
   const connectSrc = csp
     .split(';')

@@ -1,4 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { freePort } from '../../local/dynamodb';
+import { startApi, type RunningApi } from '../local/npm-start';
 
 /**
  * Pages and contexts that wait up to 60 s for an element or a navigation (Playwright's default is 30 s). The
@@ -24,10 +29,133 @@ export function patientPages(browser: () => Browser): { newContext: (o?: Context
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Waits until an expression is true in the page. Not page.waitForFunction: its polling evaluates the string
- * with eval inside the page, which the console's CSP (script-src 'self', no unsafe-eval) refuses.
+ * Waits until an expression is true in the page. Not page.waitForFunction (eslint refuses it in test/browser):
+ * its polling evaluates the string with eval inside the page, which the console's CSP (script-src 'self', no
+ * unsafe-eval) refuses.
  */
-export async function until(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+export async function until(page: Page, expression: string, timeoutMs = STEP_TIMEOUT_MS): Promise<void> {
   for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(100)) if (await page.evaluate(expression)) return;
   throw new Error(`Not true within ${timeoutMs} ms: ${expression}`);
+}
+
+/** Waits until a probe in the test (an HTTP call, a list a receiver fills) is true; fails naming what it waited for. */
+export async function eventually(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 60_000, everyMs = 200): Promise<void> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await sleep(everyMs)) if (await probe()) return;
+  throw new Error(`Not true within ${timeoutMs} ms: ${what}`);
+}
+
+/** Waits until the page has laid out and painted what the last change (a resize, a click) made: two frames. */
+export const painted = (page: Page): Promise<unknown> => page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's chromium (no browser download; .ci/run installs it with apt when missing; CHROMIUM_PATH overrides). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+  // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+}
+
+/** A file's own `npm start` (free ports, a DATA_DIR of its own) and chromium, started side by side. */
+export interface ConsoleRun {
+  api: RunningApi;
+  browser: Browser;
+  /** the API and console origin, http://127.0.0.1:<port> */
+  base: string;
+  /** its DynamoDB Local, for the admin CLI */
+  dynamo: string;
+  dataDir: string;
+  /** The first group of a pattern in what npm start printed (the demo owner's e-mail, the demo key...). */
+  printed: (pattern: RegExp) => string;
+  /** The demo owner npm start printed. */
+  owner: () => { email: string; password: string };
+  stop: () => Promise<void>;
+}
+
+export async function startConsole(name: string, env: Record<string, string> = {}): Promise<ConsoleRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const port = await freePort();
+  const dynamoPort = await freePort();
+  const api = startApi({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, ...env });
+  const launched = launchChromium();
+  let browser: Browser | undefined;
+  const stop = async () => {
+    await browser?.close();
+    api.child.kill('SIGINT');
+    await api.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    [browser] = await Promise.all([launched, api.ready]);
+  } catch (e) {
+    browser = await launched.catch(() => undefined);
+    await stop();
+    throw e;
+  }
+  const printed = (pattern: RegExp) => {
+    const m = pattern.exec(api.output());
+    if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}`);
+    return m[1];
+  };
+  return {
+    api,
+    browser,
+    base: `http://127.0.0.1:${port}`,
+    dynamo: `http://127.0.0.1:${dynamoPort}`,
+    dataDir,
+    printed,
+    owner: () => ({ email: printed(/Email: +(\S+)/), password: printed(/Password: +(\S+)/) }),
+    stop,
+  };
+}
+
+/**
+ * Signs in through the local OpenID Provider's form from the console at `base` (`hash`: the section to land in,
+ * e.g. '#/settings') and waits for the section's heading.
+ */
+export async function signIn(page: Page, base: string, email: string, password: string, hash = ''): Promise<void> {
+  await page.goto(`${base}/console${hash}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('#section-heading').waitFor();
+}
+
+/** An /v1 call with an API key. */
+export const v1 = (base: string, path: string, key: string, init: RequestInit = {}): Promise<Response> =>
+  fetch(`${base}${path}`, { ...init, headers: { 'X-API-Key': key, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });
+
+let axeSource: string | undefined;
+/** axe-core's serious and critical findings in the page, each as "rule target, target". */
+export async function axeFindings(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  return page.evaluate(
+    "axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))",
+  );
+}
+
+export const scrollsSideways = (page: Page): Promise<boolean> => page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+
+/**
+ * No serious or critical axe-core finding where the page is (`where` names it in a failure) and, unless
+ * `sideways: false`, the page itself does not scroll sideways (a wide table scrolls in its own box).
+ */
+export async function audit(page: Page, where: string, { sideways = true } = {}): Promise<void> {
+  expect({ where, found: await axeFindings(page) }).toEqual({ where, found: [] });
+  if (sideways) expect({ where, sideways: await scrollsSideways(page) }).toEqual({ where, sideways: false });
+}
+
+/**
+ * Reloads a signed-in page and waits for `landed`: the console may first show its Sign in button (a click
+ * then goes through the provider's live session, no form) or come back signed in. Waits for either before
+ * looking, never reads the button's visibility before the page has rendered.
+ */
+export async function reloadSignedIn(page: Page, landed: Locator): Promise<void> {
+  await page.reload();
+  const signInButton = page.getByRole('button', { name: 'Sign in' });
+  await signInButton.or(landed).first().waitFor();
+  if (await signInButton.isVisible()) await signInButton.click();
+  await landed.first().waitFor();
 }
