@@ -87,6 +87,8 @@ export async function startConsole(name: string, env: Record<string, string> = {
   };
   try {
     [browser] = await Promise.all([launched, api.ready]);
+    // the lines after "API listening" (the provider's issuer and endpoints) may come in a later chunk
+    await eventually('npm start printed its OpenID Provider', () => api.output().includes('OpenID Provider (issuer):'), 30_000, 50);
   } catch (e) {
     browser = await launched.catch(() => undefined);
     await stop();
