@@ -1,4 +1,7 @@
-// @run-alone: npm start and chromium (run after the parallel files, one at a time)
+// Shares the machine with the other test files (no run-alone mark): its npm start (own DynamoDB Local, free ports,
+// a DATA_DIR of its own) and chromium are its own, every wait is a bounded poll or locator wait of 60 s (support.ts),
+// and nothing it asserts is a time: a loaded run is slower, not red. (It ran alone until issue 34: the alone group
+// is pure wall time.)
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';

@@ -119,7 +119,8 @@ test('stop during a restart backoff: nothing more is started, and it does not gi
   s.started[0]!.die();
   const t = Date.now();
   await sup.stop();
-  expect(Date.now() - t).toBeLessThan(1000);
+  // not a speed bound: stop did not wait out the 60 s backoff (a loaded machine may take seconds, never 60)
+  expect(Date.now() - t).toBeLessThan(30_000);
   expect(s.calls()).toBe(1);
   expect(onGiveUp).not.toHaveBeenCalled();
 });
