@@ -119,7 +119,7 @@ test('unbilled first; "Invoice this" prefills the form (its own address) and pre
   expect([await lines.locator('tbody tr.tax td').last().innerText(), await lines.locator('tbody tr.total td').last().innerText()]).toEqual([liveTax, liveTotal]);
   expect(await detail.innerText()).toContain('due 2030-01-31');
   expect(await detail.innerText()).toContain('Thank you for your business.');
-  expect((await page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('aria-label')")) ?? '').toMatch(/^Invoice [^ ]+$/); // the detail region (not one of its tables)
+  await until(page, "/^Invoice [^ ]+$/.test(document.activeElement?.getAttribute('aria-label') ?? '')"); // the detail region (not one of its tables), focused in an effect: waited for
   expect(new URL(page.url()).hash).not.toContain('edit=1');
 
   // what the button does, said: nothing is e-mailed

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { admin } from '../local/npm-start';
-import { audit, eventually, painted, patientPages, signIn as signInAt, sleep, startConsole, until, v1 as v1At, type ConsoleRun } from './support';
+import { audit, eventually, painted, patientPages, reloadSignedIn, signIn as signInAt, sleep, startConsole, until, v1 as v1At, type ConsoleRun } from './support';
 
 /**
  * What the console API grew in issue 36, shown in the page (chromium against `npm start`): a rolled pair of
@@ -253,12 +253,7 @@ test("webhooks: the list (key, last delivery), one webhook at #/webhooks/<id> wi
   const attempts = detail.getByRole('table', { name: 'Delivery attempts' });
   await attempts.waitFor();
   expect(await attempts.locator('tbody tr', { hasText: 'client.created' }).first().innerText()).toMatch(/client\.created[\s\S]*\b200\b/);
-  await page.reload();
-  if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) await page.getByRole('button', { name: 'Sign in' }).click();
-  await page
-    .getByRole('region', { name: `Webhook ${receiverUrl}` })
-    .getByRole('table', { name: 'Delivery attempts' })
-    .waitFor();
+  await reloadSignedIn(page, page.getByRole('region', { name: `Webhook ${receiverUrl}` }).getByRole('table', { name: 'Delivery attempts' }));
 
   // Disable, enable: busy while the request runs, the result announced and focused.
   await row.getByRole('button', { name: `Disable webhook ${receiverUrl}` }).click();

@@ -285,7 +285,7 @@ test('an edit sends only what changed: renaming a key that expires in 90 days ke
   // Escape-able dialog gone, the row shows the new name and focus is on it.
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   await page.locator(`tr[data-key-id="${made.apiKey.id}"]`, { hasText: 'Ninety days renamed' }).waitFor();
-  expect(await page.evaluate('document.activeElement?.textContent')).toBe('Ninety days renamed');
+  await until(page, "document.activeElement?.textContent === 'Ninety days renamed'"); // focus moves in an effect: waited for
   expect(problems).toEqual([]);
   await page.close();
 });
@@ -304,7 +304,7 @@ test('one click, one effect: a double-click on Create sends one POST (with an Id
   expect(posts[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   expect(await page.locator('tr[data-key-id]', { hasText: 'Double click' }).count()).toBe(1);
   // Focus moved to the result: the new key's box.
-  expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('New key');
+  await until(page, "document.activeElement?.getAttribute('aria-label') === 'New key'"); // focus moves in an effect: waited for
   await page.getByRole('button', { name: 'Copy' }).click();
   await page.getByText('Copied', { exact: true }).waitFor();
 
