@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, generateApiKey, hashApiKey, isValidWorkspaceId, keyPref
 import { boundReached, busy, conflict } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import type { Scope } from '../domain/auth';
-import { db, queryAll, tableName, type StoredItem } from './db';
+import { db, queryAll, tableName, type ExpressionValue, type StoredItem } from './db';
 import { keys } from './keys';
 import { auditOp, diff } from './audit';
 import { writeAll, type WriteOp } from './write';
@@ -318,7 +318,7 @@ export async function updateApiKey(id: string, change: KeyChange, actor = ADMIN_
     const released = Boolean(item.released);
     const revives = released && !before.revokedAt && keyState(after) === 'active';
     const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
+    const values: Record<string, ExpressionValue> = {};
     const sets: string[] = [];
     const removes: string[] = [];
     Object.entries(change).forEach(([k, v], i) => {

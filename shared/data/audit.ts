@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from '../domain/ids';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor, type CursorKey } from './cursor';
 import { db, tableName, type StoredItem } from './db';
 import { keys } from './keys';
 import { TABLE_TTL_ATTRIBUTE, TYPE_ATTRIBUTE } from './table';
@@ -116,10 +116,10 @@ export async function listAudit(
     workspaceId,
     query: { audit: true, ...(f.action ? { action: f.action } : {}), ...(f.actor ? { actor: f.actor } : {}), ...(f.targetId ? { targetId: f.targetId } : {}) },
   };
-  let start: Record<string, unknown> | undefined = opts.cursor ? await decodeCursor(opts.cursor, binding, ['PK', 'SK']) : undefined;
+  let start: CursorKey | StoredItem | undefined = opts.cursor ? await decodeCursor(opts.cursor, binding, ['PK', 'SK']) : undefined;
   const conditions: string[] = [];
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':pk': keys.auditPartition(workspaceId) };
+  const values: Record<string, string> = { ':pk': keys.auditPartition(workspaceId) };
   const add = (condition: string, attrs: Record<string, string>, name: string, value: string) => {
     conditions.push(condition);
     Object.assign(names, attrs);
@@ -129,7 +129,7 @@ export async function listAudit(
   if (f.actor) add('#actor = :actor', { '#actor': 'actor' }, ':actor', f.actor);
   if (f.targetId) add('#target.#tid = :tid', { '#target': 'target', '#tid': 'id' }, ':tid', f.targetId);
   const items: AuditEntry[] = [];
-  let last: Record<string, unknown> | undefined;
+  let last: StoredItem | undefined;
   for (let calls = 0; calls < 10 && items.length < opts.limit; calls++) {
     const res = await db().send(
       new QueryCommand({

@@ -2,6 +2,7 @@ import type { AnyEntity } from '../domain/entity';
 import { timeEntries } from '../domain/entities/time-entries';
 import type { Change } from './changes';
 import type { StoredItem } from './db';
+import type { AnyRecord } from './records';
 import type { WriteOp } from './write';
 
 /**
@@ -23,12 +24,13 @@ export interface CompanionContext {
   before?: StoredItem;
   after?: StoredItem;
   /** The repository's view of an item: what its event and answer carry. */
-  present: (item: StoredItem) => Record<string, unknown>;
+  present: (item: StoredItem) => AnyRecord;
   /** The stored item of a record with new field values (keys and index keys rebuilt). */
-  toItem: (rec: Record<string, unknown>, internals: StoredItem) => StoredItem;
+  toItem: (rec: AnyRecord, internals: StoredItem) => StoredItem;
   /** The record fields of a stored item. */
-  stored: (item: StoredItem) => Record<string, unknown>;
-  derive: (rec: Record<string, unknown>) => Record<string, unknown>;
+  stored: (item: StoredItem) => AnyRecord;
+  /** The record with its server-computed values (the declaration's `derived`). */
+  derive: (rec: AnyRecord) => AnyRecord;
 }
 export type Companion = (ctx: CompanionContext) => Promise<CompanionPlan>;
 

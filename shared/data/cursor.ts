@@ -36,9 +36,8 @@ export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null';
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const fields: Array<[string, unknown]> = Object.entries(value);
+  const entries = fields.filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
@@ -106,14 +105,13 @@ export async function decodeCursor(cursor: string, binding: CursorBinding, keyAt
     throw invalid('was issued for other filters; repeat the request with the same filters, or start again without a cursor');
   }
   const key = body.k;
-  if (
-    !key ||
-    typeof key !== 'object' ||
-    Array.isArray(key) ||
-    Object.keys(key).length !== keyAttributes.length ||
-    !keyAttributes.every((a) => typeof (key as Record<string, unknown>)[a] === 'string')
-  ) {
-    throw invalid('is not a valid cursor');
-  }
-  return key as CursorKey;
+  if (!isPositionKey(key, keyAttributes)) throw invalid('is not a valid cursor');
+  return key;
+}
+
+/** Whether a decrypted `k` is a position key: an object of exactly the attributes named, each a string. */
+function isPositionKey(key: unknown, keyAttributes: readonly string[]): key is CursorKey {
+  if (!key || typeof key !== 'object' || Array.isArray(key)) return false;
+  const attributes: Array<[string, unknown]> = Object.entries(key);
+  return attributes.length === keyAttributes.length && keyAttributes.every((a) => attributes.some(([name, v]) => name === a && typeof v === 'string'));
 }

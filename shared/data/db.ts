@@ -4,6 +4,11 @@ import * as settings from '../platform/settings';
 
 /** An item as DynamoDB stores it (keys, index keys, `_` internals and the record's fields). */
 export type StoredItem = Record<string, NativeAttributeValue>;
+/**
+ * A value an expression of this code names (`:placeholder` in ExpressionAttributeValues): a key or filter
+ * value, a count or amount to ADD, a flag, a list (an API key's scopes).
+ */
+export type ExpressionValue = string | number | boolean | readonly string[];
 
 /**
  * One document client per process, created lazily (not at import) so tests and the local gateway can

@@ -5,13 +5,18 @@
  * `WS#<workspaceId>`, so no Query or GetItem built from a caller's workspace can reach another's.
  * docs/data-model.md lists the access patterns these keys serve.
  */
-import type { AnyEntity, IndexSlot, KeyPart } from '../domain/entity';
+import type { AnyEntity, EntityRecord, IndexSlot, KeyPart } from '../domain/entity';
 import { invalid } from '../domain/errors';
 
 export interface Key {
   PK: string;
   SK: string;
 }
+/**
+ * What key values are built from: fields of a record of the entity by name (the record itself, a locator's
+ * id and sortKey, a list's filter values), any of them possibly absent.
+ */
+export type Composites = Readonly<Partial<EntityRecord<AnyEntity>>>;
 /** A key of the table or of one of its indexes: 'key' is the table's own. */
 export type AccessPattern = 'key' | IndexSlot;
 
@@ -55,7 +60,7 @@ function blamed(e: AnyEntity, part: KeyPart, count = part.composite?.length ?? 0
 }
 
 /** The values of a key part, or undefined when the record lacks one of its composites. */
-function partValues(e: AnyEntity, part: KeyPart, rec: Readonly<Record<string, unknown>>, count = part.composite?.length ?? 0): string[] | undefined {
+function partValues(e: AnyEntity, part: KeyPart, rec: Composites, count = part.composite?.length ?? 0): string[] | undefined {
   const out: string[] = part.prefix ? [part.prefix] : [];
   for (const f of (part.composite ?? []).slice(0, count)) {
     const v = rec[f];
@@ -65,11 +70,11 @@ function partValues(e: AnyEntity, part: KeyPart, rec: Readonly<Record<string, un
   return out;
 }
 
-function partitionValue(e: AnyEntity, part: KeyPart, workspaceId: string, rec: Readonly<Record<string, unknown>>): string | undefined {
+function partitionValue(e: AnyEntity, part: KeyPart, workspaceId: string, rec: Composites): string | undefined {
   const values = partValues(e, part, rec);
   return values && fit([ws(workspaceId), ...values].join('#'), MAX_PARTITION_KEY_BYTES, blamed(e, part));
 }
-function sortValue(e: AnyEntity, part: KeyPart, rec: Readonly<Record<string, unknown>>): string | undefined {
+function sortValue(e: AnyEntity, part: KeyPart, rec: Composites): string | undefined {
   const values = partValues(e, part, rec);
   return values && fit(values.join('#'), MAX_SORT_KEY_BYTES, blamed(e, part));
 }
@@ -84,7 +89,7 @@ export function patternOf(e: AnyEntity, pattern: AccessPattern): { pk: KeyPart; 
 export const keyAttributes = (pattern: AccessPattern) => (pattern === 'key' ? { pk: 'PK', sk: 'SK' } : { pk: `${pattern}PK`, sk: `${pattern}SK` });
 
 /** The table key of a record (every composite present). */
-export function entityKey(e: AnyEntity, workspaceId: string, rec: Readonly<Record<string, unknown>>): Key {
+export function entityKey<E extends AnyEntity>(e: E, workspaceId: string, rec: Readonly<Partial<EntityRecord<E>>>): Key {
   const PK = partitionValue(e, e.key.pk as KeyPart, workspaceId, rec);
   const SK = sortValue(e, e.key.sk as KeyPart, rec);
   if (PK === undefined || SK === undefined) throw new Error(`${e.type}: a key composite is missing`);
@@ -92,7 +97,7 @@ export function entityKey(e: AnyEntity, workspaceId: string, rec: Readonly<Recor
 }
 
 /** The index attributes of a record: one pair per declared index whose composites the record has. */
-export function indexKeys(e: AnyEntity, workspaceId: string, rec: Readonly<Record<string, unknown>>): Record<string, string> {
+export function indexKeys<E extends AnyEntity>(e: E, workspaceId: string, rec: Readonly<Partial<EntityRecord<E>>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, idx] of Object.entries(e.indexes ?? {})) {
     if (!idx || (idx.only && !idx.only.when(rec))) continue;
@@ -127,7 +132,7 @@ export function locateKey(e: AnyEntity, workspaceId: string, loc: Readonly<Recor
  * The partition of an access pattern for the given field values (all of its partition composites), and
  * the sort-key prefix its leading sort composites fill (`FAVORITE#<userId>#`), for Queries.
  */
-export function queryKeys(e: AnyEntity, pattern: AccessPattern, workspaceId: string, where: Readonly<Record<string, unknown>>): { pk: string; skPrefix: string } {
+export function queryKeys(e: AnyEntity, pattern: AccessPattern, workspaceId: string, where: Composites): { pk: string; skPrefix: string } {
   const { pk, sk } = patternOf(e, pattern);
   const pkValue = partitionValue(e, pk, workspaceId, where);
   if (pkValue === undefined) throw new Error(`${e.type} ${pattern}: partition composites missing`);

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { TABLE, type IndexName } from './table';
 import { decodeCursor, encodeCursor, type CursorKey } from './cursor';
-import { db, tableName, type StoredItem } from './db';
+import { db, tableName, type ExpressionValue, type StoredItem } from './db';
 import * as settings from '../platform/settings';
 
 /**
@@ -32,7 +32,7 @@ import * as settings from '../platform/settings';
 export interface Expression {
   expression: string;
   names?: Record<string, string>;
-  values?: Record<string, unknown>;
+  values?: Record<string, ExpressionValue>;
 }
 
 export interface PageRequest {
@@ -118,7 +118,7 @@ function mergeNames(a: Record<string, string> = {}, b: Record<string, string> = 
   for (const [k, v] of Object.entries(b)) if (k in a && a[k] !== v) throw new Error(`Expression attribute name ${k} is used twice with different meanings`);
   return { ...a, ...b };
 }
-function mergeValues(a: Record<string, unknown> = {}, b: Record<string, unknown> = {}): Record<string, unknown> {
+function mergeValues(a: Record<string, ExpressionValue> = {}, b: Record<string, ExpressionValue> = {}): Record<string, ExpressionValue> {
   for (const k of Object.keys(b)) if (k in a) throw new Error(`Expression attribute value ${k} is used twice`);
   return { ...a, ...b };
 }

@@ -1,6 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AnyEntity } from '../domain/entity';
-import { tableName } from './db';
+import { tableName, type ExpressionValue } from './db';
 import { keyAttributes, patternOf, queryKeys, type AccessPattern } from './keys';
 import type { Expression } from './paging';
 import type { IndexName } from './table';
@@ -50,7 +50,7 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
   const { pk: pkValue, skPrefix } = queryKeys(e, best.pattern, workspaceId, given);
   const attrs = keyAttributes(best.pattern);
   const names: Record<string, string> = { '#pk': attrs.pk };
-  const values: Record<string, unknown> = { ':pk': pkValue };
+  const values: Record<string, ExpressionValue> = { ':pk': pkValue };
   let expression = '#pk = :pk';
   if (range) {
     if (skPrefix) throw new Error(`${e.type}: a range and a sort-key prefix in one Query`);
@@ -77,7 +77,9 @@ export function planQuery(e: AnyEntity, workspaceId: string, where: Where, range
             names: Object.fromEntries(rest.map((f) => [`#${ref(f)}`, filterOf(e, f).field ?? f])),
             // `exists` filters compare with no value
             values: Object.fromEntries(
-              rest.filter((f) => filterOf(e, f).op !== 'exists').map((f) => [`:${ref(f)}`, filterOf(e, f).type === 'boolean' ? given[f] === 'true' : given[f]]),
+              Object.entries(given)
+                .filter(([f]) => rest.includes(f) && filterOf(e, f).op !== 'exists')
+                .map(([f, v]) => [`:${ref(f)}`, filterOf(e, f).type === 'boolean' ? v === 'true' : v]),
             ),
           },
         }

@@ -1,11 +1,12 @@
 import { pluralLabel, uniqueValue, WHOLE_LIST_MAX_BYTES, type AnyEntity } from '../domain/entity';
 import { boundReached, conflict, invalidField } from '../domain/errors';
-import { tableName } from './db';
+import { tableName, type ExpressionValue } from './db';
 import { entityKey, keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { StaleRead, type WriteOp } from './write';
 import * as settings from '../platform/settings';
 import { ITEM_TYPES } from './item-types';
+import type { AnyRecord } from './records';
 
 /**
  * The writes that travel with a record in its transaction (shared/data/repository.ts): its uniqueness
@@ -16,13 +17,7 @@ import { ITEM_TYPES } from './item-types';
 /** Attribute of a referenced item counting the records of `referencingType` that name it. */
 export const counterAttr = (referencingType: string) => `_usedBy${referencingType}`;
 
-export function lockOps(
-  entity: AnyEntity,
-  workspaceId: string,
-  before: Readonly<Record<string, unknown>> | undefined,
-  after: Readonly<Record<string, unknown>> | undefined,
-  ownerSK: unknown,
-): WriteOp[] {
+export function lockOps(entity: AnyEntity, workspaceId: string, before: AnyRecord | undefined, after: AnyRecord | undefined, ownerSK: unknown): WriteOp[] {
   const rule = entity.unique;
   if (!rule) return [];
   const oldValue = before ? uniqueValue(rule, before) : undefined;
@@ -49,16 +44,11 @@ export function lockOps(
 }
 
 /** Usage-counter changes on referenced records for a create (before undefined), update or delete. */
-export function referenceOps(
-  entity: AnyEntity,
-  workspaceId: string,
-  before: Readonly<Record<string, unknown>> | undefined,
-  after: Readonly<Record<string, unknown>> | undefined,
-): WriteOp[] {
+export function referenceOps(entity: AnyEntity, workspaceId: string, before: AnyRecord | undefined, after: AnyRecord | undefined): WriteOp[] {
   const ops: WriteOp[] = [];
   for (const ref of entity.references ?? []) {
     const target = ref.target();
-    const ids = (rec: Readonly<Record<string, unknown>> | undefined): string[] => {
+    const ids = (rec: AnyRecord | undefined): string[] => {
       const v = rec?.[ref.field];
       if (v === undefined || v === null) return [];
       return ref.many ? (v as string[]) : [String(v)];
@@ -100,7 +90,7 @@ export function maxListBytes(): number {
 }
 
 /** The JSON size of a record as the API returns it (what a whole list adds up). */
-export const recordBytes = (rec: Readonly<Record<string, unknown>>): number => Buffer.byteLength(JSON.stringify(rec), 'utf8');
+export const recordBytes = (rec: AnyRecord): number => Buffer.byteLength(JSON.stringify(rec), 'utf8');
 
 /**
  * The bounded whole list's counter for a create (before undefined), update or delete (after undefined):
@@ -108,12 +98,7 @@ export const recordBytes = (rec: Readonly<Record<string, unknown>>): number => B
  * update whose condition fails (the count or the bytes would pass the bound) fails the whole write (409
  * naming the limit), so concurrent creates at the boundary can never overshoot.
  */
-export function boundOps(
-  entity: AnyEntity,
-  workspaceId: string,
-  before: Readonly<Record<string, unknown>> | undefined,
-  after: Readonly<Record<string, unknown>> | undefined,
-): WriteOp[] {
+export function boundOps(entity: AnyEntity, workspaceId: string, before: AnyRecord | undefined, after: AnyRecord | undefined): WriteOp[] {
   const bound = entity.list.bound;
   const max = maxRecords(entity);
   if (!bound || max === undefined) return [];
@@ -128,7 +113,7 @@ export function boundOps(
   if (count === 0 && bytes === 0) return [];
   // only what grows is checked: a record added needs room for one more, bytes added need room for them
   const conditions: string[] = [];
-  const values: Record<string, unknown> = { ':type': ITEM_TYPES.listBound, ':count': count, ':bytes': bytes };
+  const values: Record<string, ExpressionValue> = { ':type': ITEM_TYPES.listBound, ':count': count, ':bytes': bytes };
   if (count > 0) {
     conditions.push('(attribute_not_exists(#n) OR #n < :max)');
     values[':max'] = max;

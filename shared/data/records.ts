@@ -28,7 +28,7 @@ export const ifMatchHolds = (ifMatch: IfMatch, item: StoredItem) => ifMatch === 
 
 /** Strips storage attributes (keys, indexes, `_` internals) and adds the exposed sort key and the ETag. */
 export function presentItem<E extends AnyEntity>(entity: E, item: StoredItem): EntityRecord<E> {
-  const out: StoredItem = {};
+  const out: AnyRecord = {};
   for (const [k, v] of Object.entries(item)) if (!k.startsWith('_') && !KEY_ATTRIBUTES.includes(k)) out[k] = v;
   if (entity.sortKeyField) out[entity.sortKeyField] = item.SK;
   out.etag = etagOf(item);
@@ -36,7 +36,7 @@ export function presentItem<E extends AnyEntity>(entity: E, item: StoredItem): E
 }
 
 /** The stored item of a record: its fields, the internals, its key, index keys and type tag. */
-export function itemOf(entity: AnyEntity, workspaceId: string, rec: Readonly<Record<string, unknown>>, internals: StoredItem): StoredItem {
+export function itemOf(entity: AnyEntity, workspaceId: string, rec: AnyRecord, internals: StoredItem): StoredItem {
   const stored = { ...rec };
   if (entity.sortKeyField) delete stored[entity.sortKeyField];
   delete stored.etag;
@@ -47,8 +47,8 @@ export function itemOf(entity: AnyEntity, workspaceId: string, rec: Readonly<Rec
  * The record as stored: id, timestamps, declared fields and stored computed fields other than the
  * exposed sort key (no keys or internals). Derived values are computed again after the merge.
  */
-export function storedRecord(entity: AnyEntity, item: StoredItem): StoredItem {
-  const rec: StoredItem = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
+export function storedRecord(entity: AnyEntity, item: StoredItem): AnyRecord {
+  const rec: AnyRecord = { id: item.id, createdAt: item.createdAt, updatedAt: item.updatedAt };
   for (const name of Object.keys(entity.fields)) if (item[name] !== undefined) rec[name] = item[name];
   for (const name of Object.keys(entity.computed ?? {})) if (name !== entity.sortKeyField && item[name] !== undefined) rec[name] = item[name];
   return rec;

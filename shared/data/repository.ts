@@ -11,7 +11,7 @@ import { planQuery, queryInputOf, type Where } from './query-plan';
 import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange, type Change } from './changes';
 import { companionOf, type CompanionPlan } from './companions';
-import { byCreation, byName, etagOf, ifMatchHolds, itemOf, presentItem, revisionOf, storedRecord, type IfMatch } from './records';
+import { byCreation, byName, etagOf, ifMatchHolds, itemOf, presentItem, revisionOf, storedRecord, type AnyRecord, type IfMatch } from './records';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
 import { commitKept, consistentGet, keptItems } from './idempotency';
@@ -70,7 +70,7 @@ export interface WriteOptions<E extends AnyEntity = AnyEntity> {
    * Server-set state that no request body can send: computed fields (a webhook's `disabledReason`) and
    * `_` internals (its encrypted secret), merged over the record and the internals it carries.
    */
-  system?: { set?: Readonly<Record<string, unknown>>; internals?: StoredItem };
+  system?: { set?: Readonly<Partial<EntityRecord<E>>>; internals?: StoredItem };
   /**
    * Updates and deletes: the stored item the caller has just read (GetItem) for its own checks. The first
    * attempt writes against it, guarded by its version as always; a retry (a change in between) reads again.
@@ -122,8 +122,8 @@ export class Repository<E extends AnyEntity> {
     this.changeResource = changeResource(entity);
   }
 
-  key(workspaceId: string, rec: Readonly<Record<string, unknown>>): Key {
-    return entityKey(this.entity, workspaceId, rec);
+  key(workspaceId: string, rec: AnyRecord): Key {
+    return entityKey<AnyEntity>(this.entity, workspaceId, rec);
   }
 
   /** Strips storage attributes (keys, indexes, `_` internals) and adds the exposed sort key and the ETag. */
@@ -132,12 +132,12 @@ export class Repository<E extends AnyEntity> {
   }
 
   /** The stored item of a record (keys, index keys, type tag); public for bulk loaders such as the seed. */
-  toItem(workspaceId: string, rec: Readonly<Record<string, unknown>>, internals: StoredItem): StoredItem {
+  toItem(workspaceId: string, rec: AnyRecord, internals: StoredItem): StoredItem {
     return itemOf(this.entity, workspaceId, rec, internals);
   }
 
   /** Server-computed values of the declaration (normalized instants, durations). */
-  derive(rec: Record<string, unknown>): Record<string, unknown> {
+  derive(rec: AnyRecord): AnyRecord {
     return this.entity.derived ? this.entity.derived.apply(rec) : rec;
   }
 
@@ -145,7 +145,7 @@ export class Repository<E extends AnyEntity> {
    * The declaration's rules, with reads of other records in the workspace. On update, `before` is the
    * stored record and `patch` the fields the request sent; rules that read none of them are skipped.
    */
-  async check(workspaceId: string, rec: Record<string, unknown>, before?: Readonly<Record<string, unknown>>, patch?: Readonly<Record<string, unknown>>): Promise<void> {
+  async check(workspaceId: string, rec: AnyRecord, before?: AnyRecord, patch?: FieldValues<AnyEntity>): Promise<void> {
     const lookup = lookupFor(workspaceId);
     for (const rule of this.entity.rules ?? []) {
       if (patch && !rule.reads.some((f) => f in patch)) continue;
@@ -171,8 +171,8 @@ export class Repository<E extends AnyEntity> {
 
   async create(workspaceId: string, input: CreateValues<E>, opts: Pick<WriteOptions, 'system'> = {}): Promise<EntityRecord<E>> {
     const now = new Date().toISOString();
-    const values = input as Readonly<Record<string, unknown>>;
-    let rec: Record<string, unknown> = {};
+    const values: CreateValues<AnyEntity> = input;
+    let rec: AnyRecord = {};
     for (const [name, spec] of Object.entries(this.entity.fields)) {
       const v = values[name] ?? spec.default;
       if (v !== undefined && v !== null) rec[name] = v;
@@ -217,7 +217,7 @@ export class Repository<E extends AnyEntity> {
    * naming the holder, read by id). Checked on the record as read; the write is guarded by the version
    * read, and the holder's lock bumps it, so a lock landing in between sends the write round to this check.
    */
-  private async assertNotHeld(workspaceId: string, current: Readonly<Record<string, unknown>>): Promise<void> {
+  private async assertNotHeld(workspaceId: string, current: AnyRecord): Promise<void> {
     const held = this.entity.heldBy;
     const holderId = held ? current[held.field] : undefined;
     if (!held || typeof holderId !== 'string') return;
@@ -244,7 +244,7 @@ export class Repository<E extends AnyEntity> {
         let cursor: string | undefined;
         for (let pages = 0; pages < HELD_USER_PAGES; pages++) {
           const page = await users.page(workspaceId, { where: { [param]: id, [heldParam]: 'true' }, limit: 1, ...(cursor ? { cursor } : {}) });
-          const rec = page.items[0] as Readonly<Record<string, unknown>> | undefined;
+          const rec = page.items[0];
           if (rec) {
             const holder = typeof rec[held.field] === 'string' ? await repository(held.target()).getItem(workspaceId, { id: String(rec[held.field]) }) : undefined;
             return held.message(rec, holder && repository(held.target()).present(holder));
@@ -274,7 +274,7 @@ export class Repository<E extends AnyEntity> {
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
   async update(workspaceId: string, loc: Locator, input: FieldValues<E>, opts: WriteOptions<E> = {}): Promise<EntityRecord<E>> {
-    const patch = input as Readonly<Record<string, unknown>>;
+    const patch: FieldValues<AnyEntity> = input;
     const budget = contentionBudget();
     for (let attempt = 0; ; attempt++) {
       const before = await readFirst(opts, loc, attempt, () => this.getItem(workspaceId, loc));
@@ -283,7 +283,7 @@ export class Repository<E extends AnyEntity> {
       // (which bumps it) sends this loop round again, to this check.
       if (opts.ifMatch && !ifMatchHolds(opts.ifMatch, before)) throw preconditionFailed(this.entity.kind);
       const record = this.present(before);
-      const current: Readonly<Record<string, unknown>> = record;
+      const current: AnyRecord = record;
       await this.assertNotHeld(workspaceId, current);
       opts.assert?.(record);
       let rec = this.stored(before);
@@ -446,7 +446,7 @@ export class Repository<E extends AnyEntity> {
    * 100 counter changes + the item) cannot be atomic: refuse it (400 naming the reference fields)
    * rather than fail with a 500 or split it and risk counters that no longer match the records.
    */
-  private tooManyChanges(writes: number, before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): DomainError {
+  private tooManyChanges(writes: number, before: AnyRecord, after: AnyRecord): DomainError {
     const changed = (this.entity.references ?? []).map((r) => r.field).filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
     const message = `this update changes too many references at once (${writes} writes; at most ${MAX_TRANSACTION_ITEMS} fit in one atomic write): make the change in two requests`;
     return invalid(
@@ -469,7 +469,7 @@ export class Repository<E extends AnyEntity> {
   }
 
   /** The record as stored, without keys or internals (shared/data/records.ts): what an update merges into. */
-  stored(item: StoredItem): StoredItem {
+  stored(item: StoredItem): AnyRecord {
     return storedRecord(this.entity, item);
   }
 }

@@ -1,4 +1,5 @@
-import { queryAll, tableName, type StoredItem } from './db';
+import type { TimeEntry } from '../domain/entities/time-entries';
+import { queryAll, tableName, type ExpressionValue, type StoredItem } from './db';
 import { keys } from './keys';
 import { TYPE_ATTRIBUTE as TYPE } from './table';
 import type { WriteOp } from './write';
@@ -36,8 +37,11 @@ export const NONE = '-';
 const enc = (v: unknown) => (v === undefined || v === null || v === '' ? NONE : v === NONE ? '%2D' : encodeURIComponent(String(v)));
 export const dec = (v: string): string | null => (v === NONE ? null : decodeURIComponent(v));
 
+/** The fields of a time entry its rollups read (a stored entry may lack any: then it counts nowhere or under NONE). */
+export type RolledUpEntry = Readonly<Partial<Pick<TimeEntry, 'userId' | 'projectId' | 'clientId' | 'taskId' | 'billable' | 'startTime' | 'durationMinutes'>>>;
+
 /** The value of an entry in a dimension (the rollup key's last part). */
-export function dimensionValue(dim: Dimension, rec: Readonly<Record<string, unknown>>): string {
+export function dimensionValue(dim: Dimension, rec: RolledUpEntry): string {
   switch (dim) {
     case 'U':
       return enc(rec.userId);
@@ -65,7 +69,7 @@ const zero = (): Totals => ({ n: 0, m: 0, b: 0, bp: {} });
 export const rollupSortKey = (g: Granularity, period: string, value: string) => `${g}#${period}#${value}`;
 
 /** What a stored entry adds to each rollup item (nothing while it runs). */
-function contributions(rec: Readonly<Record<string, unknown>> | undefined): Array<[string, Totals]> {
+function contributions(rec: RolledUpEntry | undefined): Array<[string, Totals]> {
   if (!rec || typeof rec.durationMinutes !== 'number') return [];
   const start = String(rec.startTime);
   const m = rec.durationMinutes;
@@ -113,7 +117,7 @@ export function rollupDeltas(changes: ReadonlyArray<readonly [StoredItem | undef
 export function rollupUpdate(workspaceId: string, key: string, d: Totals) {
   const [dim, sk] = key.split('|') as [Dimension, string];
   const names: Record<string, string> = { '#t': TYPE, '#n': 'n', '#m': 'm', '#b': 'b' };
-  const values: Record<string, unknown> = { ':t': ROLLUP_TYPE, ':n': d.n, ':m': d.m, ':b': d.b };
+  const values: Record<string, ExpressionValue> = { ':t': ROLLUP_TYPE, ':n': d.n, ':m': d.m, ':b': d.b };
   const adds = ['#n :n', '#m :m', '#b :b'];
   Object.entries(d.bp).forEach(([p, v], i) => {
     names[`#p${i}`] = `b:${p}`;

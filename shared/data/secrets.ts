@@ -72,9 +72,10 @@ export function parseKeyRing(value: string): KeyRing {
     throw new Error('Webhook key ring is not JSON: expected {"current":"<key id>","<key id>":"<key material>"}');
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('Webhook key ring must be a JSON object');
-  const { current, ...rest } = parsed as Record<string, unknown>;
+  const entries: Array<[string, unknown]> = Object.entries(parsed);
+  const current = entries.find(([id]) => id === 'current')?.[1];
   const keys = new Map<string, string>();
-  for (const [id, material] of Object.entries(rest)) {
+  for (const [id, material] of entries.filter(([name]) => name !== 'current')) {
     if (!KEY_ID.test(id)) throw new Error(`Webhook key ring: key id ${JSON.stringify(id.slice(0, 40))} is not 1-32 letters, digits, _ or -`);
     if (typeof material !== 'string' || material.length < 32) throw new Error(`Webhook key ring: key ${id} must be a string of at least 32 characters`);
     keys.set(id, material);

@@ -7,8 +7,8 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * session 9, after the invoicing wing's and the route table's splits (no file is exempt any more).
  */
 const CEILINGS = {
-  recordStringUnknown: 94,
-  asUnknownAs: 3,
+  recordStringUnknown: 42,
+  asUnknownAs: 2,
   storedItemOutsideData: 52,
   storedItemInServices: 7,
 };

@@ -131,12 +131,7 @@ const isEmpty = (body: string | null | undefined): body is '' | null | undefined
  * parses it into `event.body`). disableContentTypeCheck (a runtime option missing from the typings): a JSON
  * API parses every body as JSON, whatever Content-Type says.
  */
-const jsonBodyParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]) as unknown as MiddlewareObj<
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  Error,
-  Context
->;
+const jsonBodyParser = httpJsonBodyParser<APIGatewayProxyEvent>({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
 
 /** The JSON body of a route that takes one (undefined when it may be left out and was); a missing one is a 400. */
 async function parseJsonBody(route: KernelRoute, request: Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>): Promise<unknown> {
