@@ -97,7 +97,7 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
       <ErrorBox error={error} />
       {list ? (
         list.items.length ? (
-          <TableBox label="Invoices">
+          <TableBox label="Invoices" cards>
             <thead>
               <tr>
                 {['Number', 'Client', 'Issued', 'Due', 'Status', 'Total'].map((t) => (
@@ -108,16 +108,18 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
             <tbody>
               {list.items.map((inv) => (
                 <tr key={inv.id} data-invoice-id={inv.id} aria-current={inv.id === id ? 'true' : undefined}>
-                  <td>
+                  <td class="card-title">
                     <a href={href('invoices', inv.id)} aria-label={`Open ${inv.number ?? `draft for ${clientName(inv.clientId)}, issued ${inv.issueDate}`}`}>
                       {numberOf(inv)}
                     </a>
                   </td>
-                  <td>{clientName(inv.clientId)}</td>
-                  <td>{inv.issueDate}</td>
-                  <td>{inv.dueDate}</td>
-                  <td class={`status-${inv.status}`}>{inv.status}</td>
-                  <td>{money(inv.total, inv.currency)}</td>
+                  <td data-label="Client">{clientName(inv.clientId)}</td>
+                  <td data-label="Issued">{inv.issueDate}</td>
+                  <td data-label="Due">{inv.dueDate}</td>
+                  <td data-label="Status" class={`status-${inv.status}`}>
+                    {inv.status}
+                  </td>
+                  <td data-label="Total">{money(inv.total, inv.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -285,7 +287,7 @@ function InvoiceDetail(props: {
       <ErrorBox error={action.error} />
       <h4>Time entries ({entries.length})</h4>
       {more ? <p class="note">The first {entries.length} entries are shown.</p> : null}
-      <TableBox label="Invoice time entries">
+      <TableBox label="Invoice time entries" cards>
         <thead>
           <tr>
             {['Start', 'Minutes', 'User', 'Work'].map((t) => (
@@ -296,10 +298,12 @@ function InvoiceDetail(props: {
         <tbody>
           {entries.map((e) => (
             <tr key={e.id} data-entry-id={e.id}>
-              <td>{fmt(e.startTime)}</td>
-              <td>{e.durationMinutes ?? ''}</td>
-              <td>{e.userId}</td>
-              <td>{e.notes ?? ''}</td>
+              <td data-label="Start">{fmt(e.startTime)}</td>
+              <td data-label="Minutes">{e.durationMinutes ?? ''}</td>
+              <td data-label="User">{e.userId}</td>
+              <td data-label="Work" class="wrap">
+                {e.notes ?? ''}
+              </td>
             </tr>
           ))}
         </tbody>

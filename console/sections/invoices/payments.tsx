@@ -12,7 +12,7 @@ export function Payments({ inv }: { inv: Invoice }) {
     <div role="region" aria-label="Payments" tabIndex={-1} ref={ref}>
       <p data-testid="amount-due">Amount due: {money(inv.amountDue ?? inv.total, inv.currency)}</p>
       {payments.length > 0 ? (
-        <TableBox label="Payments">
+        <TableBox label="Payments" cards>
           <thead>
             <tr>
               {['Paid on', 'Amount', 'Reference'].map((t) => (
@@ -23,9 +23,11 @@ export function Payments({ inv }: { inv: Invoice }) {
           <tbody>
             {payments.map((p) => (
               <tr key={p.id}>
-                <td>{p.paidAt}</td>
-                <td>{money(p.amount, inv.currency)}</td>
-                <td>{p.reference ?? ''}</td>
+                <td data-label="Paid on">{p.paidAt}</td>
+                <td data-label="Amount">{money(p.amount, inv.currency)}</td>
+                <td data-label="Reference" class="wrap">
+                  {p.reference ?? ''}
+                </td>
               </tr>
             ))}
           </tbody>
