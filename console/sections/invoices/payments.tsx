@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, client, idempotency, ok, type Invoice } from '../../api/client';
 import { Button, ErrorBox, Field, TableBox, useAction, useFocus } from '../../ui';
 import { money } from './lines';
@@ -45,8 +45,14 @@ export function PayForm({ workspaceId, inv, paid }: { workspaceId: string; inv: 
   const paying = useAction();
   const fields = paying.error instanceof ApiFailure ? paying.error.fields : {};
   useEffect(() => setAmount(String(inv.amountDue ?? inv.total)), [inv.amountDue]);
+  // a refused field takes the focus (its error is beside it); nothing was recorded
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (paying.error) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [paying.error]);
   return (
     <form
+      ref={form}
       class="stack"
       aria-label="Record payment"
       noValidate
