@@ -251,7 +251,7 @@ function InvoiceDetail(props: {
     <div role="region" aria-label={`Invoice ${numberOf(inv)}`} class="stack invoice-detail" tabIndex={-1} ref={ref}>
       <h3>{inv.number ? `Invoice ${inv.number}` : 'Draft invoice (numbered when sent)'}</h3>
       <p>
-        {clientName(inv.clientId)} · issued {inv.issueDate} · due {inv.dueDate} ·{' '}
+        {clientName(inv.clientId)} · issued <span class="nowrap">{inv.issueDate}</span> · due <span class="nowrap">{inv.dueDate}</span> ·{' '}
         <span class={`status-${inv.status}`} data-testid="invoice-status">
           {statusText(inv.status)}
         </span>

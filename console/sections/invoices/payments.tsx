@@ -25,7 +25,8 @@ export function Payments({ inv }: { inv: Invoice }) {
               <tr key={p.id}>
                 <td data-label="Paid on">{p.paidAt}</td>
                 <td data-label="Amount">{money(p.amount, inv.currency)}</td>
-                <td data-label="Reference" class="wrap">
+                {/* no label on a narrow screen when there is no reference */}
+                <td data-label={p.reference ? 'Reference' : undefined} class="wrap">
                   {p.reference ?? ''}
                 </td>
               </tr>
