@@ -102,11 +102,17 @@ export interface FieldAttrs {
   'aria-describedby': string | undefined;
 }
 
-/** A table that scrolls inside its own box on a narrow screen (the page itself never scrolls sideways). */
-export function TableBox({ label, children }: { label: string; children: ComponentChildren }) {
+/**
+ * A table that scrolls inside its own box on a narrow screen (the page itself never scrolls sideways).
+ * `cards`: below 40rem each row is a card instead (app.css, `table.cards`): its cells stacked, each named by
+ * its `data-label` (the column's header), so nothing sits behind a sideways scroll.
+ */
+export function TableBox({ label, cards = false, children }: { label: string; cards?: boolean; children: ComponentChildren }) {
   return (
     <div class="table-box" role="region" aria-label={`${label} table`} tabIndex={0}>
-      <table aria-label={label}>{children}</table>
+      <table aria-label={label} class={cards ? 'cards' : undefined}>
+        {children}
+      </table>
     </div>
   );
 }

@@ -723,7 +723,11 @@ export interface components {
             number: string | null;
             /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId: string;
-            /** @enum {string} */
+            /**
+             * @description draft (no number yet) -> sent (finalized: numbered) -> partially_paid (payments below the total) -> paid (payments reach the total); draft or sent -> void
+             * @example paid
+             * @enum {string}
+             */
             status: "draft" | "sent" | "partially_paid" | "paid" | "void";
             /**
              * Format: date
@@ -810,7 +814,7 @@ export interface components {
             releasing?: boolean;
             /**
              * @description The total minus the payments recorded (0 once paid)
-             * @example 1284.8
+             * @example 0
              */
             amountDue: number;
             /**
@@ -843,7 +847,7 @@ export interface components {
             paidAt: string;
             /**
              * @description In the invoice currency, > 0
-             * @example 1000
+             * @example 2284.8
              */
             amount: number;
             /**

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, client, currentToken, idempotency, ok, type Invoice, type Schemas } from '../api/client';
 import { go, href, route } from '../router';
 import type { SectionProps } from '../section';
@@ -21,6 +21,8 @@ type Client = { id: string; name: string };
 type Entry = Schemas['TimeEntry'];
 /** How the page names an invoice: its number, or "Draft" (a draft has none until it is sent). */
 const numberOf = (inv: { number?: string | null }) => inv.number ?? 'Draft';
+/** A status as the page writes it: "partially paid" (the API's `partially_paid`). */
+const statusText = (status: string) => status.replace(/_/g, ' ');
 
 export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
   const canWrite = RANK[role] >= RANK.admin;
@@ -97,7 +99,7 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
       <ErrorBox error={error} />
       {list ? (
         list.items.length ? (
-          <TableBox label="Invoices">
+          <TableBox label="Invoices" cards>
             <thead>
               <tr>
                 {['Number', 'Client', 'Issued', 'Due', 'Status', 'Total'].map((t) => (
@@ -108,16 +110,18 @@ export function InvoicesSection({ workspaceId, role, id }: SectionProps) {
             <tbody>
               {list.items.map((inv) => (
                 <tr key={inv.id} data-invoice-id={inv.id} aria-current={inv.id === id ? 'true' : undefined}>
-                  <td>
+                  <td class="card-title">
                     <a href={href('invoices', inv.id)} aria-label={`Open ${inv.number ?? `draft for ${clientName(inv.clientId)}, issued ${inv.issueDate}`}`}>
                       {numberOf(inv)}
                     </a>
                   </td>
-                  <td>{clientName(inv.clientId)}</td>
-                  <td>{inv.issueDate}</td>
-                  <td>{inv.dueDate}</td>
-                  <td class={`status-${inv.status}`}>{inv.status}</td>
-                  <td>{money(inv.total, inv.currency)}</td>
+                  <td data-label="Client">{clientName(inv.clientId)}</td>
+                  <td data-label="Issued">{inv.issueDate}</td>
+                  <td data-label="Due">{inv.dueDate}</td>
+                  <td data-label="Status" class={`status-${inv.status}`}>
+                    {statusText(inv.status)}
+                  </td>
+                  <td data-label="Total">{money(inv.total, inv.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -150,10 +154,18 @@ function InvoiceDetail(props: {
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [more, setMore] = useState<string | undefined>(undefined);
   const paging = useAction();
+  // "Show more entries": the first row of the page it added takes the focus (the button may be gone: the last page)
+  const [firstNew, setFirstNew] = useState<string | undefined>(undefined);
+  const entryRows = useRef<HTMLTableSectionElement>(null);
+  useEffect(() => {
+    if (firstNew) entryRows.current?.querySelector<HTMLElement>(`tr[data-entry-id="${CSS.escape(firstNew)}"]`)?.focus();
+  }, [firstNew]);
   const [error, setError] = useState<unknown>(null);
   const action = useAction();
   const [announce, setAnnounce] = useState('');
-  const ref = useFocus<HTMLDivElement>(inv ? `${inv.id}/${inv.etag}` : undefined);
+  // the invoice takes the focus when it opens and after an action, except a payment: its result is the payments (Payments focuses them)
+  const [focusKey, setFocusKey] = useState<string | undefined>(undefined);
+  const ref = useFocus<HTMLDivElement>(focusKey);
   const path = { workspaceId, invoiceId };
   // one more step of a void's or delete's release (or of a create): the invoice, or the progress
   const releaseStep = async (id: string) => {
@@ -167,7 +179,9 @@ function InvoiceDetail(props: {
       client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/entries', { params: { path, query: { limit: ENTRY_PAGE } } }),
     ])
       .then(([i, e]) => {
-        setInv(ok(i));
+        const opened = ok(i);
+        setInv(opened);
+        setFocusKey(`${opened.id}/${opened.etag}`);
         const page = ok(e);
         setEntries(page.items);
         setMore(page.nextCursor);
@@ -179,10 +193,14 @@ function InvoiceDetail(props: {
   const moreEntries = (cursor: string) =>
     paging.run(async () => {
       const page = ok(await client.GET('/console/api/workspaces/{workspaceId}/invoices/{invoiceId}/entries', { params: { path, query: { limit: ENTRY_PAGE, cursor } } }));
+      const shown = entries.length + page.items.length;
       setEntries((all) => [...(all ?? []), ...page.items]);
       setMore(page.nextCursor);
+      setFirstNew(page.items[0]?.id);
+      setAnnounce(`${page.items.length} more time entries shown: ${shown}${page.nextCursor ? ' so far' : ', all of them'}.`);
     });
-  const done = (next: Invoice, what: string) => {
+  const done = (next: Invoice, what: string, payment = false) => {
+    if (!payment) setFocusKey(`${next.id}/${next.etag}`);
     setInv(next);
     props.changed(next);
     setAnnounce(`Invoice ${numberOf(next)} ${what}.`);
@@ -233,9 +251,9 @@ function InvoiceDetail(props: {
     <div role="region" aria-label={`Invoice ${numberOf(inv)}`} class="stack invoice-detail" tabIndex={-1} ref={ref}>
       <h3>{inv.number ? `Invoice ${inv.number}` : 'Draft invoice (numbered when sent)'}</h3>
       <p>
-        {clientName(inv.clientId)} · issued {inv.issueDate} · due {inv.dueDate} ·{' '}
+        {clientName(inv.clientId)} · issued <span class="nowrap">{inv.issueDate}</span> · due <span class="nowrap">{inv.dueDate}</span> ·{' '}
         <span class={`status-${inv.status}`} data-testid="invoice-status">
-          {inv.status}
+          {statusText(inv.status)}
         </span>
         {inv.paidAt ? ` · paid ${fmt(inv.paidAt)}` : ''}
       </p>
@@ -260,7 +278,7 @@ function InvoiceDetail(props: {
         <PayForm
           workspaceId={workspaceId}
           inv={inv}
-          paid={(next) => done(next, next.status === 'paid' ? 'paid in full' : `partially paid: ${money(next.amountDue ?? 0, next.currency)} still due`)}
+          paid={(next) => done(next, next.status === 'paid' ? 'paid in full' : `partially paid: ${money(next.amountDue ?? 0, next.currency)} still due`, true)}
         />
       ) : null}
       <div class="actions">
@@ -285,7 +303,7 @@ function InvoiceDetail(props: {
       <ErrorBox error={action.error} />
       <h4>Time entries ({entries.length})</h4>
       {more ? <p class="note">The first {entries.length} entries are shown.</p> : null}
-      <TableBox label="Invoice time entries">
+      <TableBox label="Invoice time entries" cards>
         <thead>
           <tr>
             {['Start', 'Minutes', 'User', 'Work'].map((t) => (
@@ -293,13 +311,15 @@ function InvoiceDetail(props: {
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={entryRows}>
           {entries.map((e) => (
-            <tr key={e.id} data-entry-id={e.id}>
-              <td>{fmt(e.startTime)}</td>
-              <td>{e.durationMinutes ?? ''}</td>
-              <td>{e.userId}</td>
-              <td>{e.notes ?? ''}</td>
+            <tr key={e.id} data-entry-id={e.id} tabIndex={e.id === firstNew ? -1 : undefined}>
+              <td data-label="Start">{fmt(e.startTime)}</td>
+              <td data-label="Minutes">{e.durationMinutes ?? ''}</td>
+              <td data-label="User">{e.userId}</td>
+              <td data-label="Work" class="wrap">
+                {e.notes ?? ''}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -38,7 +38,7 @@ export function LinesTable({
   label: string;
 }) {
   return (
-    <TableBox label={label}>
+    <TableBox label={label} cards>
       <thead>
         <tr>
           {['Description', 'Hours', 'Rate', 'Amount'].map((t) => (
@@ -49,21 +49,21 @@ export function LinesTable({
       <tbody>
         {lines.map((li, n) => (
           <tr key={n}>
-            <td>{li.description}</td>
-            <td>{li.quantity}</td>
-            <td>{money(li.unitPrice, currency)}</td>
-            <td>{money(li.amount, currency)}</td>
+            <td class="card-title wrap">{li.description}</td>
+            <td data-label="Hours">{li.quantity}</td>
+            <td data-label="Rate">{money(li.unitPrice, currency)}</td>
+            <td data-label="Amount">{money(li.amount, currency)}</td>
           </tr>
         ))}
-        <tr>
+        <tr class="sum">
           <td colSpan={3}>Subtotal</td>
           <td>{money(totals.subtotal, currency)}</td>
         </tr>
-        <tr class="tax">
+        <tr class="sum tax">
           <td colSpan={3}>{taxLabel(totals.taxRate)}</td>
           <td>{money(totals.tax, currency)}</td>
         </tr>
-        <tr class="total">
+        <tr class="sum total">
           <td colSpan={3}>Total</td>
           <td>{money(totals.total, currency)}</td>
         </tr>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, client, idempotency, ok, type Invoice } from '../../api/client';
 import { Button, ErrorBox, Field, TableBox, useAction, useFocus } from '../../ui';
 import { money } from './lines';
@@ -12,7 +12,7 @@ export function Payments({ inv }: { inv: Invoice }) {
     <div role="region" aria-label="Payments" tabIndex={-1} ref={ref}>
       <p data-testid="amount-due">Amount due: {money(inv.amountDue ?? inv.total, inv.currency)}</p>
       {payments.length > 0 ? (
-        <TableBox label="Payments">
+        <TableBox label="Payments" cards>
           <thead>
             <tr>
               {['Paid on', 'Amount', 'Reference'].map((t) => (
@@ -23,9 +23,12 @@ export function Payments({ inv }: { inv: Invoice }) {
           <tbody>
             {payments.map((p) => (
               <tr key={p.id}>
-                <td>{p.paidAt}</td>
-                <td>{money(p.amount, inv.currency)}</td>
-                <td>{p.reference ?? ''}</td>
+                <td data-label="Paid on">{p.paidAt}</td>
+                <td data-label="Amount">{money(p.amount, inv.currency)}</td>
+                {/* no label on a narrow screen when there is no reference */}
+                <td data-label={p.reference ? 'Reference' : undefined} class="wrap">
+                  {p.reference ?? ''}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -43,8 +46,14 @@ export function PayForm({ workspaceId, inv, paid }: { workspaceId: string; inv: 
   const paying = useAction();
   const fields = paying.error instanceof ApiFailure ? paying.error.fields : {};
   useEffect(() => setAmount(String(inv.amountDue ?? inv.total)), [inv.amountDue]);
+  // a refused field takes the focus (its error is beside it); nothing was recorded
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (paying.error) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [paying.error]);
   return (
     <form
+      ref={form}
       class="stack"
       aria-label="Record payment"
       noValidate

@@ -15,16 +15,19 @@ export type UnbilledRow = Unbilled['items'][number];
 export const newInvoiceHref = (row?: Pick<UnbilledRow, 'clientId' | 'oldestDate' | 'newestDate'>) =>
   href('invoices', null, undefined, row ? { new: row.clientId, from: row.oldestDate, to: row.newestDate } : { new: '1' });
 
+/** The columns; below 40rem each row is a card (client name, then these by label, then the action). */
+const COLUMNS = ['Client', 'Entries', 'Hours', 'Amount before tax', 'Period'];
+
 const hours = (minutes: number) => new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(minutes / 60);
 
 export function UnbilledList({ unbilled, canWrite }: { unbilled: Unbilled; canWrite: boolean }) {
   if (!unbilled.items.length) return <p>No unbilled time: every billable, stopped entry is on an invoice.</p>;
   return (
     <>
-      <TableBox label="Unbilled time">
+      <TableBox label="Unbilled time" cards>
         <thead>
           <tr>
-            {['Client', 'Entries', 'Hours', 'Amount before tax', 'Period', ...(canWrite ? [''] : [])].map((t, n) => (
+            {[...COLUMNS, ...(canWrite ? [''] : [])].map((t, n) => (
               <th key={n}>{t || <span class="sr-only">Action</span>}</th>
             ))}
           </tr>
@@ -32,12 +35,16 @@ export function UnbilledList({ unbilled, canWrite }: { unbilled: Unbilled; canWr
         <tbody>
           {unbilled.items.map((row) => (
             <tr key={row.clientId} data-unbilled-client={row.clientId}>
-              <td>{row.clientName}</td>
-              <td>{row.entries}</td>
-              <td>{hours(row.minutes)}</td>
-              <td>{row.amount !== null && row.currency ? money(row.amount, row.currency) : <span class="field-error">{row.problem ?? 'cannot be invoiced'}</span>}</td>
-              <td>
-                {row.oldestDate} – {row.newestDate}
+              <td class="card-title">{row.clientName}</td>
+              <td data-label="Entries">{row.entries}</td>
+              <td data-label="Hours">{hours(row.minutes)}</td>
+              <td data-label="Amount before tax">
+                {row.amount !== null && row.currency ? money(row.amount, row.currency) : <span class="field-error">{row.problem ?? 'cannot be invoiced'}</span>}
+              </td>
+              <td data-label="Period">
+                <span>
+                  <span class="nowrap">{row.oldestDate}</span> – <span class="nowrap">{row.newestDate}</span>
+                </span>
               </td>
               {canWrite ? (
                 <td class="actions">

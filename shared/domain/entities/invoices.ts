@@ -60,7 +60,7 @@ export const paymentSchema = meta(
   z.object({
     id: meta(z.string().check(z.maxLength(64)), { description: 'The payment id (ULID)', example: '01JQ3ZP8B5V0W1X2Y3Z4A5B6C7' }),
     paidAt: meta(dateString, { description: 'The day the money was received (ISO date, not in the future)', example: '2026-04-15' }),
-    amount: meta(money, { description: 'In the invoice currency, > 0', example: 1000 }),
+    amount: meta(money, { description: 'In the invoice currency, > 0', example: 2284.8 }),
     reference: meta(z.optional(z.string().check(z.maxLength(200))), { description: 'A bank reference, a cheque number, ...', example: 'SEPA 2026-04-15 #4411' }),
     recordedAt: meta(dateTimeString, { description: 'When it was recorded', example: '2026-04-15T10:12:00.000Z' }),
   }),
@@ -92,7 +92,13 @@ export const invoices = defineEntity({
       required: true,
     },
     clientId: { schema: idOf.client, required: true },
-    status: { schema: z.enum(INVOICE_STATUSES), required: true },
+    status: {
+      schema: meta(z.enum(INVOICE_STATUSES), {
+        description: 'draft (no number yet) -> sent (finalized: numbered) -> partially_paid (payments below the total) -> paid (payments reach the total); draft or sent -> void',
+        example: 'paid',
+      }),
+      required: true,
+    },
     // keySafe: a calendar date (YYYY-MM-DD), the sort key of the issue-date index.
     issueDate: { schema: meta(dateString, { example: '2026-03-31' }), required: true, keySafe: true },
     dueDate: { schema: meta(dateString, { example: '2026-04-30' }), required: true },
@@ -124,7 +130,7 @@ export const invoices = defineEntity({
     releasing: { schema: meta(z.boolean(), { description: 'true while the time entries of this void or deleted invoice are being released; absent otherwise', example: true }) },
   },
   computed: {
-    amountDue: meta(money, { description: 'The total minus the payments recorded (0 once paid)', example: 1284.8 }),
+    amountDue: meta(money, { description: 'The total minus the payments recorded (0 once paid)', example: 0 }),
   },
   // a draft without a number says so (null); amountDue follows the total and the payments
   derived: { reads: ['number', 'total', 'payments'], apply: (rec) => ({ ...rec, number: rec.number ?? null, amountDue: amountDueOf(rec) }) },

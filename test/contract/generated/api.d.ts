@@ -1244,7 +1244,7 @@ export interface components {
          *       "id": "01JQ8A2B4C6D8E0F2G4H6J8K0M",
          *       "number": "INV-000042",
          *       "clientId": "01JQ3K8M2X7D4C1V9B6N5T0RWA",
-         *       "status": "draft",
+         *       "status": "paid",
          *       "issueDate": "2026-03-31",
          *       "dueDate": "2026-04-30",
          *       "currency": "USD",
@@ -1268,7 +1268,7 @@ export interface components {
          *         {
          *           "id": "01JQ3ZP8B5V0W1X2Y3Z4A5B6C7",
          *           "paidAt": "2026-04-15",
-         *           "amount": 1000,
+         *           "amount": 2284.8,
          *           "reference": "SEPA 2026-04-15 #4411",
          *           "recordedAt": "2026-04-15T10:12:00.000Z"
          *         }
@@ -1286,7 +1286,7 @@ export interface components {
          *         "taxId": "DE123456789"
          *       },
          *       "releasing": true,
-         *       "amountDue": 1284.8,
+         *       "amountDue": 0,
          *       "createdAt": "2026-03-02T10:30:05.000Z",
          *       "updatedAt": "2026-03-03T08:12:41.000Z",
          *       "etag": "\"3\""
@@ -1302,7 +1302,11 @@ export interface components {
             number: string | null;
             /** @example 01JQ3K8M2X7D4C1V9B6N5T0RWA */
             clientId: string;
-            /** @enum {string} */
+            /**
+             * @description draft (no number yet) -> sent (finalized: numbered) -> partially_paid (payments below the total) -> paid (payments reach the total); draft or sent -> void
+             * @example paid
+             * @enum {string}
+             */
             status: "draft" | "sent" | "partially_paid" | "paid" | "void";
             /**
              * Format: date
@@ -1390,7 +1394,7 @@ export interface components {
             releasing?: boolean;
             /**
              * @description The total minus the payments recorded (0 once paid)
-             * @example 1284.8
+             * @example 0
              */
             amountDue: number;
             /**
@@ -1413,7 +1417,7 @@ export interface components {
          * @example {
          *       "id": "01JQ3ZP8B5V0W1X2Y3Z4A5B6C7",
          *       "paidAt": "2026-04-15",
-         *       "amount": 1000,
+         *       "amount": 2284.8,
          *       "reference": "SEPA 2026-04-15 #4411",
          *       "recordedAt": "2026-04-15T10:12:00.000Z"
          *     }
@@ -1432,7 +1436,7 @@ export interface components {
             paidAt: string;
             /**
              * @description In the invoice currency, > 0
-             * @example 1000
+             * @example 2284.8
              */
             amount: number;
             /**

@@ -220,6 +220,9 @@ export type Invoice = {
      */
     number: string | null;
     clientId: string;
+    /**
+     * draft (no number yet) -> sent (finalized: numbered) -> partially_paid (payments below the total) -> paid (payments reach the total); draft or sent -> void
+     */
     status: 'draft' | 'sent' | 'partially_paid' | 'paid' | 'void';
     issueDate: string;
     dueDate: string;

@@ -404,6 +404,9 @@ export interface Favorite {
   etag: string;
 }
 
+/**
+ * draft (no number yet) -> sent (finalized: numbered) -> partially_paid (payments below the total) -> paid (payments reach the total); draft or sent -> void
+ */
 export type InvoiceStatus = typeof InvoiceStatus[keyof typeof InvoiceStatus];
 
 
@@ -522,6 +525,7 @@ export interface Invoice {
      * @maxLength 128
      */
   clientId: string;
+  /** draft (no number yet) -> sent (finalized: numbered) -> partially_paid (payments below the total) -> paid (payments reach the total); draft or sent -> void */
   status: InvoiceStatus;
   /** @maxLength 10 */
   issueDate: string;
