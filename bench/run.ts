@@ -244,7 +244,8 @@ function bundleSection(built: Record<SdkMode, BundleInfo[]>, kept: SdkMode, targ
     ];
   });
   // each bundle by package (the stack's SDK mode): the next regression names itself
-  const group = (p: string) => (p.startsWith('@middy/') ? 'middy' : p.replace('@aws-lambda-powertools/', 'powertools/'));
+  const group = (p: string) =>
+    p.startsWith('@middy/') ? 'middy' : p === 'fast-sha256' || p.startsWith('@stablelib/') ? 'standardwebhooks' : p.replace('@aws-lambda-powertools/', 'powertools/');
   const byFn = [...ALL_FUNCTIONS, 'empty' as const].map((fn) => {
     const m = new Map<string, number>();
     for (const [p, n] of shipped(fn).packages) m.set(group(p), (m.get(group(p)) ?? 0) + n);
@@ -262,19 +263,22 @@ function bundleSection(built: Record<SdkMode, BundleInfo[]>, kept: SdkMode, targ
     return [fn, ...cols.map((p) => (m.get(p) ? (m.get(p)! / 1024).toFixed(1) : '-')), (other / 1024).toFixed(1), (shipped(fn).bytes / 1024).toFixed(1)];
   });
   const note = `Built with lib/service-function.ts BUNDLING (minify, no source map, node22, CJS); "SDK external" = @aws-sdk/* left to the Lambda runtime (the stack today), "SDK bundled" = compiled in (-: not built in this run). Module count = inputs in the esbuild metafile. "empty" = the cold-start baseline (one GetItem). Targets (issue 27): the authorizer <= 100 KB, an entity's function <= 150 KB, every function <= 200 KB, judged on the SDK mode the stack ships (${mode}; the cold starts kept ${kept}).`;
-  // every target missed: what holds the bundle, and what removing it would cost
+  // every target missed: the packages that hold each bundle (those of 4 KB or more), then one paragraph per
+  // package: what it is there for and what removing it would cost, with the functions it holds and its KB in each
+  const held = new Map<string, string[]>();
   const over = byFn
     .filter(({ fn }) => fn !== 'empty' && shipped(fn).bytes > sizeTargetOf(fn).bytes)
     .map(({ fn, m }) => {
-      const top = [...m]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 4)
-        .map(([p, n]) => `${p} ${(n / 1024).toFixed(1)} KB (${REMOVAL_COST[p] ?? 'no note'})`);
-      return `- ${fn}: ${kb(shipped(fn).bytes)}, ${((shipped(fn).bytes - sizeTargetOf(fn).bytes) / 1024).toFixed(1)} KB over ${sizeTargetOf(fn).bytes / 1024} KB; held by ${top.join('; ')}.`;
+      const top = [...m].filter(([, n]) => n >= 4 * 1024).sort((a, b) => b[1] - a[1]);
+      for (const [p, n] of top) held.set(p, [...(held.get(p) ?? []), `${fn} ${(n / 1024).toFixed(1)}`]);
+      return `- ${fn}: ${kb(shipped(fn).bytes)}, ${((shipped(fn).bytes - sizeTargetOf(fn).bytes) / 1024).toFixed(1)} KB over ${sizeTargetOf(fn).bytes / 1024} KB; held by ${top.map(([p, n]) => `${p} ${(n / 1024).toFixed(1)}`).join(', ')} (KB).`;
     });
-  const overNote = over.length ? `\n\nTargets missed, what holds each bundle and what removing it would cost:\n${over.join('\n')}` : '';
+  const causes = [...held].map(([p, fns]) => `- ${p} (${fns.join(', ')} KB): ${REMOVAL_COST[p] ?? 'no note'}.`);
+  const overNote = over.length
+    ? `\n\nTargets missed, and what holds each bundle (its packages of 4 KB or more):\n${over.join('\n')}\n\nWhat each package is there for, and what removing it would cost:\n${causes.join('\n')}`
+    : '';
   const pNote =
-    'KB of minified output per package (esbuild metafile bytesInOutput; "(project)" = our own code; middy = every @middy/* package; "other" = packages under 1 KB in every function; "total" includes esbuild\'s own wrapper code).';
+    'KB of minified output per package (esbuild metafile bytesInOutput; "(project)" = our own code; middy = every @middy/* package; standardwebhooks = it with fast-sha256 and @stablelib/*, its SHA-256 and base64; "other" = packages under 1 KB in every function; "total" includes esbuild\'s own wrapper code).';
   return {
     title: '1. Bundles',
     text: `${table(header, rows)}\n${note}\n\nBy package (KB)\n${table(pHeader, pRows)}\n${pNote}${overNote}`,
@@ -285,18 +289,22 @@ function bundleSection(built: Record<SdkMode, BundleInfo[]>, kept: SdkMode, targ
 /** What removing a package (bench's grouping: middy, powertools/...) from the bundles would cost: the note of a missed size target. */
 const REMOVAL_COST: Readonly<Record<string, string>> = {
   '(project)':
-    "our own code; since issue 35 each API function carries only its own routes (shared/api/routes/<function>.ts) and CSV and the timer rule only where used. What stays: the generic repository, paging, change feed, idempotency and the kernel's stack (~45 KB in every entity function, the same code for every resource), every entity's declaration through the registry (~12 KB: the repository checks references across entities), and the function's own feature: time-entries its timers, CSV, the running-timer rule and rollups (~12 KB); invoices the invoicing wing (~11 KB); webhooks the URL checks and signing (~12 KB); the console its features, the invoicing wing, the API-key store and the console's OpenAPI builder. Going lower means a repository per entity instead of the generic one (the route table's one-source design) or splitting a function's routes over more functions",
+    "our own code. In every API function ~80 KB that is the same for every resource: the kernel's stack and validation (shared/api, ~26 KB), the generic repository with paging, cursors, change feed and idempotency (shared/data, ~33 KB), and every entity's declaration (shared/domain/entities, 15 KB: the registry reaches them all, for the repository's reference checks, the table's indexes and the change types). On top, each function's own feature: time-entries its routes, timers, rollups and CSV (~10 KB), invoices part of the invoicing wing (~12 KB), webhooks its routes, store and URL rules (~12 KB), the console its sections (~23 KB) and the invoicing wing (~34 KB). To remove: each function carrying its own entity's declaration and those it references, not the registry's eight (at most ~13 KB off each API function; the references and change types would be declared apart from the entities); the console's invoice routes in a function of their own, as console-keys has the key writes (~43 KB off console; the routes would be bound by that function's entry, not in their feature file)",
   'powertools/idempotency': "goes with issue 35 item 1 (the idempotency record inside the write's own transaction), with powertools/jmespath",
   'powertools/jmespath': "Powertools idempotency's dependency: goes with it",
-  zod: "every input validated and every OpenAPI schema (zod/mini already; 50-60 KB where a document is built with its JSON Schema generator: openapi, and the console functions, which build the console's document at run time: building it at deploy time and serving the file would take ~28 KB off console and console-keys); no lighter maintained validator also gives the document",
+  zod: 'zod/mini: every input validated and every schema the OpenAPI documents come from (38 KB in the console functions, which use more of its types; 50 KB in openapi, which also has the JSON Schema generator). No lighter maintained validator also gives the documents',
   'powertools/logger': 'structured JSON logs with the request keys and Lambda context; console.log of JSON would save it and lose sampling and the context fields',
   'powertools/metrics': 'the EMF metrics the alarms read; writing EMF by hand would save it at the cost of a hand-rolled format',
   'powertools/commons': 'shared by the Powertools packages: goes only with all of them',
+  middy:
+    "@middy/core and its JSON body parser: the one middleware stack of every function (docs/architecture.md); the kernel's stack could sequence its steps itself and save it, at the cost of the middleware model the team chose",
   'powertools/parameters': 'gone since issue 35: the Secrets Manager read is the runtime SDK client (shared/platform/secret-value.ts)',
   'pdf-lib':
     'the PDF writer: its document model, standard-font embedder and object-stream writer only (shared/platform/pdf-lib/text-pdf.ts; its high-level API, forms, parser and other embedders stay out); a hand-written PDF of text and lines would be ~10 KB, but hand-rolled',
   '@pdf-lib/standard-fonts': 'the WinAnsi widths of Helvetica and Helvetica-Bold (shared/platform/pdf-lib/fonts.json, 7 KB; no kerning, the other 12 fonts left out)',
   'ipaddr.js': 'the webhook URL checks (private, loopback, metadata addresses); hand-rolled address ranges would be the alternative',
+  standardwebhooks:
+    "the Standard Webhooks signing library with its SHA-256 and base64 (fast-sha256, @stablelib/base64; ~12 KB): the webhooks API function signs nothing, it carries them because shared/webhooks/delivery.ts, which it imports for the URL check and the ping, also signs for the workers, and esbuild keeps a CommonJS package whenever a bundled module imports it. Delivery split into the API's part and the workers' part would take them off webhooks",
   jose: "the console tokens' verification against the issuer's keys: never hand-rolled",
 };
 
@@ -763,6 +771,11 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
   phase('1. building bundles (SDK external and bundled)');
   const built = await withDeadline(buildOnce(cfg.compareSdk ? ['external', 'bundled'] : [STACK_SDK_MODE]), 180_000, 'esbuild to build every bundle');
 
+  // `--only bundles` (a key no section has): section 1 alone, without DynamoDB Local
+  if (o.only?.includes('bundles') && !SECTIONS.some((s) => o.only!.includes(s.key))) {
+    const sections = [bundleSection(built, sdkDecision(results, undefined).kept, targets)];
+    return { sections, targets, failures, seconds: (performance.now() - t0) / 1000, timings };
+  }
   let stopDynamo: (() => Promise<void>) | undefined;
   if (o.dynamoEndpoint) {
     Object.assign(process.env, benchEnv(o.dynamoEndpoint));
@@ -909,6 +922,7 @@ async function main() {
     'npm run bench              # everything (<= 15 min on 2 quiet cores); prints the tables and rewrites this file',
     'npm run bench -- --quick   # smaller counts (<= 5 min), for trying changes; does not write this file',
     'npm run bench -- --only work --only webhooks   # some sections (keys in the notes below); does not write this file, but for section 4 when work is one',
+    'npm run bench -- --only bundles                # section 1 alone (every bundle built and sized, no DynamoDB Local); does not write this file',
     'npm run bench -- --note "why the machine was busy"  # a sentence printed next to the figures',
     'npm run bench -- --cold-runs 5 --compare-runs 2     # fewer cold-start processes (named in this file when used)',
     'npx tsx bench/warm-only.ts [--iterations 1000] [--mode memory]  # the warm-overhead section alone',
@@ -1023,8 +1037,9 @@ const NOTES = `## What the figures mean, and what was changed
   alone ~196 KB. On Lambda the runtime's own SDK is read from its disk; Init Duration in the REPORT log
   line is the figure to watch if that ever changes.
 - test/cdk/bundles.test.ts checks each bundle against the limit of its kind (lib/service-function.ts
-  \`BUNDLE_LIMITS\`, a little above today's sizes: authorizers 100, entity 228, webhooks 252, others 180,
-  console 255, console-invoice-pdf 520 KB) and that no function carries classic zod; the performance targets are reported here.
+  \`BUNDLE_LIMITS\`, about 1 KB above today's sizes: authorizers 57, plain entity functions 150, time-entries
+  and invoices 161, webhooks 188, console 236, console-invoice-pdf 334, others 187 KB) and that no function
+  carries classic zod; the performance targets are reported here.
 
 ### 2. Cold start
 - The measured time is what Lambda reports as Init Duration plus the first invocation's Duration:

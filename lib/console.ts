@@ -5,7 +5,6 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { CONSOLE_ASSETS } from '../shared/console/page';
 import { consolePathTemplates } from '../shared/console/routes';
 import { functionOf, type ConsoleFunctionName } from '../shared/console/route-table';
 import type { StageConfig } from './config';
@@ -18,6 +17,13 @@ export const CONSOLE_AUTHORIZER_CACHE_TTL = Duration.seconds(60);
 const API_KEY_CACHE_SECONDS = 300;
 /** The ID and access tokens' validity, and the oldest `iat` the verifier accepts. */
 export const CONSOLE_TOKEN_VALIDITY = Duration.minutes(15);
+
+/**
+ * The console function's assets, built next to its bundle (local/console-assets.ts, as `npm start` builds
+ * them): the page's script and style, and the console API's OpenAPI document, which the function serves as a
+ * file so that it carries neither the document's builder nor zod's JSON Schema generator (issue 35).
+ */
+export const consoleAssetCommands = (inputDir: string, outputDir: string): string[] => [`"${inputDir}/node_modules/.bin/tsx" "${inputDir}/local/console-assets.ts" "${outputDir}"`];
 
 export interface ConsoleProps {
   config: StageConfig;
@@ -144,11 +150,7 @@ export class Console extends Construct {
         // issue 36: members added in the console are invited by the pool
         USER_POOL_ID: this.userPool.userPoolId,
       },
-      // The page's script and style, built by the project's esbuild next to the function's bundle.
-      afterBundling: (inputDir, outputDir) => [
-        `"${inputDir}/node_modules/.bin/esbuild" "${inputDir}/console/app.tsx" --bundle --minify --format=esm --target=es2022 --platform=browser --legal-comments=none --jsx=automatic --jsx-import-source=preact --log-level=error --outfile="${outputDir}/${CONSOLE_ASSETS.script}"`,
-        `cp "${inputDir}/console/app.css" "${outputDir}/${CONSOLE_ASSETS.style}"`,
-      ],
+      afterBundling: consoleAssetCommands,
     });
     // Members, audit entries, counters, invoices (WS#), the rate counter, a person's memberships (PERSON# on
     // GSI1), invoice jobs: read and write, no Scan. Key items: read only (a key by id on GSI2); their writes are

@@ -62,40 +62,36 @@ export function bundlingOf(name: string): BundlingOptions {
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
 
 /**
- * Hard upper bounds of the bundles (test/cdk/bundles.test.ts), per kind of function, each about 3 KB above
+ * Hard upper bounds of the bundles (test/cdk/bundles.test.ts), per kind of function, each about 1 KB above
  * what the largest of the kind weighs today so a regression fails CI; the performance targets (every function
  * 200 KB, entity functions 150 KB, authorizers 100 KB, the invoice PDF 400 KB) are reported by `npm run bench`
- * section 1. Since issue 35 each API function carries only its own routes (shared/api/routes/<function>.ts:
- * no other function's schemas or handlers, no assembled table but in openapi), CSV (shared/api/csv.ts) and
- * the running-timer rule only where a route needs them, and no Powertools Parameters (the Secrets Manager
- * read is the runtime SDK's, shared/platform/secret-value.ts).
- * Sizes of the merged tree of session 9 (issue 35's route modules, issue 32's payments, billing profile,
- * unbilled time and paged entries):
- * - authorizers: 45.1 KB and 58.9 KB;
- * - entity functions: plain ones 151.2-151.4 KB (148.0-148.2 on the route-module branch alone; +3 KB from the
- *   keyed create's position in its transaction and the records module); time-entries 163.2 (its timers, CSV,
- *   the running-timer rule and rollups), invoices 162.9 (the invoicing wing); 179.0-191.8 before issue 35's
- *   route modules. What holds them: our own code ~85 KB (the generic repository, paging, change feed,
- *   idempotency, the kernel's stack, every entity's declaration through the registry), zod/mini 28, Powertools
- *   logger + metrics + commons ~32;
- * - webhooks: 189.5 KB (the entity function's parts, plus ipaddr.js and the signing library for the URL checks);
- * - console (console, console-keys): 262.3 KB (244.9 before issue 32's payments, billing profile, unbilled time
- *   and paged entries; 272.1 before it stopped importing the whole API route table); its zod is 58.6 KB because
- *   it builds the console's OpenAPI document with zod's JSON Schema generator, and it carries the invoicing wing;
- * - invoicePdf (console-invoice-pdf, GET .../invoices/{invoiceId}/pdf alone): 360.1 KB (537.6 KB with pdf-lib's
- *   whole ES build and the fonts' full metrics), of it pdf-lib 82 KB (its document model and writer only:
- *   shared/platform/pdf-lib/text-pdf.ts) and the fonts 7 KB (shared/platform/pdf-lib/fonts.json); the rest is
- *   the console's handler stack;
- * - the others: openapi 185.6 KB (the whole table's schemas and the JSON Schema generator, for the document),
- *   reports 162.2, the webhook workers 151.6, changes 130.8, me 122.5, invoice-sweep 119.4.
+ * section 1, whose note names what holds each bundle over its target. Since issue 35 each API function carries
+ * only its own routes (shared/api/routes/<function>.ts), CSV and the running-timer rule only where a route
+ * needs them, no Powertools Parameters, no table of the gateway's own answers (shared/api/gateway-edge.ts
+ * builds it only where read), and no console function carries the console's OpenAPI builder (the document is
+ * a file built with the bundle: lib/console.ts). Sizes of issue 35's bundles branch (session 10):
+ * - authorizers: authorizer 41.7 KB, console-authorizer 55.5 (jose);
+ * - entity: the plain entity functions (clients, projects, tasks, tags, favorites) 148.3-148.4 KB (151.2-151.4
+ *   with the gateway's answer table);
+ * - entityFeature: the entity functions with a feature of their own: time-entries 157.8 (its timers, CSV, the
+ *   running-timer rule, rollups; 163.3 with the table and the report's shapes), invoices 160.0 (the invoicing wing);
+ * - webhooks: 186.6 KB (the entity function's parts, plus ipaddr.js for the URL checks and the Standard Webhooks
+ *   signing library through shared/webhooks/delivery.ts);
+ * - console (console, console-keys): 234.3 KB (262.3 building the console's document at run time);
+ * - invoicePdf (console-invoice-pdf): 332.2 KB, of it pdf-lib 80 KB (its document model and writer only:
+ *   shared/platform/pdf-lib/text-pdf.ts) and the fonts' widths 7 KB (shared/platform/pdf-lib/fonts.json);
+ *   the rest is the console's handler stack;
+ * - other: openapi 185.7 KB (the whole table's schemas and zod's JSON Schema generator, for the document),
+ *   reports 159.3, the webhook workers 151.7, changes 127.9, me 119.6, invoice-sweep 119.5.
  */
 export const BUNDLE_LIMITS = {
-  authorizer: 100 * 1024,
-  entity: 166 * 1024,
-  webhooks: 190 * 1024,
-  console: 266 * 1024,
-  invoicePdf: 364 * 1024,
-  other: 189 * 1024,
+  authorizer: 57 * 1024,
+  entity: 150 * 1024,
+  entityFeature: 161 * 1024,
+  webhooks: 188 * 1024,
+  console: 236 * 1024,
+  invoicePdf: 334 * 1024,
+  other: 187 * 1024,
 } as const;
 /** The largest of the limits: no function's bundle may be larger. */
 export const MAX_BUNDLE_BYTES = Math.max(...Object.values(BUNDLE_LIMITS));

@@ -119,7 +119,15 @@ interface AnswerSpec {
   on: AnswerScope;
 }
 
-const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
+/**
+ * The messages of the two answers a function gives itself should such a request reach it (shared/api/handler.ts),
+ * apart from the table so that a function's bundle carries them and not the whole table (issue 35).
+ */
+export const ROUTE_NOT_FOUND_MESSAGE = 'Route not found';
+export const METHOD_NOT_OFFERED_MESSAGE = 'This method is not offered on this path';
+
+/** The specs of the table (a function: the template strings make esbuild keep a plain object even when unread). */
+const specs = (): Record<GatewayAnswerId, AnswerSpec> => ({
   UNAUTHORIZED: {
     when: `${API_KEY_HEADER} missing, or the authorizer refused the key (malformed, unknown, expired, revoked)`,
     code: 'UNAUTHORIZED',
@@ -131,7 +139,7 @@ const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
     // Every known path template has an ANY method, so "no resource/method matches" means an unknown path.
     when: 'no route of the API matches the path',
     code: 'NOT_FOUND',
-    message: 'Route not found',
+    message: ROUTE_NOT_FOUND_MESSAGE,
     on: 'no-operation',
   },
   AUTHORIZER_FAILURE: {
@@ -179,7 +187,7 @@ const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
   METHOD_NOT_OFFERED: {
     when: 'a method the API does not offer on a known path (checked after authentication)',
     code: 'NOT_IMPLEMENTED',
-    message: 'This method is not offered on this path',
+    message: METHOD_NOT_OFFERED_MESSAGE,
     deployed: { kind: 'mock-integration' },
     on: 'no-operation',
   },
@@ -199,28 +207,33 @@ const SPECS: Record<GatewayAnswerId, AnswerSpec> = {
     message: 'An unexpected error occurred',
     on: 'every-operation',
   },
-};
+});
+
+/** The table's answers (built by a function, so that a bundle that reads none drops the table: issue 35). */
+function answersOf(): Record<GatewayAnswerId, GatewayAnswer> {
+  return Object.fromEntries<GatewayAnswer>(
+    (Object.entries(specs()) as Array<[GatewayAnswerId, AnswerSpec]>).map(([id, s]) => [
+      id,
+      Object.freeze({
+        id,
+        when: s.when,
+        code: s.code,
+        status: s.status ?? ERROR_STATUS[s.code],
+        statusFromGateway: s.statusFromGateway ?? false,
+        message: s.message,
+        messageFromGateway: s.messageFromGateway ?? false,
+        headers: Object.freeze({ ...JSON_CONTENT_TYPE, ...(s.headers ?? {}) }),
+        deployed: s.deployed ?? { kind: 'gateway-response' as const, responseType: id },
+        on: s.on,
+      }),
+    ]),
+  ) as Record<GatewayAnswerId, GatewayAnswer>;
+}
 
 /** The table: every answer the gateway gives itself, by id. */
-export const GATEWAY_ANSWERS: Readonly<Record<GatewayAnswerId, GatewayAnswer>> = Object.fromEntries<GatewayAnswer>(
-  (Object.entries(SPECS) as Array<[GatewayAnswerId, AnswerSpec]>).map(([id, s]) => [
-    id,
-    Object.freeze({
-      id,
-      when: s.when,
-      code: s.code,
-      status: s.status ?? ERROR_STATUS[s.code],
-      statusFromGateway: s.statusFromGateway ?? false,
-      message: s.message,
-      messageFromGateway: s.messageFromGateway ?? false,
-      headers: Object.freeze({ ...JSON_CONTENT_TYPE, ...(s.headers ?? {}) }),
-      deployed: s.deployed ?? { kind: 'gateway-response' as const, responseType: id },
-      on: s.on,
-    }),
-  ]),
-) as Record<GatewayAnswerId, GatewayAnswer>;
+export const GATEWAY_ANSWERS: Readonly<Record<GatewayAnswerId, GatewayAnswer>> = /* @__PURE__ */ answersOf();
 
-export const gatewayAnswerList: readonly GatewayAnswer[] = Object.values(GATEWAY_ANSWERS);
+export const gatewayAnswerList: readonly GatewayAnswer[] = /* @__PURE__ */ Object.values(GATEWAY_ANSWERS);
 
 /**
  * The one rendering of an answer's body. `message` and `requestId` are JSON text: JSON strings locally,

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { invalidField } from '../domain/errors';
 import { decodeAuthContext, requireScope, type AuthContext } from './auth';
 import { ApiError, notImplemented } from './errors';
-import { corsHeaders, corsOrigins, GATEWAY_ANSWERS, headerValue } from './gateway-edge';
+import { corsHeaders, corsOrigins, headerValue, METHOD_NOT_OFFERED_MESSAGE, ROUTE_NOT_FOUND_MESSAGE } from './gateway-edge';
 import { acceptsCsv, CSV_CONTENT_TYPE, idempotencyKeyOf, NEXT_CURSOR_HEADER, REPLAYED_HEADER } from './headers';
 import { isReplayed, recordAnswer, runIdempotent } from './idempotency';
 import { Reply } from './kernel/route';
@@ -85,8 +85,8 @@ export const apiKeyCallerOf = (own: readonly TableRoute[], { csv: csvFormats = {
       if (route && route.resource === fn) return route;
       // What the gateway answers for such a request (shared/api/gateway-edge.ts), should one reach a function:
       // another method on a path of this function is 501, any other path 404.
-      if (matchOwnPath(path ?? resource)) throw notImplemented(GATEWAY_ANSWERS.METHOD_NOT_OFFERED.message);
-      throw new ApiError('NOT_FOUND', GATEWAY_ANSWERS.MISSING_AUTHENTICATION_TOKEN.message);
+      if (matchOwnPath(path ?? resource)) throw notImplemented(METHOD_NOT_OFFERED_MESSAGE);
+      throw new ApiError('NOT_FOUND', ROUTE_NOT_FOUND_MESSAGE);
     },
     headers: (event) => {
       // CORS headers on every answer of the API's functions, error or not (CORS_ORIGINS, shared/api/gateway-edge.ts).

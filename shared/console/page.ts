@@ -1,15 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Json } from '../api/kernel/openapi';
 import * as settings from '../platform/settings';
 
 /**
- * GET /console: the page, its script and its style, all served by the API (nothing from a CDN). The script
- * is console/app.tsx (Preact) bundled by the project's esbuild (with oauth4webapi): at deploy time by the console
- * function's bundling (lib/console.ts), locally by `npm start` (local/console-assets.ts) into
- * CONSOLE_ASSETS_DIR. The Content-Security-Policy allows scripts and styles from the API only (no inline
+ * GET /console: the page, its script and its style, all served by the API (nothing from a CDN); and the
+ * console API's OpenAPI document. The script is console/app.tsx (Preact) bundled by the project's esbuild
+ * (with oauth4webapi), the document built from the console route table (shared/console/openapi.ts): at deploy
+ * time by the console function's bundling (lib/console.ts), locally by `npm start`, both with
+ * local/console-assets.ts, into CONSOLE_ASSETS_DIR (deployed: next to the bundle). The function reads them. The Content-Security-Policy allows scripts and styles from the API only (no inline
  * script or style), network calls to the API and the OpenID Provider's origins only (pageHeaders), and no framing.
  */
-export const CONSOLE_ASSETS = { script: 'console-app.js', style: 'console-app.css' } as const;
+export const CONSOLE_ASSETS = { script: 'console-app.js', style: 'console-app.css', openapi: 'console-openapi.json' } as const;
 export const CONSOLE_TITLE = 'Time-tracking console';
 
 export function assetsDir(): string {
@@ -25,6 +27,19 @@ export function readAsset(name: string): string {
     cache.set(name, (text = readFileSync(file, 'utf8')));
   }
   return text;
+}
+
+let openApi: Json | undefined;
+/**
+ * GET /console/api/openapi.json: the document built with the function (without `servers`), read once per
+ * container; `servers` is the caller's base URL, after `info` where the builder puts it, so the answer is
+ * byte for byte the builder's (test/console/openapi-file.test.ts). Built ahead rather than here, so the
+ * function carries neither the builder nor zod's JSON Schema generator (issue 35: ~60 KB of its bundle).
+ */
+export function consoleOpenApi(serverUrl?: string): Json {
+  openApi ??= JSON.parse(readAsset(CONSOLE_ASSETS.openapi)) as Json;
+  const { openapi, info, ...rest } = openApi;
+  return { openapi, info, ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}), ...rest };
 }
 
 /**

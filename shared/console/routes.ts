@@ -6,8 +6,7 @@ import { billingProfileRoutes } from './features/billing-profile';
 import { invoiceRoutes } from './features/invoices';
 import { webhookRoutes } from './features/webhooks';
 import { auditRoutes, memberRoutes, meRoutes } from './features/members';
-import { ASSET_HEADERS, CONSOLE_ASSETS, consolePage, pageHeaders, readAsset } from './page';
-import { buildConsoleOpenApi } from './openapi';
+import { ASSET_HEADERS, CONSOLE_ASSETS, consoleOpenApi, consolePage, pageHeaders, readAsset } from './page';
 import { consoleRoute, TextReply, type ConsoleRoute } from './route-table';
 import * as s from './schemas';
 
@@ -89,8 +88,8 @@ const pageRoutes = {
       response: s.textSchema,
       successStatus: 200,
     },
-    // the document of this table (the builder is given the table: it imports none of this module)
-    async ({ baseUrl }): Promise<unknown> => buildConsoleOpenApi(consoleRouteList, baseUrl),
+    // the document of this table, built with the function's assets (shared/console/openapi.ts, local/console-assets.ts)
+    async ({ baseUrl }): Promise<unknown> => consoleOpenApi(baseUrl),
   ),
 };
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { EXAMPLE_IDS, idOf } from './examples';
-import { booleanParam, dateOrDateTime, meta } from './fields';
+import { EXAMPLE_IDS } from './examples';
+import { dateOrDateTime, meta } from './fields';
+import { timeEntryFilters, type TimeEntryFilters } from './time-entry-filters';
 
 /**
  * The summary report's shapes, declared once (GET /v1/reports/summary and its CSV): the time-entry
@@ -10,19 +11,7 @@ import { booleanParam, dateOrDateTime, meta } from './fields';
  * field added here reaches all of them, and a filter the engine does not place is a type error there.
  */
 
-/** The time-entry filters: the list's (GET /v1/time-entries) and the report's, one schema. */
-export const timeEntryFilters = z.strictObject({
-  userId: z.optional(idOf.user),
-  projectId: z.optional(idOf.project),
-  clientId: z.optional(idOf.client),
-  taskId: meta(z.optional(idOf.task), { description: "Entries of this task (read through the task's project)" }),
-  tagId: meta(z.optional(idOf.tag), { description: 'Entries carrying this tag' }),
-  billable: meta(z.optional(booleanParam), { description: 'Only billable (true) or only non-billable (false) entries' }),
-  invoiced: meta(z.optional(booleanParam), { description: 'Only entries on an invoice (true: `invoiceId` set) or only entries on none (false)' }),
-});
-export type TimeEntryFilters = z.output<typeof timeEntryFilters>;
-export type TimeEntryFilter = keyof TimeEntryFilters;
-export const TIME_ENTRY_FILTERS = z.keyof(timeEntryFilters).options;
+export { TIME_ENTRY_FILTERS, timeEntryFilters, type TimeEntryFilter, type TimeEntryFilters } from './time-entry-filters';
 
 export const REPORT_GROUPINGS = ['user', 'project', 'client', 'task', 'tag', 'day', 'week', 'month'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];

@@ -256,7 +256,9 @@ test('no file-level import cycle in the production code', () => {
 
 test('the cycle check fails on a planted cycle (the console route table requiring its document lazily was one)', () => {
   const graph = new Map(fileGraph());
-  graph.set('shared/console/routes.ts', [...graph.get('shared/console/routes.ts')!]);
+  // the route table's edge to the document's builder, which it had until the document became a built file (issue 35)
+  expect(graph.get('shared/console/routes.ts')).not.toContain('shared/console/openapi.ts');
+  graph.set('shared/console/routes.ts', [...graph.get('shared/console/routes.ts')!, 'shared/console/openapi.ts']);
   expect(graph.get('shared/console/openapi.ts')).not.toContain('shared/console/routes.ts');
   graph.set('shared/console/openapi.ts', [...graph.get('shared/console/openapi.ts')!, 'shared/console/routes.ts']);
   expect(fileCycles(graph)).toEqual([['shared/console/openapi.ts', 'shared/console/routes.ts']]);

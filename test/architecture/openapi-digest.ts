@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { handler as apiDocs } from '../../functions/openapi';
 import { handler as consoleFn } from '../../functions/console';
+import { buildConsoleAssets } from '../../local/console-assets';
 
 /**
  * Prints the sha256 of both OpenAPI documents as served (GET /v1/openapi.json, GET /console/api/openapi.json,
@@ -29,6 +31,8 @@ const context = { awsRequestId: 'digest', functionName: 'digest', getRemainingTi
 
 async function main() {
   const dir = process.argv[2];
+  // the console function serves the document built with its assets (as npm start does)
+  process.env.CONSOLE_ASSETS_DIR = buildConsoleAssets(mkdtempSync(join(tmpdir(), 'openapi-digest-')));
   for (const [name, fn, path] of [
     ['api', apiDocs, '/v1/openapi.json'],
     ['console', consoleFn, '/console/api/openapi.json'],

@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { build, type Metafile } from 'esbuild';
 import { stageConfig } from '../../lib/config';
+import { consoleAssetCommands } from '../../lib/console';
+import { consoleOpenApiText } from '../../local/console-assets';
+import { CONSOLE_ASSETS } from '../../shared/console/page';
 import { RESOURCES } from '../../shared/api/routes';
 import { BUNDLE_LIMITS, BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, ServiceFunction, entryFor, esbuildAliasOf } from '../../lib/service-function';
 
@@ -16,6 +19,8 @@ import { BUNDLE_LIMITS, BUNDLING, MAX_BUNDLE_BYTES, PROJECT_ROOT, ServiceFunctio
  */
 const NAMES = readdirSync(join(PROJECT_ROOT, 'functions')).sort();
 const AUTHORIZERS = ['authorizer', 'console-authorizer'];
+/** The entity functions with a feature of their own (timers and CSV; the invoicing wing): a limit of their own. */
+const ENTITY_FEATURES = ['invoices', 'time-entries'];
 type Kind = keyof typeof BUNDLE_LIMITS;
 const kindOf = (name: string): Kind =>
   AUTHORIZERS.includes(name)
@@ -26,9 +31,11 @@ const kindOf = (name: string): Kind =>
         ? 'console'
         : name === 'console-invoice-pdf'
           ? 'invoicePdf'
-          : (RESOURCES as readonly string[]).includes(name)
-            ? 'entity'
-            : 'other';
+          : ENTITY_FEATURES.includes(name)
+            ? 'entityFeature'
+            : (RESOURCES as readonly string[]).includes(name)
+              ? 'entity'
+              : 'other';
 
 /** Bytes in the bundle by package (node_modules/<pkg>) or project folder (shared/data, functions/x, ...). */
 function byPackage(meta: Metafile): Map<string, number> {
@@ -101,9 +108,10 @@ describe('function bundles', () => {
     expect(sizes.get(name)).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
   });
 
-  test('every kind is checked: the authorizers, the entity functions (one per resource), webhooks and the others', () => {
+  test('every kind is checked: the authorizers, the entity functions (one per resource: plain ones and those with a feature), webhooks and the others', () => {
     expect(NAMES.filter((n) => kindOf(n) === 'authorizer')).toEqual(AUTHORIZERS);
-    expect(NAMES.filter((n) => kindOf(n) === 'entity').sort()).toEqual(RESOURCES.filter((r) => r !== 'webhooks').sort());
+    expect(NAMES.filter((n) => kindOf(n) === 'entity' || kindOf(n) === 'entityFeature').sort()).toEqual(RESOURCES.filter((r) => r !== 'webhooks').sort());
+    expect(NAMES.filter((n) => kindOf(n) === 'entityFeature')).toEqual(ENTITY_FEATURES);
     expect(NAMES.filter((n) => kindOf(n) === 'other').length).toBeGreaterThan(0);
   });
 
@@ -159,10 +167,46 @@ describe('function bundles', () => {
     expect(where(/^shared\/services\/timers\.ts$/)).toEqual(['time-entries']);
   });
 
+  test("the console functions carry no OpenAPI builder and no zod JSON Schema generator: the console's document is a file built with the bundle (lib/console.ts)", () => {
+    const builder = /shared\/console\/openapi\.ts$|shared\/api\/kernel\/openapi\.ts$|node_modules\/zod\/v4\/core\/(to-json-schema|json-schema)/;
+    const held = ['console', 'console-keys', 'console-invoice-pdf'].flatMap((name) =>
+      files
+        .get(name)!
+        .filter((f) => builder.test(f))
+        .map((f) => `${name}: ${f}`),
+    );
+    expect(held).toEqual([]);
+    // the guard reads the real file names: the openapi function, which builds /v1's document, carries them
+    expect(files.get('openapi')!.filter((f) => builder.test(f)).length).toBeGreaterThan(0);
+  });
+
   test('the authorizer carries no zod, no entity declaration, no route table and no middy (what a merge once pulled back in)', () => {
     const held = files.get('authorizer')!.filter((f) => /node_modules\/(zod|@middy)\/|shared\/domain\/(entities\/|registry)|shared\/api\/(routes|schemas)/.test(f));
     expect(held).toEqual([]);
   });
+});
+
+describe("the console function's assets: built next to its bundle by the stack's own bundling (lib/console.ts consoleAssetCommands)", () => {
+  test("its page script and style, and the console's OpenAPI document byte for byte as local/console-assets.ts builds it", () => {
+    const app = new App();
+    const stack = new Stack(app, 'ConsoleBundle');
+    new ServiceFunction(stack, 'Console', {
+      name: 'console',
+      config: stageConfig('dev'),
+      description: 'test',
+      tableName: 'table',
+      afterBundling: consoleAssetCommands,
+    });
+    const asm = app.synth();
+    const dirs = readdirSync(asm.directory)
+      .filter((d) => d.startsWith('asset.'))
+      .map((d) => join(asm.directory, d))
+      .filter((d) => existsSync(join(d, 'index.js')));
+    expect(dirs).toHaveLength(1);
+    expect(readdirSync(dirs[0]!).sort()).toEqual([CONSOLE_ASSETS.script, CONSOLE_ASSETS.style, CONSOLE_ASSETS.openapi, 'index.js'].sort());
+    expect(readFileSync(join(dirs[0]!, CONSOLE_ASSETS.openapi), 'utf8')).toBe(consoleOpenApiText());
+    expect(statSync(join(dirs[0]!, 'index.js')).size).toBeLessThanOrEqual(BUNDLE_LIMITS.console);
+  }, 180_000);
 });
 
 describe('the invoice PDF function: pdf-lib with only what the invoice uses (lib/service-function.ts FUNCTION_ALIASES, shared/platform/pdf-lib/)', () => {

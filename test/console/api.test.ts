@@ -6,7 +6,7 @@ import { db, tableName } from '../../shared/data/db';
 import { getMembership } from '../../shared/data/members';
 import { consoleRouteList } from '../../shared/console/routes';
 import { apiClient, useTestTable } from '../support/harness';
-import { consoleClient, person, startOidc, type Oidc } from './support';
+import { consoleClient, person, startOidc, writeConsoleDocument, type Oidc } from './support';
 import { billableClient, draftOf, MARCH, sentOf } from './invoice-fixtures';
 
 /**
@@ -19,6 +19,8 @@ import { billableClient, draftOf, MARCH, sentOf } from './invoice-fixtures';
 useTestTable();
 jest.setTimeout(120_000);
 let oidc: Oidc;
+// GET /console/api/openapi.json serves the document built with the function's assets
+writeConsoleDocument();
 const api = consoleClient();
 const v1 = apiClient();
 const logs: string[] = [];

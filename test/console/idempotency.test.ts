@@ -5,7 +5,7 @@ import { activeKeyCount, listApiKeys } from '../../shared/data/apikey-store';
 import { db, tableName } from '../../shared/data/db';
 import { listMembers } from '../../shared/data/members';
 import { newWorkspace, useTestTable } from '../support/harness';
-import { consoleClient, person, startOidc, type Oidc } from './support';
+import { consoleClient, person, startOidc, writeConsoleDocument, type Oidc } from './support';
 import { billableClient, draftOf, MARCH, sentOf } from './invoice-fixtures';
 
 /**
@@ -17,6 +17,8 @@ import { billableClient, draftOf, MARCH, sentOf } from './invoice-fixtures';
 useTestTable();
 jest.setTimeout(120_000);
 let oidc: Oidc;
+// GET /console/api/openapi.json serves the document built with the function's assets
+writeConsoleDocument();
 const api = consoleClient();
 const WS = newWorkspace('idem');
 const base = `/console/api/workspaces/${WS}`;

@@ -1,4 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { consoleOpenApiText } from '../../local/console-assets';
+import { CONSOLE_ASSETS } from '../../shared/console/page';
 import { createGateway, type Gateway } from '../../local/gateway';
 import { signIn } from '../../local/oidc-sign-in';
 import { ensureAccount } from '../../shared/data/accounts';
@@ -42,6 +47,18 @@ export function consoleClient(gateway: Gateway = createGateway({ authCacheTtlSec
     return { status: res.status, headers: res.headers, body: parsed as T, text: res.body };
   };
   return { gateway, call };
+}
+
+/**
+ * The console's OpenAPI document where the console function reads it (CONSOLE_ASSETS_DIR): the stack builds it
+ * with the function's bundle and `npm start` with the page's assets (local/console-assets.ts); a test that
+ * calls the function in process writes it into a directory of its own. Returns that directory.
+ */
+export function writeConsoleDocument(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'console-document-'));
+  writeFileSync(join(dir, CONSOLE_ASSETS.openapi), consoleOpenApiText());
+  process.env.CONSOLE_ASSETS_DIR = dir;
+  return dir;
 }
 
 export const sha = (s: string) => createHash('sha256').update(s).digest('hex');

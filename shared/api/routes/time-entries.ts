@@ -1,6 +1,6 @@
 import { EXAMPLE_SORT_KEY, EXAMPLE_START } from '../../domain/examples';
 import { dateOrDateTime, dateTimeString, meta } from '../../domain/fields';
-import { timeEntryFilters } from '../../domain/reports';
+import { timeEntryFilters } from '../../domain/time-entry-filters';
 import { userIdQuery } from './favorites';
 import * as z from 'zod/mini';
 import { favorites } from '../../domain/entities/favorites';
