@@ -3,6 +3,7 @@ import { invoices as invoiceEntity } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
 import { notFound } from '../domain/errors';
 import { db, type StoredItem } from '../data/db';
+import { readInvoice } from './store';
 import { queryPage } from '../data/paging';
 import { planQuery, queryInputOf } from '../data/query-plan';
 import { repository } from '../data/repository';
@@ -103,10 +104,10 @@ export interface EntryPage {
  * so to this invoice; a page ends early before 5 MiB). 404 when the invoice does not exist.
  */
 export async function invoiceEntryPage(workspaceId: string, invoiceId: string, page: { limit: number; cursor?: string }): Promise<EntryPage> {
-  const invoice = await repository(invoiceEntity).getItem(workspaceId, { id: invoiceId });
-  if (!invoice) throw notFound(invoiceEntity.kind);
-  if (typeof invoice._lo !== 'string' || typeof invoice._hi !== 'string') return { items: [], hasMore: false };
-  const plan = planQuery(timeEntryEntity, workspaceId, { clientId: String(invoice.clientId), invoiceId }, { lo: invoice._lo, hi: invoice._hi });
+  const stored = await readInvoice(workspaceId, invoiceId);
+  if (!stored) throw notFound(invoiceEntity.kind);
+  if (!stored.making) return { items: [], hasMore: false };
+  const plan = planQuery(timeEntryEntity, workspaceId, { clientId: stored.invoice.clientId, invoiceId }, stored.making);
   const res = await queryPage({
     workspaceId,
     ...(plan.index ? { index: plan.index } : {}),
