@@ -253,7 +253,7 @@ export interface ReadEntry {
 }
 
 /** The ReadEntry of a stored time-entry item (none for an item of another type). */
-const readEntry = (item: StoredItem): ReadEntry[] =>
+export const readEntry = (item: StoredItem): ReadEntry[] =>
   item[TYPE] === timeEntryEntity.type
     ? [{ entry: entries().present(item), guard: { key: { PK: String(item.PK), SK: String(item.SK) }, version: Number(item[VERSION] ?? 0), revision: revisionOf(item) } }]
     : [];
