@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
 
 import { invoices as invoiceEntity } from '../domain/entities/invoices';
-import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
 import { invalidField } from '../domain/errors';
 import { englishIssue } from '../domain/fields';
 import { auditOp, type AuditAction, type AuditEntry } from '../data/audit';
@@ -10,9 +9,8 @@ import { repository, type IfMatch } from '../data/repository';
 import * as settings from '../platform/settings';
 
 /** What every part of the invoicing services shares: the repositories, who acts, the budgets, the audit entry of a change. */
-/** The repositories of the records invoicing reads and writes (through the entity declarations). */
+/** The repository of the invoices (through their entity declaration). */
 export const invoices = () => repository(invoiceEntity);
-export const entryRepo = () => repository(timeEntryEntity);
 
 /** Who acts (the console's signed-in user); recorded on the invoices they make. */
 export interface Actor {

@@ -1,14 +1,9 @@
-import type * as z from 'zod/mini';
-
 import { assertInvoiceTotals, invoices as invoiceEntity, type Invoice } from '../domain/entities/invoices';
-import { projects as projectEntity } from '../domain/entities/projects';
-import { tasks as taskEntity } from '../domain/entities/tasks';
 import { clients as clientEntity } from '../domain/entities/clients';
 import { sortKeyRange } from '../domain/entities/time-entries';
 import { conflict, DomainError, invalidField } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import { addDays, DEFAULT_DUE_DAYS, invoiceLines, invoiceTotals, MAX_INVOICE_ENTRIES, type BillableEntry, type InvoiceCatalog, type InvoiceLines } from './rules';
-import { type StoredItem } from '../data/db';
 import {
   abandonJob,
   candidateEntries,
@@ -18,24 +13,28 @@ import {
   EntriesChanged,
   JobLost,
   lockBatch,
-  numberTaken,
   openJob,
+  readInvoice,
   readJob,
   renewJob,
   type InvoiceJob,
+  type ReadEntry,
 } from './store';
 import { repository } from '../data/repository';
 
-import { type Actor, audited, chunks, invoices, jobLeaseMs, parse, stepBudgetMs, stepLeaseMs, today } from './common';
-import { type CreateInvoiceInput, createInvoiceInput } from './inputs';
+import { type Actor, audited, chunks, jobLeaseMs, stepBudgetMs, stepLeaseMs, today } from './common';
+import { catalogClient, catalogOf } from './catalog';
+import { type NewInvoice } from './inputs';
 import { getInvoice } from './read';
 import { releaseAll, rollBack, sweepInvoiceJobs } from './release';
+import { numberTaken } from './store-numbers';
 import { readProfile } from './store-profile';
 
 /**
- * Making a draft from billable time: the one create algorithm, in steps (`beginFromTime`, `continueFromTime`:
- * the console), and the same run to its end with no budget (`createFromTime`: the seed). docs/data-model.md,
- * "Invoices from time".
+ * Making a draft from billable time: the one create algorithm, in steps (`beginInvoice`, `continueFromTime`:
+ * the console), and the same run to its end with no budget (`makeInvoice`: the seed). Each takes the request
+ * as parsed at the edge (the console's routes; ./service for other callers) and never parses it again.
+ * docs/data-model.md, "Invoices from time".
  */
 const MAX_LOCK_ROUNDS = 5;
 
@@ -57,54 +56,43 @@ export interface InvoicePreview {
   lineEntries: string[][];
 }
 
-interface Prepared {
-  input: z.output<typeof createInvoiceInput>;
+/** A create's request with the billing profile's defaults applied, its dates and range: what its lines and its draft are made from. */
+interface Request {
+  input: NewInvoice;
   range: { lo: string; hi: string };
   issueDate: string;
   dueDate: string;
-  candidates: StoredItem[];
-  /** The client as read by prepare (the lines of the first step name it without reading it again). */
-  client?: StoredItem;
+}
+interface Prepared extends Request {
+  candidates: ReadEntry[];
+  /** The client as the lines name it (read once by prepare: the lines of the first step name it without reading it again). */
+  client: InvoiceCatalog['client'];
 }
 
-const billable = (item: StoredItem): BillableEntry => ({
-  id: String(item.id),
-  startTime: String(item.startTime),
-  durationMinutes: Number(item.durationMinutes),
-  ...(typeof item.projectId === 'string' ? { projectId: item.projectId } : {}),
-  ...(typeof item.taskId === 'string' ? { taskId: item.taskId } : {}),
-  ...(typeof item.name === 'string' ? { name: item.name } : {}),
-  ...(typeof item.notes === 'string' ? { notes: item.notes } : {}),
+const billable = ({ entry }: ReadEntry): BillableEntry => ({
+  id: entry.id,
+  startTime: entry.startTime,
+  // a candidate has minutes (./store `candidateEntries`), and the entries locked were candidates
+  durationMinutes: entry.durationMinutes ?? 0,
+  ...(entry.projectId !== undefined ? { projectId: entry.projectId } : {}),
+  ...(entry.taskId !== undefined ? { taskId: entry.taskId } : {}),
+  ...(entry.name !== undefined ? { name: entry.name } : {}),
+  ...(entry.notes !== undefined ? { notes: entry.notes } : {}),
 });
 
-/** The client, projects and tasks the lines name (one consistent GetItem per distinct record). */
-async function catalogOf(workspaceId: string, clientId: string, items: readonly StoredItem[], read?: StoredItem): Promise<InvoiceCatalog> {
-  const client = read ?? (await repository(clientEntity).getItem(workspaceId, { id: clientId }));
-  if (!client) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
-  const distinct = (field: string) => [...new Set(items.map((i) => i[field]).filter((v): v is string => typeof v === 'string'))];
-  const [projectItems, taskItems, profile] = await Promise.all([
-    Promise.all(distinct('projectId').map((id) => repository(projectEntity).getItem(workspaceId, { id }))),
-    Promise.all(distinct('taskId').map((id) => repository(taskEntity).getItem(workspaceId, { id }))),
-    readProfile(workspaceId),
-  ]);
-  // the currency of time whose project sets none: the client's, else the billing profile's default
-  const currency = typeof client.currency === 'string' ? client.currency : profile?.profile.defaultCurrency;
-  const projects = new Map(
-    projectItems
-      .filter((p): p is StoredItem => p !== undefined)
-      .map((p) => [
-        String(p.id),
-        { name: String(p.name), ...(typeof p.hourlyRate === 'number' ? { hourlyRate: p.hourlyRate } : {}), ...(typeof p.currency === 'string' ? { currency: p.currency } : {}) },
-      ]),
-  );
-  const tasks = new Map(taskItems.filter((t): t is StoredItem => t !== undefined).map((t) => [String(t.id), { name: String(t.name) }]));
-  return { client: { name: String(client.name), ...(currency ? { currency } : {}) }, projects, tasks };
+/** The client as the lines name it: one consistent GetItem of the client and one of the billing profile (its default currency). 400 when it does not exist. */
+async function clientOf(workspaceId: string, clientId: string): Promise<InvoiceCatalog['client']> {
+  const repo = repository(clientEntity);
+  const [item, profile] = await Promise.all([repo.getItem(workspaceId, { id: clientId }), readProfile(workspaceId)]);
+  if (!item) throw invalidField('clientId', `Client ${clientId} does not exist in this workspace`);
+  return catalogClient(repo.present(item), clientId, profile?.profile);
 }
 
-async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
-  const given = parse(createInvoiceInput, raw);
+async function prepare(workspaceId: string, given: NewInvoice): Promise<Prepared> {
   // what the create leaves out comes from the billing profile: tax rate, notes (its footer), payment terms
-  const profile = (await readProfile(workspaceId))?.profile;
+  const clientRepo = repository(clientEntity);
+  const [stored, clientItem] = await Promise.all([readProfile(workspaceId), clientRepo.getItem(workspaceId, { id: given.clientId })]);
+  const profile = stored?.profile;
   const input = {
     ...given,
     ...(given.taxRate === undefined && profile?.defaultTaxRate !== undefined ? { taxRate: profile.defaultTaxRate } : {}),
@@ -114,23 +102,23 @@ async function prepare(workspaceId: string, raw: unknown): Promise<Prepared> {
   const issueDate = input.issueDate ?? today();
   const dueDate = input.dueDate ?? addDays(issueDate, profile?.paymentTermsDays ?? DEFAULT_DUE_DAYS);
   if (dueDate < issueDate) throw invalidField('dueDate', 'must not be before issueDate');
-  const client = await repository(clientEntity).getItem(workspaceId, { id: input.clientId });
-  if (!client) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
+  if (!clientItem) throw invalidField('clientId', `Client ${input.clientId} does not exist in this workspace`);
   if (input.number !== undefined && (await numberTaken(workspaceId, input.number))) throw conflict(invoiceEntity.unique!.message(input.number));
   const candidates = await candidateEntries(workspaceId, input.clientId, range);
   if (candidates.length > MAX_INVOICE_ENTRIES) {
     throw conflict(`That period holds ${candidates.length} billable entries of the client; one invoice covers at most ${MAX_INVOICE_ENTRIES}: invoice a shorter period`);
   }
-  return { input, range, issueDate, dueDate, candidates, client };
+  return { input, range, issueDate, dueDate, candidates, client: catalogClient(clientRepo.present(clientItem), input.clientId, profile) };
 }
 
-async function linesOf(workspaceId: string, p: Prepared, items: readonly StoredItem[]): Promise<InvoiceLines> {
-  const catalog = await catalogOf(workspaceId, p.input.clientId, items, p.client);
-  return invoiceLines(items.map(billable), catalog, p.input.lines ?? 'project');
+/** The lines of these entries (the projects and tasks they name read now: the rates as they are when the entries are locked). */
+async function linesOf(workspaceId: string, input: NewInvoice, client: InvoiceCatalog['client'], read: readonly ReadEntry[]): Promise<InvoiceLines> {
+  const entries = read.map(billable);
+  return invoiceLines(entries, await catalogOf(workspaceId, client, entries), input.lines ?? 'project');
 }
 
 /** The fields of the invoice made from these lines: what the preview shows and the draft's commit stores. */
-function invoiceFields(p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate'>, lines: InvoiceLines, number: string | null) {
+function invoiceFields(p: Omit<Request, 'range'>, lines: InvoiceLines, number: string | null) {
   const taxRate = p.input.taxRate ?? 0;
   return {
     clientId: p.input.clientId,
@@ -145,11 +133,10 @@ function invoiceFields(p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate'>, lin
   };
 }
 
-/** What createFromTime would make now, without writing anything. */
-export async function previewFromTime(args: { workspaceId: string; actor?: Actor } & CreateInvoiceInput): Promise<InvoicePreview> {
-  const { workspaceId, actor: _actor, ...raw } = args;
-  const p = await prepare(workspaceId, raw);
-  const lines = await linesOf(workspaceId, p, p.candidates);
+/** What a create of this request would make now, without writing anything. */
+export async function previewInvoice(workspaceId: string, input: NewInvoice): Promise<InvoicePreview> {
+  const p = await prepare(workspaceId, input);
+  const lines = await linesOf(workspaceId, p.input, p.client, p.candidates);
   return {
     ...invoiceFields(p, lines, p.input.number ?? null),
     entryCount: p.candidates.length,
@@ -162,23 +149,15 @@ export async function previewFromTime(args: { workspaceId: string; actor?: Actor
  * one commit transaction. A draft has no number (null) unless a custom one was given (its lock joins the
  * commit); sending assigns the sequence's next (`sendInvoice`).
  */
-async function commitDraft(
-  workspaceId: string,
-  invoiceId: string,
-  now: string,
-  p: Pick<Prepared, 'input' | 'issueDate' | 'dueDate' | 'range'>,
-  lines: InvoiceLines,
-  entryCount: number,
-  actor: Actor | undefined,
-): Promise<Invoice> {
-  const record: Record<string, unknown> = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? null), status: 'draft', createdAt: now, updatedAt: now };
+async function commitDraft(workspaceId: string, invoiceId: string, now: string, p: Request, lines: InvoiceLines, entryCount: number, actor: Actor | undefined): Promise<Invoice> {
+  const record: Invoice = { id: invoiceId, ...invoiceFields(p, lines, p.input.number ?? null), status: 'draft', createdAt: now, updatedAt: now };
   const making = { ...p.range, period: [p.input.startDate, p.input.endDate] as const, ...(actor ? { createdBy: actor.id } : {}) };
   assertInvoiceTotals(record);
   const created = { number: { to: record.number }, clientId: { to: record.clientId }, total: { to: record.total }, currency: { to: record.currency } };
-  return (await commitInvoice({ workspaceId, record, making, entryCount, ...audited(workspaceId, actor, 'invoice.created', invoiceId, created) })) as Invoice;
+  return commitInvoice({ workspaceId, record, making, entryCount, ...audited(workspaceId, actor, 'invoice.created', invoiceId, created) });
 }
 
-/** Statistics of one createFromTime (the bench prints them). */
+/** Statistics of one create (the bench prints them). */
 export interface CreateStats {
   candidates: number;
   locked: number;
@@ -187,25 +166,30 @@ export interface CreateStats {
   relocked: number;
 }
 
+/** Who makes the invoice, and what a caller measures of it. */
+export interface MakeOpts {
+  actor?: Actor;
+  stats?: CreateStats;
+}
+
 /**
  * Makes a draft invoice from the client's billable, stopped, not yet invoiced entries starting in the
- * period (days inclusive, UTC): the create in steps (`beginFromTime`, `continueFromTime`: the one algorithm)
+ * period (days inclusive, UTC): the create in steps (`beginInvoice`, `continueFromTime`: the one algorithm)
  * run to its end with no budget. 409: nothing to invoice, no rate or mixed currencies (naming the projects),
  * a number taken, more than 5,000 entries, entries that keep changing. Every entry it invoices is locked
  * (`invoiceId`), each lock one `time-entry.updated` event; the lines are computed from the entries as locked.
  */
-export async function createFromTime(args: { workspaceId: string; actor?: Actor; stats?: CreateStats } & CreateInvoiceInput): Promise<Invoice> {
-  const { stats, ...rest } = args;
-  const unbounded = { budgetMs: Number.POSITIVE_INFINITY, ...(stats ? { stats } : {}) };
-  let made = await beginFromTime({ ...rest, ...unbounded });
+export async function makeInvoice(workspaceId: string, input: NewInvoice, opts: MakeOpts = {}): Promise<Invoice> {
+  const unbounded = { ...opts, budgetMs: Number.POSITIVE_INFINITY };
+  let made = await beginInvoice(workspaceId, input, unbounded);
   for (let round = 1; isInProgress(made); round++) {
     if (round >= MAX_LOCK_ROUNDS) {
-      await rollBack(args.workspaceId, made.id);
+      await rollBack(workspaceId, made.id);
       throw conflict('The entries of this invoice keep changing while it is made; retry');
     }
     // a round that locked nothing new waits for the client index to show what the job counts
     await new Promise((r) => setTimeout(r, 10 * round));
-    made = await continueFromTime(args.workspaceId, made.id, unbounded).catch((err: unknown) => {
+    made = await continueFromTime(workspaceId, made.id, unbounded).catch((err: unknown) => {
       // neither job nor invoice: the sweep took this create's job (its lease ran out) and rolled it back to the
       // end, so the invoice was not made: the same 409 as a rollback seen halfway, never a 404 for a create
       if (err instanceof DomainError && err.reason === 'not-found') throw conflict('Making this invoice was rolled back by the sweep (its lease ran out); retry');
@@ -228,7 +212,7 @@ export async function invoiceEveryClient(
   const skipped: Array<{ clientId: string; reason: string }> = [];
   for (const client of await repository(clientEntity).listAll(workspaceId)) {
     try {
-      made.push(await createFromTime({ workspaceId, clientId: client.id, ...period }));
+      made.push(await makeInvoice(workspaceId, { clientId: client.id, ...period }));
     } catch (err) {
       if (!(err instanceof DomainError) || err.reason !== 'conflict') throw err;
       skipped.push({ clientId: client.id, reason: err.message });
@@ -252,22 +236,20 @@ export interface InvoiceInProgress {
 export const isInProgress = (v: Invoice | InvoiceInProgress): v is InvoiceInProgress => v.status === 'pending';
 
 /**
- * The first step of `createFromTime` made in steps (docs/decisions.md, "Invoices in steps"): the same checks
- * and the same job, but the job keeps the request, and the step stops locking after its budget: the answer is
- * then the job's progress (`pending`), and `continueFromTime` goes on from the entries not yet locked. The
- * invoice appears in the same one commit transaction; a job no step renews for `stepLeaseMs` is rolled back
- * by the sweep, as a crashed create is.
+ * The first step of a create made in steps (docs/decisions.md, "Invoices in steps"): the checks, then the
+ * job, which keeps the request; the step stops locking after its budget: the answer is then the job's
+ * progress (`pending`), and `continueFromTime` goes on from the entries not yet locked. The invoice appears
+ * in the same one commit transaction; a job no step renews for `stepLeaseMs` is rolled back by the sweep,
+ * as a crashed create is. The client and the billing profile are read once (by `prepare`).
  */
-export async function beginFromTime(
-  args: { workspaceId: string; actor?: Actor; budgetMs?: number; stats?: CreateStats } & CreateInvoiceInput,
-): Promise<Invoice | InvoiceInProgress> {
-  const { workspaceId, actor, budgetMs, stats, ...raw } = args;
+export async function beginInvoice(workspaceId: string, given: NewInvoice, opts: MakeOpts & { budgetMs?: number } = {}): Promise<Invoice | InvoiceInProgress> {
+  const { actor, budgetMs, stats } = opts;
   const deadline = Date.now() + (budgetMs ?? stepBudgetMs());
   await sweepInvoiceJobs({ workspaceId });
-  const p = await prepare(workspaceId, raw);
+  const p = await prepare(workspaceId, given);
   if (p.candidates.length === 0) invoiceLines([], { client: { name: '' }, projects: new Map(), tasks: new Map() }); // 409: nothing to invoice
   // the rules that need no lock fail here, before anything is written
-  await linesOf(workspaceId, p, p.candidates);
+  await linesOf(workspaceId, p.input, p.client, p.candidates);
   if (stats) stats.candidates = p.candidates.length;
   const job: InvoiceJob = {
     workspaceId,
@@ -285,7 +267,7 @@ export async function beginFromTime(
     expected: p.candidates.length,
   };
   await openJob(job);
-  return step(job, p.candidates, deadline, stats);
+  return step(job, p.candidates, deadline, stats, p.client);
 }
 
 /**
@@ -303,18 +285,25 @@ export async function continueFromTime(workspaceId: string, invoiceId: string, o
   return step(job, candidates, deadline, opts.stats);
 }
 
-/** The request a create job keeps (parsed by its first step; stored by it, so read back as it was written). */
-function requestOf(job: InvoiceJob): { input: z.output<typeof createInvoiceInput>; issueDate: string; dueDate: string; actor?: Actor } {
+/** The request a create job keeps (parsed at the edge by its first step's caller; stored by that step, so read back as it was written). */
+function requestOf(job: InvoiceJob): Omit<Request, 'range'> & { actor?: Actor } {
   const { actorId, ...request } = job.request ?? {};
-  const input = request as z.output<typeof createInvoiceInput>;
+  const input = request as NewInvoice;
   return { input, issueDate: String(request.issueDate), dueDate: String(request.dueDate), ...(typeof actorId === 'string' ? { actor: { id: actorId } } : {}) };
 }
 
 /**
  * One step: renew the job's lease, lock the candidates in batches until the budget is spent (never past
  * MAX_INVOICE_ENTRIES over all steps), then commit once the client index shows every entry the job counts.
+ * `client`: as the first step read it (a later step, in its own request, reads it once).
  */
-async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline: number, stats?: CreateStats): Promise<Invoice | InvoiceInProgress> {
+async function step(
+  job: InvoiceJob,
+  candidates: readonly ReadEntry[],
+  deadline: number,
+  stats?: CreateStats,
+  client?: InvoiceCatalog['client'],
+): Promise<Invoice | InvoiceInProgress> {
   const { workspaceId, invoiceId } = job;
   const { input, issueDate, dueDate, actor } = requestOf(job);
   const range = { lo: job.lo, hi: job.hi };
@@ -356,14 +345,12 @@ async function step(job: InvoiceJob, candidates: readonly StoredItem[], deadline
     // a step that locked entries and spent its budget leaves the commit to the next one
     if (locked.length !== count || (worked && Date.now() >= deadline)) return await progress();
     if (stats) stats.locked = locked.length;
-    const lines = await linesOf(workspaceId, { input, range, issueDate, dueDate, candidates: [] }, locked);
+    const lines = await linesOf(workspaceId, input, client ?? (await clientOf(workspaceId, input.clientId)), locked);
     return await commitDraft(workspaceId, invoiceId, new Date().toISOString(), { input, issueDate, dueDate, range }, lines, locked.length, actor);
   } catch (err) {
     // The commit may have landed with its answer lost: then the invoice is whole, and it is the answer.
-    const made = await invoices()
-      .getItem(workspaceId, { id: invoiceId })
-      .catch(() => undefined);
-    if (made) return invoices().present(made) as Invoice;
+    const made = await readInvoice(workspaceId, invoiceId).catch(() => undefined);
+    if (made) return made.invoice;
     if (err instanceof JobLost) throw conflict('Making this invoice stopped (no step came within its lease) and was rolled back; make it again');
     // a rule that no retry fixes (nothing left, a rate or a currency changed, the bound): rolled back now; a failure
     // of the store (throttling, an outage, a crash) leaves the job to the next step or, past its lease, to the sweep

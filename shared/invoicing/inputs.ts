@@ -6,8 +6,9 @@ import { LINE_GROUPINGS, sequenceOf } from './rules';
 
 /**
  * The request shapes of invoicing (issue 32: parsed once, at the edge): the console's routes declare these as
- * their bodies and queries (the kernel parses them), and the engine's entry points parse what other callers
- * (the seed, tests) hand them with the same schemas.
+ * their bodies and queries (the kernel parses them), ./service parses what other callers (the seed, tests)
+ * hand it with the same schemas, and the engine (./create, ./lifecycle, ./read, ./views) takes their parsed
+ * types (`NewInvoice`, `DraftChanges`, `NewPayment`, `InvoiceQuery`) and never parses them again.
  */
 /**
  * The console's invoice texts refuse what /v1 names refuse (control characters) and, beyond, the invisible
@@ -58,6 +59,8 @@ export const createInvoiceInput = z.strictObject({
 });
 
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>;
+/** A create's body as parsed. */
+export type NewInvoice = z.output<typeof createInvoiceInput>;
 
 /** The changes a draft accepts. */
 export const updateInvoiceInput = z.strictObject({
@@ -74,6 +77,8 @@ export const updateInvoiceInput = z.strictObject({
 });
 
 export type UpdateInvoiceInput = z.input<typeof updateInvoiceInput>;
+/** A draft change as parsed. */
+export type DraftChanges = z.output<typeof updateInvoiceInput>;
 
 /** The filters of the invoice list (those of GET /v1/invoices), and its page; the console's list query is this schema. */
 export const listInvoicesInput = z.strictObject({
@@ -86,6 +91,8 @@ export const listInvoicesInput = z.strictObject({
 });
 
 export type ListInvoicesInput = z.input<typeof listInvoicesInput>;
+/** The list's filters and page as parsed. */
+export type InvoiceQuery = z.output<typeof listInvoicesInput>;
 
 /** An amount of money with at most 2 decimals (the currency's minor unit). */
 const paymentAmount = z.number().check(
@@ -102,3 +109,22 @@ export const payInvoiceInput = z.strictObject({
 });
 
 export type PayInvoiceInput = z.input<typeof payInvoiceInput>;
+/** A payment as parsed. */
+export type NewPayment = z.output<typeof payInvoiceInput>;
+
+/** The query of GET .../invoices/unbilled: the period the entries start in (days inclusive, UTC; default: all time). */
+export const unbilledInput = z.strictObject({
+  startDate: meta(z.optional(dateString), { description: 'Count entries starting on or after this date (default: no lower bound)' }),
+  endDate: meta(z.optional(dateString), { description: 'Count entries starting on or before this date (default: no upper bound)' }),
+});
+/** The unbilled view's period as parsed. */
+export type UnbilledQuery = z.output<typeof unbilledInput>;
+
+/** The page query of an invoice's entries: `limit` (default 50, at most 200) and the previous page's `cursor`. */
+export const entryPageInput = z.strictObject({
+  limit: z.optional(z.number().check(z.int(), z.gte(1), z.lte(LIMITS.pageMax))),
+  cursor: z.optional(z.string().check(z.maxLength(4096))),
+});
+
+/** An entry page's query as parsed. */
+export type EntryPageQuery = z.output<typeof entryPageInput>;

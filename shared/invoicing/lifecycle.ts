@@ -5,11 +5,12 @@ import { ulid } from '../domain/ids';
 import { assertTransition, invoiceNumberOf, invoiceTotals } from './rules';
 import { type AuditEntry } from '../data/audit';
 import { type WriteOp } from '../data/write';
-import { highestTakenNumber, numberTaken, NumberTaken, raiseSequence, readJob, readSequence, SequenceMoved, sequenceOp } from './store';
+import { readJob } from './store';
+import { highestTakenNumber, numberTaken, NumberTaken, raiseSequence, readSequence, SequenceMoved, sequenceOp } from './store-numbers';
 
 import { type WriteOpts, audited, invoices, parse, stepBudgetMs, today } from './common';
 import { continueFromTime } from './create';
-import { type PayInvoiceInput, type UpdateInvoiceInput, payInvoiceInput, updateInvoiceInput } from './inputs';
+import { type DraftChanges, type NewPayment } from './inputs';
 import { getInvoice } from './read';
 import { partiesToKeep, type KeptParties } from './snapshot';
 import { type InvoiceReleasing, releaseStep, withRelease } from './release';
@@ -26,8 +27,7 @@ async function nextNumber(workspaceId: string): Promise<{ previous: number | und
 }
 
 /** Changes a draft: number, dates, tax rate (tax and total follow), notes (null clears), line descriptions. 409 unless draft. */
-export async function updateDraft(workspaceId: string, id: string, patch: UpdateInvoiceInput, opts: WriteOpts = {}): Promise<Invoice> {
-  const input = parse(updateInvoiceInput, patch);
+export async function changeDraft(workspaceId: string, id: string, input: DraftChanges, opts: WriteOpts = {}): Promise<Invoice> {
   for (let attempt = 0; ; attempt++) {
     const current = await getInvoice(workspaceId, id);
     assertTransition(current, 'update');
@@ -143,8 +143,7 @@ export async function sendInvoice(workspaceId: string, id: string, opts: WriteOp
  * guarded by the revision read, so concurrent payments are applied one after the other, each checked against
  * what is due after the others: they never pay more than the total.
  */
-export async function payInvoice(workspaceId: string, id: string, body: PayInvoiceInput, opts: WriteOpts = {}): Promise<Invoice> {
-  const input = parse(payInvoiceInput, body);
+export async function recordPayment(workspaceId: string, id: string, input: NewPayment, opts: WriteOpts = {}): Promise<Invoice> {
   if (input.paidAt > today()) throw invalidField('paidAt', `must not be in the future (today is ${today()}, UTC)`);
   const recordedAt = new Date().toISOString();
   const payment: Payment = { id: ulid(), paidAt: input.paidAt, amount: input.amount, ...(input.reference !== undefined ? { reference: input.reference } : {}), recordedAt };
@@ -178,15 +177,15 @@ export async function payInvoice(workspaceId: string, id: string, body: PayInvoi
  * finishes it; the invoice says `releasing: true` meanwhile). 409 naming the status otherwise.
  */
 export async function voidInvoice(workspaceId: string, id: string, opts: WriteOpts & { budgetMs?: number } = {}): Promise<Invoice | InvoiceReleasing> {
-  return withRelease(workspaceId, id, 'void', opts, async (read, also, mark) =>
+  return withRelease(workspaceId, id, 'void', opts, async ({ invoice: read, asRead }, also, mark) =>
     invoices().update(
       workspaceId,
       { id },
       // a draft voided keeps its document as it was then, as a sent one does (./snapshot.ts)
-      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}), ...(read.status === 'draft' ? await partiesToKeep(workspaceId, String(read.clientId)) : {}) },
+      { status: 'void' satisfies InvoiceStatus, ...(mark ? { releasing: true } : {}), ...(read.status === 'draft' ? await partiesToKeep(workspaceId, read.clientId) : {}) },
       {
         ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}),
-        read,
+        ...asRead,
         // the status read (draft or sent): the update's version guard refuses the write if it changed meanwhile
         assert: (cur) => assertTransition(cur, 'void'),
         also: [...also, ...(audited(workspaceId, opts.actor, 'invoice.voided', id, { status: { from: read.status, to: 'void' } }).also ?? [])],
@@ -201,9 +200,9 @@ export async function voidInvoice(workspaceId: string, id: string, opts: WriteOp
  * ran out). Also `DELETE /v1/invoices/{id}`.
  */
 export async function deleteInvoice(workspaceId: string, id: string, opts: WriteOpts & { budgetMs?: number } = {}): Promise<{ deleted: true; id: string } | InvoiceReleasing> {
-  return withRelease(workspaceId, id, 'delete', opts, (read, also, mark) => {
+  return withRelease(workspaceId, id, 'delete', opts, ({ invoice: read, asRead }, also, mark) => {
     const audit = audited(workspaceId, opts.actor, 'invoice.deleted', id, { number: { from: read.number }, status: { from: read.status } }).also ?? [];
-    const guard = { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), read };
+    const guard = { ...(opts.ifMatch ? { ifMatch: opts.ifMatch } : {}), ...asRead };
     if (!mark) return invoices().delete(workspaceId, { id }, { ...guard, also: [...also, ...audit] });
     // marked now, deleted by the step that releases its last entry
     return invoices()

@@ -2,7 +2,6 @@ import { invoiceLabel, invoices as invoiceEntity, type Invoice } from '../domain
 import { conflict, notFound } from '../domain/errors';
 import { ulid } from '../domain/ids';
 import { assertTransition } from './rules';
-import { type StoredItem } from '../data/db';
 import { type WriteOp } from '../data/write';
 import {
   abandonJob,
@@ -19,8 +18,10 @@ import {
   releaseBatch,
   renewJob,
   rereadEntries,
+  readInvoice,
   type InvoiceJob,
-  makingOf,
+  type ReadEntry,
+  type StoredInvoice,
 } from './store';
 
 import { type WriteOpts, chunks, invoices, stepBudgetMs, stepLeaseMs } from './common';
@@ -43,7 +44,7 @@ const RELEASE_READ = ENTRY_BATCH * 10;
  * finds over the invoice's period) until `deadline`. True when none is left (the job's count is 0), false
  * when entries remain or the time ran out (the next step or sweep goes on).
  */
-async function releaseEntries(job: InvoiceJob, deadline = Number.POSITIVE_INFINITY, known: readonly StoredItem[] = []): Promise<boolean> {
+async function releaseEntries(job: InvoiceJob, deadline = Number.POSITIVE_INFINITY, known: readonly ReadEntry[] = []): Promise<boolean> {
   const { workspaceId, invoiceId } = job;
   for (let pass = 0; pass < 4; pass++) {
     // a step with a budget reads a few pages of the entries (what it can release), the rest is the next step's
@@ -56,7 +57,7 @@ async function releaseEntries(job: InvoiceJob, deadline = Number.POSITIVE_INFINI
         await releaseBatch(workspaceId, invoiceId, batch);
       } catch (err) {
         if (!(err instanceof EntriesChanged)) throw err;
-        const still = (await rereadEntries(batch)).filter((i) => i.invoiceId === invoiceId);
+        const still = (await rereadEntries(batch)).filter((r) => r.entry.invoiceId === invoiceId);
         if (still.length) await releaseBatch(workspaceId, invoiceId, still).catch((e: unknown) => (e instanceof EntriesChanged ? [] : Promise.reject(e)));
       }
     }
@@ -66,7 +67,7 @@ async function releaseEntries(job: InvoiceJob, deadline = Number.POSITIVE_INFINI
 }
 
 /** Releases a rolled-back create's entries and closes its job (false when entries remain: the next sweep goes on). */
-export async function releaseAll(job: InvoiceJob, known: readonly StoredItem[] = [], deadline = Number.POSITIVE_INFINITY): Promise<boolean> {
+export async function releaseAll(job: InvoiceJob, known: readonly ReadEntry[] = [], deadline = Number.POSITIVE_INFINITY): Promise<boolean> {
   return (await releaseEntries(job, deadline, known)) && closeJob(job.workspaceId, job.invoiceId);
 }
 
@@ -112,7 +113,7 @@ export async function sweepInvoiceJobs(opts: { workspaceId?: string; now?: numbe
       report.rolledBack++;
     }
     if (job.kind === 'release') {
-      const invoice = await invoices().getItem(job.workspaceId, { id: job.invoiceId });
+      const invoice = (await readInvoice(job.workspaceId, job.invoiceId))?.invoice;
       if (invoice && invoice.releasing !== true && (job.action !== undefined || invoice.status !== 'void')) {
         // the void or delete never changed the invoice (a crash between the job and the change)
         await closeJob(job.workspaceId, job.invoiceId, true);
@@ -157,20 +158,20 @@ export async function withRelease<T>(
   id: string,
   action: 'void' | 'delete',
   opts: WriteOpts & { budgetMs?: number },
-  change: (read: StoredItem, also: readonly WriteOp[], mark: boolean) => Promise<T>,
+  change: (read: StoredInvoice, also: readonly WriteOp[], mark: boolean) => Promise<T>,
 ): Promise<T | InvoiceReleasing> {
   const deadline = Date.now() + (opts.budgetMs ?? stepBudgetMs());
   // the one read of the invoice: the change writes against it (guarded by its version; a retry reads again)
-  const item = await invoices().getItem(workspaceId, { id });
-  if (!item) throw notFound(invoiceEntity.kind);
-  assertTransition(invoices().present(item), action);
-  const making = makingOf(item);
-  const count = item.status === 'void' ? 0 : (making?.entries ?? 0);
+  const read = await readInvoice(workspaceId, id);
+  if (!read) throw notFound(invoiceEntity.kind);
+  const { invoice, making } = read;
+  assertTransition(invoice, action);
+  const count = invoice.status === 'void' ? 0 : (making?.entries ?? 0);
   if (count === 0 || !making) {
     // nothing carries its id (a void invoice's entries were released when it was voided; a seeded one has none);
     // a release still running (its job item, keyed by the invoice) fails the change's own transaction
-    const stillReleasing = () => conflict(`Invoice ${invoiceLabel(item)} is still releasing its entries; retry in a moment`);
-    return change(item, [noJobOp(workspaceId, id, stillReleasing)], false);
+    const stillReleasing = () => conflict(`Invoice ${invoiceLabel(invoice)} is still releasing its entries; retry in a moment`);
+    return change(read, [noJobOp(workspaceId, id, stillReleasing)], false);
   }
   const job: InvoiceJob = {
     workspaceId,
@@ -178,7 +179,7 @@ export async function withRelease<T>(
     kind: 'release',
     state: 'releasing',
     action,
-    clientId: String(item.clientId),
+    clientId: invoice.clientId,
     lo: making.lo,
     hi: making.hi,
     locked: count,
@@ -188,7 +189,7 @@ export async function withRelease<T>(
   };
   await openJob(job);
   try {
-    await change(item, [], true);
+    await change(read, [], true);
   } catch (err) {
     await closeJob(workspaceId, id, true).catch(() => false);
     throw err;
@@ -207,9 +208,7 @@ export async function releaseStep(job: InvoiceJob, deadline: number): Promise<In
     status: 'releasing',
     action: job.action ?? 'void',
     clientId: job.clientId,
-    entryCount: await invoices()
-      .getItem(workspaceId, { id: invoiceId })
-      .then((item) => (item && makingOf(item)?.entries) ?? 0),
+    entryCount: (await readInvoice(workspaceId, invoiceId))?.making?.entries ?? 0,
     locked: (await readJob(workspaceId, invoiceId))?.locked ?? 0,
   });
   await renewJob(workspaceId, invoiceId, Date.now() + stepLeaseMs(), 'releasing');
@@ -220,8 +219,8 @@ export async function releaseStep(job: InvoiceJob, deadline: number): Promise<In
   } catch (err) {
     // another step or the sweep ended it first (its job is gone): the end it made is the answer
     if (!(await readJob(workspaceId, invoiceId))) {
-      const now = await invoices().getItem(workspaceId, { id: invoiceId });
-      return now ? (invoices().present(now) as Invoice) : { deleted: true, id: invoiceId };
+      const now = await readInvoice(workspaceId, invoiceId);
+      return now ? now.invoice : { deleted: true, id: invoiceId };
     }
     if (!(err instanceof EntriesRemain)) throw err;
     return progress();

@@ -37,8 +37,9 @@ export async function liveParties(workspaceId: string, clientId: string, fallbac
  * set later does not reach an invoice sent before it (`documentParties`).
  */
 export async function partiesToKeep(workspaceId: string, clientId: string): Promise<KeptParties> {
-  const [stored, client] = await Promise.all([readProfile(workspaceId), repository(clientEntity).getItem(workspaceId, { id: clientId })]);
-  const billTo: InvoiceParty = client ? { name: String(client.name), ...some('address', client.address), ...some('email', client.email) } : { name: clientId };
+  const clients = repository(clientEntity);
+  const [stored, client] = await Promise.all([readProfile(workspaceId), clients.getItem(workspaceId, { id: clientId }).then((item) => item && clients.present(item))]);
+  const billTo: InvoiceParty = client ? { name: client.name, ...some('address', client.address), ...some('email', client.email) } : { name: clientId };
   return { ...(stored ? { from: senderOf(workspaceId, stored.profile) } : {}), billTo };
 }
 

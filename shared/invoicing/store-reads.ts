@@ -2,11 +2,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { invoices as invoiceEntity } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
 import { notFound } from '../domain/errors';
-import { db, type StoredItem } from '../data/db';
+import { db } from '../data/db';
+import { readEntry, readInvoice } from './store';
 import { queryPage } from '../data/paging';
 import { planQuery, queryInputOf } from '../data/query-plan';
-import { repository } from '../data/repository';
-import { TYPE_ATTRIBUTE as TYPE } from '../data/table';
 
 /**
  * The invoicing wing's reads for the Invoices page besides the invoices themselves (docs/data-model.md,
@@ -48,7 +47,7 @@ export const UNBILLED_MAX_PAGES = 8;
 export async function unbilledEntries(workspaceId: string, range: { lo: string; hi: string }, opts: { maxPages?: number; pageItems?: number } = {}): Promise<UnbilledRead> {
   const maxPages = opts.maxPages ?? UNBILLED_MAX_PAGES;
   const input = queryInputOf(planQuery(timeEntryEntity, workspaceId, { billable: 'true', invoiced: 'false' }, range));
-  const read: StoredItem[] = [];
+  const read: TimeEntry[] = [];
   let start: Record<string, unknown> | undefined;
   let calls = 0;
   let scanned = 0;
@@ -63,7 +62,7 @@ export async function unbilledEntries(workspaceId: string, range: { lo: string; 
     );
     calls++;
     scanned += res.ScannedCount ?? 0;
-    read.push(...(res.Items ?? []));
+    read.push(...(res.Items ?? []).flatMap(readEntry).map((r) => r.entry));
     start = res.LastEvaluatedKey;
   } while (start && calls < maxPages);
   let kept = read;
@@ -73,19 +72,11 @@ export async function unbilledEntries(workspaceId: string, range: { lo: string; 
     // instant, lower id), so the answer counts only those starting after it, and says so
     const boundary = String(start.SK).split('#')[0]!;
     countedFrom = new Date(Date.parse(boundary) + 1).toISOString();
-    kept = read.filter((item) => String(item.startTime) >= countedFrom!);
+    kept = read.filter((e) => e.startTime >= countedFrom!);
   }
-  const entries = kept.flatMap((item): UnbilledEntry[] =>
-    item[TYPE] === timeEntryEntity.type && typeof item.clientId === 'string' && typeof item.durationMinutes === 'number' && item.durationMinutes > 0
-      ? [
-          {
-            id: String(item.id),
-            clientId: item.clientId,
-            ...(typeof item.projectId === 'string' ? { projectId: item.projectId } : {}),
-            startTime: String(item.startTime),
-            durationMinutes: item.durationMinutes,
-          },
-        ]
+  const entries = kept.flatMap(({ id, clientId, projectId, startTime, durationMinutes }): UnbilledEntry[] =>
+    clientId !== undefined && durationMinutes !== undefined && durationMinutes > 0
+      ? [{ id, clientId, ...(projectId !== undefined ? { projectId } : {}), startTime, durationMinutes }]
       : [],
   );
   return { entries, complete: start === undefined, ...(countedFrom ? { countedFrom } : {}), calls, scanned };
@@ -103,10 +94,10 @@ export interface EntryPage {
  * so to this invoice; a page ends early before 5 MiB). 404 when the invoice does not exist.
  */
 export async function invoiceEntryPage(workspaceId: string, invoiceId: string, page: { limit: number; cursor?: string }): Promise<EntryPage> {
-  const invoice = await repository(invoiceEntity).getItem(workspaceId, { id: invoiceId });
-  if (!invoice) throw notFound(invoiceEntity.kind);
-  if (typeof invoice._lo !== 'string' || typeof invoice._hi !== 'string') return { items: [], hasMore: false };
-  const plan = planQuery(timeEntryEntity, workspaceId, { clientId: String(invoice.clientId), invoiceId }, { lo: invoice._lo, hi: invoice._hi });
+  const stored = await readInvoice(workspaceId, invoiceId);
+  if (!stored) throw notFound(invoiceEntity.kind);
+  if (!stored.making) return { items: [], hasMore: false };
+  const plan = planQuery(timeEntryEntity, workspaceId, { clientId: stored.invoice.clientId, invoiceId }, stored.making);
   const res = await queryPage({
     workspaceId,
     ...(plan.index ? { index: plan.index } : {}),
@@ -116,9 +107,8 @@ export async function invoiceEntryPage(workspaceId: string, invoiceId: string, p
     limit: page.limit,
     ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
   });
-  const entries = repository(timeEntryEntity);
   return {
-    items: res.items.filter((item) => item[TYPE] === timeEntryEntity.type).map((item) => entries.present(item)),
+    items: res.items.flatMap(readEntry).map((r) => r.entry),
     hasMore: res.hasMore,
     ...(res.nextCursor ? { nextCursor: res.nextCursor } : {}),
   };

@@ -1,15 +1,15 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { invoices as invoiceEntity } from '../domain/entities/invoices';
-import { timeEntries as timeEntryEntity } from '../domain/entities/time-entries';
+import { invoices as invoiceEntity, type Invoice } from '../domain/entities/invoices';
+import { timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
-import { sequenceOf } from './rules';
 import { writeWithChange, type Change } from '../data/changes';
 import { db, queryAll, tableName, type StoredItem } from '../data/db';
-import { keys } from '../data/keys';
+import { keys, type Key } from '../data/keys';
 import { planQuery, queryInputOf, type Where } from '../data/query-plan';
 import { lockOps, referenceOps } from '../data/record-writes';
-import { repository } from '../data/repository';
+import { etagOf, revisionOf } from '../data/records';
+import { repository, type WriteOptions } from '../data/repository';
 import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from '../data/table';
 import type { WriteOp } from '../data/write';
 import { ITEM_TYPES } from '../data/item-types';
@@ -34,7 +34,6 @@ import { ITEM_TYPES } from '../data/item-types';
  */
 export const ENTRY_BATCH = 49;
 const JOB_TYPE = ITEM_TYPES.invoiceJob;
-const SEQUENCE_TYPE = ITEM_TYPES.invoiceSequence;
 const invoices = () => repository(invoiceEntity);
 const entries = () => repository(timeEntryEntity);
 
@@ -77,22 +76,6 @@ export class JobLost extends Error {
     this.name = 'JobLost';
   }
 }
-/** The number the sequence gave is taken (an invoice numbered by hand): resynchronise the sequence. */
-export class NumberTaken extends Error {
-  /** The sequence value whose number is taken (the sequence moves past it). */
-  constructor(readonly n: number) {
-    super('invoice number taken');
-    this.name = 'NumberTaken';
-  }
-}
-/** The sequence moved since it was read (another invoice was committed): read it again. */
-export class SequenceMoved extends Error {
-  constructor() {
-    super('invoice sequence moved');
-    this.name = 'SequenceMoved';
-  }
-}
-
 // ------------------------------------------------------------------ jobs
 const jobOf = (item: StoredItem): InvoiceJob => ({
   workspaceId: String(item.workspaceId),
@@ -259,130 +242,105 @@ const jobOp = (workspaceId: string, invoiceId: string, state: JobState, delta: n
 });
 
 // ------------------------------------------------------------------ entries
+/**
+ * A time entry as the store read it: its record (the TimeEntry of its declaration) and what guards its next
+ * lock or release (its key, the version and revision read: the store's business, handed back to `lockBatch`
+ * / `releaseBatch` as it came).
+ */
+export interface ReadEntry {
+  readonly entry: TimeEntry;
+  readonly guard: { readonly key: Key; readonly version: number; readonly revision: number };
+}
+
+/** The ReadEntry of a stored time-entry item (none for an item of another type). */
+export const readEntry = (item: StoredItem): ReadEntry[] =>
+  item[TYPE] === timeEntryEntity.type
+    ? [{ entry: entries().present(item), guard: { key: { PK: String(item.PK), SK: String(item.SK) }, version: Number(item[VERSION] ?? 0), revision: revisionOf(item) } }]
+    : [];
+
 /** The client's time entries in a sort-key range matching `where`, through the client index (GSI3) + filter. */
-async function clientEntries(workspaceId: string, where: Where, range: { lo: string; hi: string }): Promise<StoredItem[]> {
+async function clientEntries(workspaceId: string, where: Where, range: { lo: string; hi: string }): Promise<ReadEntry[]> {
   const items = await queryAll(queryInputOf(planQuery(timeEntryEntity, workspaceId, where, range)));
-  return items.filter((item) => item[TYPE] === timeEntryEntity.type);
+  return items.flatMap(readEntry);
 }
 
 /** An entry that can go on an invoice of the client: billable, stopped (and longer than 0 minutes), on no invoice. */
-export const invoiceable = (item: StoredItem, clientId: string, range: { lo: string; hi: string }): boolean =>
-  item.clientId === clientId &&
-  item.billable === true &&
-  typeof item.durationMinutes === 'number' &&
-  item.durationMinutes > 0 &&
-  (item.invoiceId === undefined || item.invoiceId === null) &&
-  String(item.SK) >= range.lo &&
-  String(item.SK) <= range.hi;
+const invoiceable = ({ entry }: ReadEntry, clientId: string, range: { lo: string; hi: string }): boolean =>
+  entry.clientId === clientId &&
+  entry.billable === true &&
+  (entry.durationMinutes ?? 0) > 0 &&
+  (entry.invoiceId === undefined || entry.invoiceId === null) &&
+  String(entry.sortKey) >= range.lo &&
+  String(entry.sortKey) <= range.hi;
 
 /** The entries an invoice of the client for the range would take (GSI3, filter billable and not invoiced). */
-export async function candidateEntries(workspaceId: string, clientId: string, range: { lo: string; hi: string }): Promise<StoredItem[]> {
-  const items = await clientEntries(workspaceId, { clientId, billable: 'true', invoiced: 'false' }, range);
-  return items.filter((i) => invoiceable(i, clientId, range));
+export async function candidateEntries(workspaceId: string, clientId: string, range: { lo: string; hi: string }): Promise<ReadEntry[]> {
+  const read = await clientEntries(workspaceId, { clientId, billable: 'true', invoiced: 'false' }, range);
+  return read.filter((e) => invoiceable(e, clientId, range));
 }
 
 /**
  * The entries that carry an invoice's id (GSI3 over the invoice's period, filter invoiceId); with `max`, the
  * first pages holding at least that many (a release step reads only what it can release).
  */
-export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }, max?: number): Promise<StoredItem[]> {
+export async function entriesOfInvoice(workspaceId: string, invoiceId: string, clientId: string, range: { lo: string; hi: string }, max?: number): Promise<ReadEntry[]> {
   if (max === undefined) return clientEntries(workspaceId, { clientId, invoiceId }, range);
   const input = queryInputOf(planQuery(timeEntryEntity, workspaceId, { clientId, invoiceId }, range));
-  const out: StoredItem[] = [];
+  const out: ReadEntry[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
-    out.push(...(res.Items ?? []).filter((item) => item[TYPE] === timeEntryEntity.type));
+    out.push(...(res.Items ?? []).flatMap(readEntry));
     start = res.LastEvaluatedKey;
   } while (start && out.length < max);
   return out;
 }
 
 /**
- * The stored entries of these keys, read strongly consistent: one GetItem each, at once (a batch is at most
- * ENTRY_BATCH). GetItem, not BatchGetItem: the functions' roles grant GetItem on the table (issue 32).
+ * The entries read again, strongly consistent: one GetItem each, at once (a batch is at most ENTRY_BATCH).
+ * GetItem, not BatchGetItem: the functions' roles grant GetItem on the table (issue 32).
  */
-export async function rereadEntries(items: readonly StoredItem[]): Promise<StoredItem[]> {
-  const read = await Promise.all(items.map((it) => db().send(new GetCommand({ TableName: tableName(), Key: { PK: it.PK, SK: it.SK }, ConsistentRead: true }))));
-  return read.flatMap((res) => (res.Item ? [res.Item] : []));
-}
-
-/** The entry item after a lock or release: invoiceId set or removed, a new revision. */
-function moved(item: StoredItem, invoiceId: string | undefined, now: string): StoredItem {
-  const after: StoredItem = { ...item, updatedAt: now, [VERSION]: Number(item[VERSION] ?? 0) + 1, [REVISION]: Number(item[REVISION] ?? 0) + 1 };
-  if (invoiceId === undefined) delete after.invoiceId;
-  else after.invoiceId = invoiceId;
-  return after;
+export async function rereadEntries(read: readonly ReadEntry[]): Promise<ReadEntry[]> {
+  const again = await Promise.all(read.map(({ guard }) => db().send(new GetCommand({ TableName: tableName(), Key: guard.key, ConsistentRead: true }))));
+  return again.flatMap((res) => (res.Item ? readEntry(res.Item) : []));
 }
 
 /**
  * Locks (invoiceId given) or releases (undefined) a batch of at most ENTRY_BATCH entries in one transaction,
  * each guarded by the version read (and by not being invoiced / by carrying this invoice's id), each with
- * its `time-entry.updated` event, with the job's count moved by the batch's size. Returns the items after.
+ * its `time-entry.updated` event (the record after), with the job's count moved by the batch's size.
  * EntriesChanged when an entry is not as read; JobLost when the job is not in the state expected.
  */
-async function moveBatch(workspaceId: string, job: { invoiceId: string; state: JobState }, items: readonly StoredItem[], lock: boolean): Promise<StoredItem[]> {
-  if (items.length === 0) return [];
-  if (items.length > ENTRY_BATCH) throw new Error(`at most ${ENTRY_BATCH} entries per batch`);
+async function moveBatch(workspaceId: string, job: { invoiceId: string; state: JobState }, batch: readonly ReadEntry[], lock: boolean): Promise<void> {
+  if (batch.length === 0) return;
+  if (batch.length > ENTRY_BATCH) throw new Error(`at most ${ENTRY_BATCH} entries per batch`);
   const now = new Date().toISOString();
-  const afters = items.map((item) => moved(item, lock ? job.invoiceId : undefined, now));
-  const ops: WriteOp[] = items.map((item) => ({
+  const ops: WriteOp[] = batch.map(({ guard }) => ({
     item: {
       Update: {
         TableName: tableName(),
-        Key: { PK: item.PK, SK: item.SK },
+        Key: guard.key,
         UpdateExpression: lock ? 'SET #inv = :inv, #u = :now ADD #v :one, #rv :one' : 'REMOVE #inv SET #u = :now ADD #v :one, #rv :one',
         ConditionExpression: lock ? '#v = :v AND attribute_not_exists(#inv)' : '#v = :v AND #inv = :inv',
         ExpressionAttributeNames: { '#inv': 'invoiceId', '#u': 'updatedAt', '#v': VERSION, '#rv': REVISION },
-        ExpressionAttributeValues: { ':inv': job.invoiceId, ':now': now, ':one': 1, ':v': Number(item[VERSION] ?? 0) },
+        ExpressionAttributeValues: { ':inv': job.invoiceId, ':now': now, ':one': 1, ':v': guard.version },
       },
     },
     onConditionFail: () => new EntriesChanged(),
   }));
-  ops.push(jobOp(workspaceId, job.invoiceId, job.state, lock ? items.length : -items.length));
-  const changes: Change[] = afters.map((after) => ({ type: 'time-entry.updated', resourceId: String(after.id), data: entries().present(after) }));
+  ops.push(jobOp(workspaceId, job.invoiceId, job.state, lock ? batch.length : -batch.length));
+  const changes: Change[] = batch.map(({ entry, guard }) => {
+    // the record after: invoiceId set or removed, the next revision (its ETag)
+    const { invoiceId: _was, etag: _etag, ...rest } = entry;
+    const after = { ...rest, ...(lock ? { invoiceId: job.invoiceId } : {}), updatedAt: now, etag: etagOf({ [REVISION]: guard.revision + 1 }) };
+    return { type: 'time-entry.updated', resourceId: entry.id, data: after };
+  });
   await writeWithChange(workspaceId, ops, changes);
-  return afters;
 }
-export const lockBatch = (workspaceId: string, invoiceId: string, items: readonly StoredItem[]) => moveBatch(workspaceId, { invoiceId, state: 'locking' }, items, true);
-export const releaseBatch = (workspaceId: string, invoiceId: string, items: readonly StoredItem[]) => moveBatch(workspaceId, { invoiceId, state: 'releasing' }, items, false);
+export const lockBatch = (workspaceId: string, invoiceId: string, batch: readonly ReadEntry[]) => moveBatch(workspaceId, { invoiceId, state: 'locking' }, batch, true);
+export const releaseBatch = (workspaceId: string, invoiceId: string, batch: readonly ReadEntry[]) => moveBatch(workspaceId, { invoiceId, state: 'releasing' }, batch, false);
 
-// ------------------------------------------------------------------ numbers and the commit
-/** The last number the workspace's sequence gave (0 before the first). */
-export async function readSequence(workspaceId: string): Promise<number | undefined> {
-  const res = await db().send(new GetCommand({ TableName: tableName(), Key: keys.invoiceSequence(workspaceId), ConsistentRead: true }));
-  return res.Item ? Number(res.Item.n) : undefined;
-}
-
-/**
- * The highest sequence number among the workspace's invoice-number locks (numbers `INV-<6+ digits>`,
- * given by hand or by the seed): one Query, newest lock first.
- */
-export async function highestTakenNumber(workspaceId: string): Promise<number> {
-  const prefix = keys.uniqueLock(workspaceId, invoiceEntity.unique!.name, 'inv-', 'number').SK;
-  const res = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
-      ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':p': prefix },
-      ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: true,
-    }),
-  );
-  const sk = res.Items?.[0]?.SK;
-  return typeof sk === 'string' ? (sequenceOf(sk.slice(prefix.length - 'inv-'.length)) ?? 0) : 0;
-}
-
-/** Whether an invoice number is taken in the workspace (its lock item exists). */
-export async function numberTaken(workspaceId: string, number: string): Promise<boolean> {
-  const rule = invoiceEntity.unique!;
-  const res = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.uniqueLock(workspaceId, rule.name, number.trim().toLowerCase(), 'number'), ConsistentRead: true }),
-  );
-  return res.Item !== undefined;
-}
-
+// ------------------------------------------------------------------ the invoice and its commit (its number: ./store-numbers)
 /**
  * What an invoice made from time keeps of its making (internal attributes of its item, known here only): the
  * sort-key range of its period (its entries are the client's entries in it) and how many entries carry its id.
@@ -393,13 +351,32 @@ export interface InvoiceMaking {
   entries: number;
 }
 /** The making of a stored invoice; undefined for one not made from time (seeded, admin CLI). */
-export const makingOf = (item: StoredItem): InvoiceMaking | undefined =>
+const makingOf = (item: StoredItem): InvoiceMaking | undefined =>
   typeof item._lo === 'string' && typeof item._hi === 'string' ? { lo: item._lo, hi: item._hi, entries: Number(item._entries ?? 0) } : undefined;
+
+/**
+ * An invoice as the store read it: the record, its making (undefined for one not made from time), and the
+ * write options that guard a change computed from this read by its version (the repository's `read`: the
+ * first attempt writes against it, a retry reads again).
+ */
+export interface StoredInvoice {
+  invoice: Invoice;
+  making?: InvoiceMaking;
+  asRead: Pick<WriteOptions, 'read'>;
+}
+
+/** One invoice, read strongly consistent (one GetItem), or undefined. */
+export async function readInvoice(workspaceId: string, invoiceId: string): Promise<StoredInvoice | undefined> {
+  const item = await invoices().getItem(workspaceId, { id: invoiceId });
+  if (!item) return undefined;
+  const making = makingOf(item);
+  return { invoice: invoices().present(item), ...(making ? { making } : {}), asRead: { read: item } };
+}
 
 export interface CommitInput {
   workspaceId: string;
   /** The invoice record (id, fields, timestamps), totals already checked by the caller. */
-  record: Record<string, unknown>;
+  record: Invoice;
   /** The sort-key range of its period, the period as asked (start and end days) and who made it. */
   making: { lo: string; hi: string; period: readonly [string, string]; createdBy?: string };
   /** The job's count the commit requires (entries on the invoice). */
@@ -409,7 +386,7 @@ export interface CommitInput {
 }
 
 /** The one transaction that makes the invoice visible (see the module comment). Returns the invoice as presented. */
-export async function commitInvoice(input: CommitInput): Promise<Record<string, unknown>> {
+export async function commitInvoice(input: CommitInput): Promise<Invoice> {
   const { workspaceId, record } = input;
   const repo = invoices();
   const derived = repo.derive({ ...record });
@@ -438,38 +415,4 @@ export async function commitInvoice(input: CommitInput): Promise<Record<string, 
   const created = repo.present(item);
   await writeWithChange(workspaceId, ops, { type: 'invoice.created', resourceId: String(record.id), data: created });
   return created;
-}
-
-/**
- * The write of a finalization that moves the workspace's number sequence from the value read to the next,
- * under the condition that it still holds the value read (another send came first: SequenceMoved, read again).
- */
-export const sequenceOp = (workspaceId: string, { previous, next }: { previous: number | undefined; next: number }): WriteOp => ({
-  item: {
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.invoiceSequence(workspaceId), [TYPE]: SEQUENCE_TYPE, n: next },
-      ConditionExpression: previous === undefined ? 'attribute_not_exists(PK)' : 'n = :prev',
-      ...(previous === undefined ? {} : { ExpressionAttributeValues: { ':prev': previous } }),
-    },
-  },
-  onConditionFail: () => new SequenceMoved(),
-});
-
-/** Moves the sequence forward to `n` when it is below (after a hand-given or seeded number took the next one). */
-export async function raiseSequence(workspaceId: string, n: number): Promise<void> {
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.invoiceSequence(workspaceId),
-        UpdateExpression: 'SET #t = :type, n = :n',
-        ConditionExpression: 'attribute_not_exists(n) OR n < :n',
-        ExpressionAttributeNames: { '#t': TYPE },
-        ExpressionAttributeValues: { ':type': SEQUENCE_TYPE, ':n': n },
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
 }

@@ -15,7 +15,9 @@ import { dirname, join, relative, resolve } from 'node:path';
  * - a wing (WINGS: a feature in one folder, shared/webhooks/, shared/invoicing/) imports shared/platform,
  *   shared/domain, shared/data and the kernel (shared/api) only, never another wing; inside it, its routes
  *   import its services and store, its services its store, its store neither (routes -> services -> store);
- *   and only what is above the wings (functions, local, lib, admin, shared/console, shared/seed) imports it.
+ *   and only what is above the wings (functions, local, lib, admin, shared/console, shared/seed) imports it;
+ * - nothing outside the invoicing wing imports its store (`store.ts`, `store-*.ts`: the only code that knows its
+ *   items), and only its store.ts names the invoice item's internals (`_lo`, `_hi`, `_entries`, ...).
  */
 const ROOT = resolve(__dirname, '../..');
 /**
@@ -198,10 +200,46 @@ test('the wing check fails on a planted violation of each rule', () => {
   expect(partOf('shared/invoicing/sweep.ts')).toBe('services');
 });
 
+/**
+ * A wing's store is the only code that knows its items (issue 32 item 1): outside the wing, nothing imports it
+ * (the wing's services return records). Sealed: the invoicing wing. (The webhooks wing's store is still
+ * imported by its console routes, the admin CLI and the local runner: its owner's to seal.)
+ */
+const SEALED_STORES = ['shared/invoicing'];
+/** Every production import of a sealed wing's store from outside that wing. */
+function storeImports(all: ReturnType<typeof edges>): string[] {
+  return all
+    .filter((e) => SEALED_STORES.includes(e.to) && e.from !== e.to && e.from !== 'test')
+    .filter((e) => partOf(relative(ROOT, resolve(dirname(join(ROOT, e.file)), e.spec))) === 'store')
+    .map((e) => `${e.file} imports ${e.spec} (the store of ${e.to})`);
+}
+/** The invoice item's internal attributes (its making: the period's sort-key range, the entry count, who made it). */
+const INVOICE_INTERNALS = /\b_(?:lo|hi|entries|period|createdBy)\b/;
+
+test("nothing outside the invoicing wing reads its items: no import of its store, and its items' internals named in its store.ts alone", () => {
+  const all = edges();
+  expect(all.some((e) => e.to === 'shared/invoicing' && e.from !== 'test')).toBe(true); // the scan sees the wing's callers
+  expect(storeImports(all)).toEqual([]);
+  const naming = PRODUCTION_TOPS.flatMap((top) => sources(join(ROOT, top)))
+    .filter((f) => INVOICE_INTERNALS.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(ROOT, f));
+  expect(naming).toEqual(['shared/invoicing/store.ts']);
+});
+
+test('the store check fails on a planted reader (a console route importing the invoicing store)', () => {
+  const planted = { from: 'shared/console', to: 'shared/invoicing', file: 'shared/console/features/invoices.ts', spec: '../../invoicing/store' };
+  const viaServices = { from: 'shared/console', to: 'shared/invoicing', file: 'shared/console/features/invoices.ts', spec: '../../invoicing/service' };
+  expect(storeImports([planted, viaServices, { ...planted, spec: '../../invoicing/store-reads' }])).toEqual([
+    'shared/console/features/invoices.ts imports ../../invoicing/store (the store of shared/invoicing)',
+    'shared/console/features/invoices.ts imports ../../invoicing/store-reads (the store of shared/invoicing)',
+  ]);
+});
+
 /** The file graph of the production code: each file and the files it imports (relative imports, type-only ones included). */
+const PRODUCTION_TOPS = ['shared', 'functions', 'lib', 'bin', 'local', 'admin'];
 function fileGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const top of ['shared', 'functions', 'lib', 'bin', 'local', 'admin']) {
+  for (const top of PRODUCTION_TOPS) {
     for (const file of sources(join(ROOT, top))) {
       const to: string[] = [];
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {

@@ -7,9 +7,9 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * session 9, after the invoicing wing's and the route table's splits (no file is exempt any more).
  */
 const CEILINGS = {
-  recordStringUnknown: 42,
+  recordStringUnknown: 39,
   asUnknownAs: 2,
-  storedItemOutsideData: 52,
+  storedItemOutsideData: 23,
   storedItemInServices: 7,
 };
 

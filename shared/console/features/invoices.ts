@@ -6,26 +6,28 @@ import { idString, meta } from '../../domain/fields';
 import { cursorParam, deletedSchema, limitParam, pageOf, responseSchema } from '../../api/schemas';
 import { repository } from '../../data/repository';
 import {
-  beginFromTime,
+  beginInvoice,
+  changeDraft,
   continueInvoice,
   createInvoiceInput,
   deleteInvoice,
+  entryPageInput,
   getInvoice,
+  invoicePage,
   isInProgress,
   isReleasing,
-  listInvoices,
   listInvoicesInput,
-  payInvoice,
   payInvoiceInput,
-  previewFromTime,
+  previewInvoice,
+  recordPayment,
   sendInvoice,
-  updateDraft,
+  unbilledInput,
   updateInvoiceInput,
   voidInvoice,
   type InvoiceInProgress,
   type InvoiceReleasing,
 } from '../../invoicing/service';
-import { entryPageInput, invoiceEntriesPage, unbilledInput, unbilledTime } from '../../invoicing/views';
+import { invoiceEntriesPage, unbilledTime } from '../../invoicing/views';
 import { AcceptedReply, consoleRoute } from '../route-table';
 import * as s from '../schemas';
 
@@ -127,7 +129,7 @@ export const invoiceRoutes = {
       successStatus: 200,
     },
     async ({ params, query }) => {
-      const page = await listInvoices(params.workspaceId, query);
+      const page = await invoicePage(params.workspaceId, query);
       return { items: page.items, hasMore: page.hasMore, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     },
   ),
@@ -145,7 +147,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body }) => previewFromTime({ workspaceId: params.workspaceId, ...body }),
+    async ({ params, body }) => previewInvoice(params.workspaceId, body),
   ),
   createConsoleInvoice: consoleRoute(
     {
@@ -163,7 +165,7 @@ export const invoiceRoutes = {
       successStatus: 201,
       conflict: true,
     },
-    async ({ params, body, person }) => made(await beginFromTime({ workspaceId: params.workspaceId, actor: { id: person.email }, ...body })),
+    async ({ params, body, person }) => made(await beginInvoice(params.workspaceId, body, { actor: { id: person.email } })),
   ),
   continueConsoleInvoice: consoleRoute(
     {
@@ -246,7 +248,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body, person }) => updateDraft(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
+    async ({ params, body, person }) => changeDraft(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
   ),
   sendConsoleInvoice: consoleRoute(
     {
@@ -279,7 +281,7 @@ export const invoiceRoutes = {
       successStatus: 200,
       conflict: true,
     },
-    async ({ params, body, person }) => payInvoice(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
+    async ({ params, body, person }) => recordPayment(params.workspaceId, params.invoiceId, body, { actor: { id: person.email } }),
   ),
   voidConsoleInvoice: consoleRoute(
     {
