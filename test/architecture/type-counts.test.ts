@@ -7,10 +7,10 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * session 9, after the invoicing wing's and the route table's splits (no file is exempt any more).
  */
 const CEILINGS = {
-  recordStringUnknown: 94,
+  recordStringUnknown: 90,
   asUnknownAs: 3,
-  storedItemOutsideData: 52,
-  storedItemInServices: 7,
+  storedItemOutsideData: 39,
+  storedItemInServices: 0,
 };
 
 const counts = typeCounts();
