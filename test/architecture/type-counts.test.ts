@@ -7,7 +7,7 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * session 9, after the invoicing wing's and the route table's splits (no file is exempt any more).
  */
 const CEILINGS = {
-  recordStringUnknown: 75,
+  recordStringUnknown: 74,
   asUnknownAs: 3,
   storedItemOutsideData: 39,
   storedItemInServices: 0,
