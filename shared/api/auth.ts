@@ -1,3 +1,4 @@
+import type { APIGatewayEventDefaultAuthorizerContext } from 'aws-lambda';
 import { isScope, type Scope } from '../domain/auth';
 import { forbidden, unauthorized } from './errors';
 
@@ -36,7 +37,7 @@ export function encodeAuthContext(ctx: AuthContext): AuthorizerContextValues {
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
 
 /** Parses the authorizer context of an event. Anything missing or odd is a 401, never a 500. */
-export function decodeAuthContext(raw: Record<string, unknown> | null | undefined, now = new Date()): AuthContext {
+export function decodeAuthContext(raw: APIGatewayEventDefaultAuthorizerContext, now = new Date()): AuthContext {
   const workspaceId = str(raw?.workspaceId);
   const keyId = str(raw?.keyId);
   const perMinute = Number(str(raw?.perMinute));

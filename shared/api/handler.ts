@@ -56,12 +56,16 @@ interface KeyCaller {
 export function locationOf(route: RouteDef, body: unknown, baseUrl: string, own: readonly RouteDef[]): string | undefined {
   const entity = route.creates ?? route.entity;
   const created = own.find((r) => r.entity === entity && r.operation === 'get');
-  const record = body as Record<string, unknown> | undefined;
-  if (!created || typeof record?.id !== 'string') return undefined;
+  const fields = new Map<string, unknown>(body && typeof body === 'object' ? Object.entries(body) : []);
+  const id = fields.get('id');
+  if (!created || typeof id !== 'string') return undefined;
   const query = new URLSearchParams();
-  for (const name of Object.keys(created.query?.shape ?? {})) if (typeof record[name] === 'string') query.set(name, record[name]);
+  for (const name of Object.keys(created.query?.shape ?? {})) {
+    const value = fields.get(name);
+    if (typeof value === 'string') query.set(name, value);
+  }
   const q = query.toString();
-  return `${baseUrl}${created.path.replace('{id}', encodeURIComponent(record.id))}${q ? `?${q}` : ''}`;
+  return `${baseUrl}${created.path.replace('{id}', encodeURIComponent(id))}${q ? `?${q}` : ''}`;
 }
 
 /** The conditional headers a request sent (part of what an Idempotency-Key's repeat must match). */
@@ -96,7 +100,7 @@ export const apiKeyCallerOf = (own: readonly TableRoute[], { csv: csvFormats = {
       return { 'X-Request-Id': event.requestContext?.requestId ?? 'local', ...cors, Vary: vary };
     },
     identify: (event, _route, _headers, logKeys) => {
-      const auth = decodeAuthContext(event.requestContext?.authorizer as Record<string, unknown> | undefined);
+      const auth = decodeAuthContext(event.requestContext?.authorizer);
       logKeys.workspaceId = auth.workspaceId;
       logKeys.keyId = auth.keyId;
       return { auth };

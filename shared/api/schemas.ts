@@ -150,7 +150,7 @@ export const limitParam = meta(
     ),
   ),
   // documented as the integer it is (the query string carries its digits), so generated clients take a number
-  { description: 'Page size, 1-200 (default 50)', type: 'integer', minimum: 1, maximum: LIMITS.pageMax, example: 50 } as Record<string, unknown>,
+  { description: 'Page size, 1-200 (default 50)', type: 'integer', minimum: 1, maximum: LIMITS.pageMax, example: 50 },
 );
 export const cursorParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CURSOR_CHARS))), {
   description: 'The nextCursor of the previous page',

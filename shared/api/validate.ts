@@ -99,9 +99,8 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, wh
 /** Read-only fields (id, createdAt, ...) sent in a body are ignored (product.md). */
 export function withoutReadOnly(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  for (const f of READ_ONLY_FIELDS) delete copy[f];
-  return copy;
+  const readOnly: ReadonlySet<string> = new Set(READ_ONLY_FIELDS);
+  return Object.fromEntries(Object.entries(body).filter(([f]) => !readOnly.has(f)));
 }
 
 /** A UTF-16 surrogate without its pair: not Unicode text, and not storable (DynamoDB strings are UTF-8). */
@@ -132,6 +131,6 @@ function collectUnstorable(v: unknown, path: string, where: string, details: Err
   } else if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) collectUnstorable(v[i], path ? `${path}.${i}` : String(i), where, details);
   } else if (v && typeof v === 'object') {
-    for (const k of Object.keys(v)) collectUnstorable((v as Record<string, unknown>)[k], path ? `${path}.${k}` : k, where, details);
+    for (const [k, x] of Object.entries(v)) collectUnstorable(x, path ? `${path}.${k}` : k, where, details);
   }
 }

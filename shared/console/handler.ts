@@ -52,7 +52,7 @@ export const personCaller: CallerKind<ConsoleTableRoute, PersonCaller, ConsoleRe
   headers: (event, requestId) => ({ 'X-Request-Id': requestId, ...corsHeaders(corsOrigins(), headerValue(event.headers, 'Origin')) }),
   identify: (event, _route, headers, logKeys) => {
     Object.assign(headers, NO_STORE);
-    const email = (event.requestContext?.authorizer as Record<string, unknown> | null | undefined)?.email;
+    const email: unknown = event.requestContext?.authorizer?.email;
     if (typeof email !== 'string' || !email) throw unauthorized();
     logKeys.person = personCounterId(email);
     return { person: { email } };

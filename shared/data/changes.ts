@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { CHANGE_ITEM_LIFETIME_MS, CHANGE_RETENTION_MS, type ChangeEvent } from '../domain/changes';
+import { CHANGE_ITEM_LIFETIME_MS, CHANGE_RETENTION_MS, eventOf, type Change, type EntityChangeEvent } from '../domain/changes';
 import { ulid } from '../domain/ids';
 import { db, tableName, type StoredItem } from './db';
 import { changePositionKey, keys } from './keys';
@@ -135,13 +135,8 @@ async function claimPositions(workspaceId: string, count: number): Promise<{ slo
 
 const ttlOf = (at: number) => Math.floor((at + CHANGE_ITEM_LIFETIME_MS) / 1000);
 
-/** The change a record write makes (the event without its id, time and position). */
-export interface Change {
-  type: ChangeEvent['type'];
-  resourceId: string;
-  data: Record<string, unknown>;
-  previousSortKey?: string;
-}
+/** The change a record write makes (the event without its id, resource, time and position): shared/domain/changes.ts. */
+export type { Change };
 
 /**
  * Writes `ops` (a record's write and everything that travels with it) and the change's event atomically.
@@ -152,9 +147,9 @@ export interface Change {
  * commit in the same transaction as the ops. Each changed record was read before the positions were taken
  * and its write is guarded by the version read, so the per-record order argument holds for every one.
  */
-export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], change: Change): Promise<ChangeEvent>;
-export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], changes: readonly Change[]): Promise<ChangeEvent[]>;
-export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], changeOrChanges: Change | readonly Change[]): Promise<ChangeEvent | ChangeEvent[]> {
+export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], change: Change): Promise<EntityChangeEvent>;
+export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], changes: readonly Change[]): Promise<EntityChangeEvent[]>;
+export async function writeWithChange(workspaceId: string, ops: readonly WriteOp[], changeOrChanges: Change | readonly Change[]): Promise<EntityChangeEvent | EntityChangeEvent[]> {
   const many = Array.isArray(changeOrChanges);
   const changes: readonly Change[] = many ? (changeOrChanges as readonly Change[]) : [changeOrChanges as Change];
   const ids = changes.map(() => `evt_${ulid()}`);
@@ -163,15 +158,7 @@ export async function writeWithChange(workspaceId: string, ops: readonly WriteOp
     // one read of the counter with the key's record, and no position to give up when the key is live.
     const claim = attempt === 0 && keyedUnread() ? await claimPositions(workspaceId, changes.length) : undefined;
     const slots = claim?.slots ?? (await allocate(workspaceId, changes.length));
-    const events: ChangeEvent[] = changes.map((change, i) => ({
-      id: ids[i]!,
-      type: change.type,
-      resource: change.type.slice(0, change.type.indexOf('.')),
-      resourceId: change.resourceId,
-      occurredAt: new Date(slots[i]!.at).toISOString(),
-      data: change.data,
-      ...(change.previousSortKey !== undefined ? { previousSortKey: change.previousSortKey } : {}),
-    }));
+    const events = changes.map((change, i) => eventOf(change, ids[i]!, new Date(slots[i]!.at).toISOString()));
     const eventOps: WriteOp[] = events.map((event, i) => {
       const slot = slots[i]!;
       return {
@@ -239,20 +226,20 @@ interface Position {
   position: number;
   at: number;
   prevAt: number;
-  event?: ChangeEvent;
+  event?: EntityChangeEvent;
 }
 function positionOf(item: StoredItem): Position {
   return {
     position: Number(item.position),
     at: Number(item.at),
     prevAt: Number(item.prevAt ?? 0),
-    ...(item[TYPE] === EVENT_TYPE ? { event: item.event as ChangeEvent } : {}),
+    ...(item[TYPE] === EVENT_TYPE ? { event: item.event as EntityChangeEvent } : {}),
   };
 }
 
 export interface ChangeRead {
   /** The events read, in position order (those `accept` refused left out). */
-  events: ChangeEvent[];
+  events: EntityChangeEvent[];
   /** The last position read past: the next read starts after it. */
   position: number;
   /** When that position was taken (ms; `afterAt` when the read passed none). */
@@ -271,7 +258,7 @@ export interface ReadOptions {
   /** At most this many accepted events. */
   limit: number;
   /** Which events the caller gets (scopes, types); the others are passed over. */
-  accept?: (event: ChangeEvent) => boolean;
+  accept?: (event: EntityChangeEvent) => boolean;
   /**
    * At most this many bytes of accepted events, each counted escaped twice as in a Lambda proxy result
    * (shared/data/paging.ts, escapedSize): the read stops before the event that would pass it (always at
@@ -292,7 +279,7 @@ export interface ReadOptions {
 export async function readChanges(workspaceId: string, opts: ReadOptions): Promise<ChangeRead> {
   const accept = opts.accept ?? (() => true);
   const budget = opts.maxExamined ?? 1000;
-  const events: ChangeEvent[] = [];
+  const events: EntityChangeEvent[] = [];
   let position = opts.after;
   let positionAt = opts.afterAt;
   let examined = 0;

@@ -1,4 +1,4 @@
-import { changeResource, type ChangeResource } from '../domain/changes';
+import { changeOf, changeResource, type ChangeResource } from '../domain/changes';
 import { type AnyEntity, type EntityRecord, type Lookup } from '../domain/entity';
 import { busy, conflict, invalid, invalidField, notFound, preconditionFailed, type DomainError } from '../domain/errors';
 import { LIMITS, type CreateInput, type UpdateInput } from '../domain/fields';
@@ -10,7 +10,7 @@ import { queryPage, type PageStats } from './paging';
 import { planQuery, queryInputOf, type Where } from './query-plan';
 import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from './table';
 import { writeWithChange, type Change } from './changes';
-import { companionOf, type CompanionPlan } from './companions';
+import { companionContext, companionOf, type CompanionPlan } from './companions';
 import { byCreation, byName, etagOf, ifMatchHolds, itemOf, presentItem, revisionOf, storedRecord, type AnyRecord, type IfMatch } from './records';
 import { boundOps, counterAttr, lockOps, referenceOps } from './record-writes';
 import { contentionBudget, isContention, StaleRead, writeAll, type WriteOp } from './write';
@@ -200,7 +200,7 @@ export class Repository<E extends AnyEntity> {
       const writes = all.length + plan.changes.length + 1 + keptItems();
       if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, {}, rec);
       try {
-        await this.commit(workspaceId, all, [...plan.changes, { type: `${this.changeResource}.created`, resourceId: String(rec.id), data: created }], created);
+        await this.commit(workspaceId, all, [...plan.changes, changeOf(this.entity, 'created', String(rec.id), created)], created);
       } catch (err) {
         if (isContention(err)) {
           if (await budget.wait(attempt)) continue;
@@ -261,15 +261,7 @@ export class Repository<E extends AnyEntity> {
   private async companion(workspaceId: string, before: StoredItem | undefined, after: StoredItem | undefined): Promise<CompanionPlan> {
     const companion = companionOf(this.entity);
     if (!companion) return { ops: [], changes: [] as Change[] };
-    return companion({
-      workspaceId,
-      ...(before ? { before } : {}),
-      ...(after ? { after } : {}),
-      present: (item) => this.present(item),
-      toItem: (rec, internals) => this.toItem(workspaceId, rec, internals),
-      stored: (item) => this.stored(item),
-      derive: (rec) => this.derive(rec),
-    });
+    return companion(companionContext(this, workspaceId, before, after));
   }
 
   /** Merge update: fields not sent keep their value, null clears an optional field. */
@@ -325,9 +317,9 @@ export class Repository<E extends AnyEntity> {
       // the record's ops, what travels with them, and one event per changed record
       const writes = ops.length + plan.changes.length + 1 + keptItems();
       if (writes > MAX_TRANSACTION_ITEMS) throw this.tooManyChanges(writes, current, rec);
-      const previousSortKey = moved && this.entity.sortKeyField ? { previousSortKey: String(current[this.entity.sortKeyField]) } : {};
+      const previousSortKey = moved && this.entity.sortKeyField ? String(current[this.entity.sortKeyField]) : undefined;
       try {
-        await this.commit(workspaceId, ops, [...plan.changes, { type: `${this.changeResource}.updated`, resourceId: String(rec.id), data: updated, ...previousSortKey }], updated);
+        await this.commit(workspaceId, ops, [...plan.changes, changeOf(this.entity, 'updated', String(rec.id), updated, previousSortKey)], updated);
         return updated;
       } catch (err) {
         if (isContention(err)) {
@@ -375,7 +367,7 @@ export class Repository<E extends AnyEntity> {
       ];
       try {
         const deleted = { deleted: true as const, id: String(before.id) };
-        await this.commit(workspaceId, ops, { type: `${this.changeResource}.deleted`, resourceId: String(before.id), data: current }, deleted);
+        await this.commit(workspaceId, ops, changeOf(this.entity, 'deleted', String(before.id), current), deleted);
         return deleted;
       } catch (err) {
         if (isContention(err)) {

@@ -56,7 +56,7 @@ export interface UniqueDecl<K extends string = string> {
    * The lock outlives a record for which this holds: it is never deleted by the record's change or delete
    * (an issued invoice number is never issued again). Absent: the lock goes with the value.
    */
-  retain?: (rec: Readonly<Record<string, unknown>>) => boolean;
+  retain?: (rec: Readonly<EntityRecord<AnyEntity>>) => boolean;
 }
 
 export interface ReferenceDecl<K extends string = string> {
@@ -74,7 +74,7 @@ export type Lookup = <E extends AnyEntity>(entity: E, id: string) => Promise<Ent
 export interface RuleContext {
   lookup: Lookup;
   /** The stored record (update only). */
-  before?: Readonly<Record<string, unknown>>;
+  before?: Readonly<EntityRecord<AnyEntity>>;
   /** The fields the request sent (update only): tells a field sent unchanged from one not sent. */
   patch?: Readonly<Record<string, unknown>>;
 }
@@ -186,7 +186,7 @@ export interface AnyEntity {
   references?: readonly ReferenceDecl[];
   derived?: DerivedDecl;
   rules?: readonly RuleDecl[];
-  assertDeletable?(rec: Readonly<Record<string, unknown>>): void;
+  assertDeletable?(rec: Readonly<EntityRecord<AnyEntity>>): void;
   heldBy?: HeldByDecl;
   list: ListDecl;
   changes?: boolean;

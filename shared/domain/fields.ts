@@ -36,9 +36,9 @@ export const englishIssue: z.core.$ZodErrorMap = (iss) => en().localeError(iss);
  * global registry, whose parent's metadata it inherits (what classic zod's `.meta()` does; the functions
  * bundle `zod/mini`, which has no `.meta()` method).
  */
-export function meta<S extends z.ZodMiniType>(schema: S, data: z.core.GlobalMeta | Record<string, unknown>): S {
+export function meta<S extends z.ZodMiniType>(schema: S, data: z.core.GlobalMeta): S {
   const copy = schema.clone();
-  z.globalRegistry.add(copy, data as z.core.GlobalMeta);
+  z.globalRegistry.add(copy, data);
   return copy;
 }
 

@@ -1,10 +1,10 @@
-import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../data/db';
-import { entityKey, keys } from '../data/keys';
+import { entityKey } from '../data/keys';
 import { rollupDeltas, rollupUpdate } from '../data/rollups';
 import { clients, projects, tags, tasks, timeEntries } from '../data/repositories';
 import { counterAttr } from '../data/record-writes';
-import type { CreateValues, Repository, StoredItem } from '../data/repository';
+import type { CreateValues, Repository } from '../data/repository';
 import { REVISION_ATTRIBUTE, TYPE_ATTRIBUTE, VERSION_ATTRIBUTE } from '../data/table';
 import type { AnyEntity, EntityRecord } from '../domain/entity';
 import type { Client } from '../domain/entities/clients';
@@ -14,7 +14,7 @@ import type { Task } from '../domain/entities/tasks';
 import { deriveTimeEntry, isRunning, type TimeEntry } from '../domain/entities/time-entries';
 import { ulid } from '../domain/ids';
 import { prng } from './random';
-import { ITEM_TYPES } from '../data/item-types';
+import { putRunningTimer } from '../services/timer-store';
 
 /**
  * `seed --time-entries N`: N realistic time entries in a workspace, quickly.
@@ -149,7 +149,7 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
       createdAt: created,
       updatedAt: created,
     };
-    // At most one running timer per user (the rule the API keeps: shared/data/timers.ts).
+    // At most one running timer per user (the rule the API keeps: shared/services/timers.ts).
     if (!running || runningUsers.has(rec.userId)) rec.endTime = new Date(Math.min(start + minutes * 60_000, now)).toISOString();
     else runningUsers.add(rec.userId);
     const r = rand();
@@ -183,8 +183,9 @@ export function generateTimeEntries(catalog: SeedCatalog, count: number, opts: T
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function batchWrite(items: StoredItem[]): Promise<void> {
-  let pending = items.map((Item) => ({ PutRequest: { Item } }));
+/** Writes the records' items (version and revision 1), retrying what BatchWriteItem leaves unprocessed. */
+async function batchWrite(workspaceId: string, records: readonly TimeEntry[]): Promise<void> {
+  let pending = records.map((rec) => ({ PutRequest: { Item: timeEntries.toItem(workspaceId, rec, { [VERSION_ATTRIBUTE]: 1, [REVISION_ATTRIBUTE]: 1 }) } }));
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 0) await sleep(Math.min(2000, 25 * 2 ** attempt) * (0.5 + Math.random()));
     if (attempt > 12) throw new Error(`BatchWriteItem: ${pending.length} item(s) still unprocessed after ${attempt} attempts`);
@@ -226,42 +227,34 @@ async function addCounters(workspaceId: string, records: readonly TimeEntry[]): 
 
 /**
  * What the repository writes with each entry, in bulk: the report rollups (one ADD per rollup item for all
- * records, shared/data/rollups.ts) and the running-timer item of each running entry (shared/data/timers.ts).
+ * records, shared/data/rollups.ts) and the running-timer item of each running entry (shared/services/timer-store.ts).
  * Like the counters, written BEFORE the entries: a half-done seed leaves rollups too high, never missing.
  */
-async function addRollupsAndTimers(workspaceId: string, items: readonly StoredItem[], concurrency: number): Promise<void> {
-  const updates = [...rollupDeltas(items.map((item) => [undefined, item] as const))].map(([key, d]) => rollupUpdate(workspaceId, key, d));
+async function addRollupsAndTimers(workspaceId: string, records: readonly TimeEntry[], concurrency: number): Promise<void> {
+  const updates = [...rollupDeltas(records.map((rec) => [undefined, rec] as const))].map(([key, d]) => rollupUpdate(workspaceId, key, d));
   let next = 0;
   const worker = async () => {
     while (next < updates.length) await db().send(new UpdateCommand(updates[next++]!));
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, updates.length) }, worker));
-  for (const item of items.filter((i) => isRunning(i))) {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...keys.runningTimer(workspaceId, String(item.userId)), [TYPE_ATTRIBUTE]: ITEM_TYPES.runningTimer, sortKey: item.SK, id: item.id },
-      }),
-    );
-  }
+  for (const rec of records.filter((r) => isRunning(r))) await putRunningTimer(workspaceId, rec.userId, { sortKey: timeEntries.key(workspaceId, rec).SK, id: rec.id });
 }
 
 /** Writes already generated records (counters, rollups and timers first, then the items in parallel batches of 25). */
 export async function writeTimeEntries(workspaceId: string, records: readonly TimeEntry[], opts: TimeEntrySeedOptions = {}): Promise<void> {
   await addCounters(workspaceId, records);
-  const items = records.map((rec) => timeEntries.toItem(workspaceId, rec, { [VERSION_ATTRIBUTE]: 1, [REVISION_ATTRIBUTE]: 1 }));
-  await addRollupsAndTimers(workspaceId, items, opts.concurrency ?? 8);
-  const batches: StoredItem[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  await addRollupsAndTimers(workspaceId, records, opts.concurrency ?? 8);
+  const batches: TimeEntry[][] = [];
+  for (let i = 0; i < records.length; i += 25) batches.push(records.slice(i, i + 25));
   let done = 0;
   let next = 0;
-  opts.progress?.(0, items.length);
+  opts.progress?.(0, records.length);
   const worker = async () => {
     while (next < batches.length) {
       const batch = batches[next++]!;
-      await batchWrite(batch);
+      await batchWrite(workspaceId, batch);
       done += batch.length;
-      opts.progress?.(done, items.length);
+      opts.progress?.(done, records.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 8, batches.length) }, worker));

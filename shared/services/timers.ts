@@ -1,15 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { isRunning } from '../domain/entities/time-entries';
+import { changeOf, type Change } from '../domain/changes';
+import { isRunning, timeEntries, type TimeEntry } from '../domain/entities/time-entries';
 import { conflict } from '../domain/errors';
-import { timeEntries } from '../domain/entities/time-entries';
-import type { Change } from '../data/changes';
 import { bindCompanion, type Companion } from '../data/companions';
-import { db, tableName, type StoredItem } from '../data/db';
-import { keys } from '../data/keys';
 import { rollupOps } from '../data/rollups';
-import { REVISION_ATTRIBUTE as REVISION, TYPE_ATTRIBUTE as TYPE, VERSION_ATTRIBUTE as VERSION } from '../data/table';
-import { StaleRead, type WriteOp } from '../data/write';
-import { ITEM_TYPES } from '../data/item-types';
+import { clearTimerOp, readRunningTimer, setTimerOp } from './timer-store';
+import type { WriteOp } from '../data/write';
 
 /**
  * What travels with every time-entry write besides the record itself: the running-timer rule and the
@@ -19,7 +14,9 @@ import { ITEM_TYPES } from '../data/item-types';
  * test/support/env.ts.
  *
  * One running timer per user: the item `RUNNING#<userId>` (keys.runningTimer) holds the sortKey of the
- * user's running entry. A write that leaves an entry running reads it first; if it names another
+ * user's running entry (its reads and writes: shared/services/timer-store.ts). The companion sees the
+records before and after the write as the API shows them (typed TimeEntry, never the stored item); the
+repository's context reads the other running entry and rewrites it (shared/data/companions.ts). A write that leaves an entry running reads it first; if it names another
  * running entry, that entry is stopped at the new one's startTime in the same transaction (its own
  * `time-entry.updated` event with it), or the write is refused with 409 when that would end it before it
  * began. The timer item is written with the condition that it still names what was read (or is absent),
@@ -29,75 +26,45 @@ import { ITEM_TYPES } from '../data/item-types';
  *
  * Every record written (the entry and a stopped one) also adds its rollup changes (shared/data/rollups.ts).
  */
-const TIMER_TYPE = ITEM_TYPES.runningTimer;
-const running = (item: StoredItem | undefined): item is StoredItem => item !== undefined && isRunning(item);
+const running = (rec: TimeEntry | undefined): rec is TimeEntry => rec !== undefined && isRunning(rec);
 
-async function read(key: { PK: string; SK: string }): Promise<StoredItem | undefined> {
-  const res = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  return res.Item;
-}
-
-/** The condition that the timer item is as read: absent, or naming the same sortKey. */
-function asRead(timer: StoredItem | undefined) {
-  return timer
-    ? { ConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'sortKey' }, ExpressionAttributeValues: { ':s': timer.sortKey } }
-    : { ConditionExpression: 'attribute_not_exists(PK)' };
-}
-
-export const timeEntryCompanion: Companion = async (ctx) => {
+export const timeEntryCompanion: Companion<typeof timeEntries> = async (ctx) => {
   const { workspaceId, before, after } = ctx;
   const ops: WriteOp[] = [];
   const changes: Change[] = [];
-  const written: Array<readonly [StoredItem | undefined, StoredItem | undefined]> = [[before, after]];
+  const written: Array<readonly [TimeEntry | undefined, TimeEntry | undefined]> = [[before, after]];
   const wasRunning = running(before);
   const runs = running(after);
   const sameUser = wasRunning && runs && before.userId === after.userId;
 
   // The timer of the user the entry ran for, when it stops running there (stopped, moved to another user, deleted).
   if (wasRunning && !sameUser) {
-    const key = keys.runningTimer(workspaceId, String(before.userId));
-    const timer = await read(key);
+    const timer = await readRunningTimer(workspaceId, before.userId);
     // Only when it names this entry (entries stored before the rule existed may have no timer item).
-    if (timer && timer.sortKey === before.SK) {
-      ops.push({ item: { Delete: { TableName: tableName(), Key: key, ...asRead(timer) } }, onConditionFail: () => new StaleRead() });
-    }
+    if (timer && timer.sortKey === before.sortKey) ops.push(clearTimerOp(workspaceId, before.userId, timer));
   }
 
   if (runs) {
-    const key = keys.runningTimer(workspaceId, String(after.userId));
-    const timer = await read(key);
-    const otherSK = timer && timer.sortKey !== before?.SK && timer.sortKey !== after.SK ? String(timer.sortKey) : undefined;
-    const other = otherSK ? await read({ PK: String(after.PK), SK: otherSK }) : undefined;
-    if (running(other) && other.userId === after.userId && other.id !== after.id) {
-      const stopAt = String(after.startTime);
-      if (stopAt < String(other.startTime)) {
+    const timer = await readRunningTimer(workspaceId, after.userId);
+    const otherSK = timer && timer.sortKey !== before?.sortKey && timer.sortKey !== after.sortKey ? timer.sortKey : undefined;
+    const other = otherSK ? await ctx.readSibling(otherSK) : undefined;
+    if (other && running(other.record) && other.record.userId === after.userId && other.record.id !== after.id) {
+      const stopAt = after.startTime;
+      if (stopAt < other.record.startTime) {
         // Refused with 409, but as the transaction's last check (a condition that fails while the other
         // entry exists), so that a refusal of the write itself (a missing reference: 400) comes first.
-        const message = `User ${String(after.userId)} has a running time entry (${String(other.id)}) that started at ${String(other.startTime)}, after this entry's startTime: stopping it at ${stopAt} would end it before it began; stop it first`;
-        const refusal: WriteOp = {
-          item: { ConditionCheck: { TableName: tableName(), Key: { PK: other.PK, SK: other.SK }, ConditionExpression: 'attribute_not_exists(PK)' } },
-          onConditionFail: () => conflict(message),
-        };
-        return { ops: [refusal], changes: [], refused: true };
+        const message = `User ${after.userId} has a running time entry (${other.record.id}) that started at ${other.record.startTime}, after this entry's startTime: stopping it at ${stopAt} would end it before it began; stop it first`;
+        return { ops: [other.refusal(() => conflict(message))], changes: [], refused: true };
       }
-      const rec = ctx.derive({ ...ctx.stored(other), endTime: stopAt, updatedAt: String(after.updatedAt) });
-      const version = Number(other[VERSION] ?? 0);
-      const internals = Object.fromEntries(Object.entries(other).filter(([k]) => k.startsWith('_') && k !== TYPE));
-      const stopped = ctx.toItem(rec, { ...internals, [VERSION]: version + 1, [REVISION]: Number(other[REVISION] ?? 0) + 1 });
-      ops.push({
-        item: {
-          Put: { TableName: tableName(), Item: stopped, ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': VERSION }, ExpressionAttributeValues: { ':v': version } },
-        },
-        onConditionFail: () => new StaleRead(),
-      });
-      changes.push({ type: 'time-entry.updated', resourceId: String(other.id), data: ctx.present(stopped) });
-      written.push([other, stopped]);
+      const stopped = other.rewrite({ endTime: stopAt, updatedAt: after.updatedAt });
+      ops.push(stopped.op);
+      changes.push(changeOf(timeEntries, 'updated', stopped.record.id, stopped.record));
+      written.push([other.record, stopped.record]);
     }
-    if (!timer || timer.sortKey !== after.SK) {
-      ops.push({
-        item: { Put: { TableName: tableName(), Item: { ...key, [TYPE]: TIMER_TYPE, sortKey: after.SK, id: after.id }, ...asRead(timer) } },
-        onConditionFail: () => new StaleRead(),
-      });
+    if (!timer || timer.sortKey !== after.sortKey) {
+      // a record the repository presents always has its sortKey (the item's SK)
+      if (after.sortKey === undefined) throw new Error('a time entry without its sortKey');
+      ops.push(setTimerOp(workspaceId, after.userId, { sortKey: after.sortKey, id: after.id }, timer));
     }
   }
 

@@ -3,9 +3,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChangeEvent } from '../domain/changes';
 import type { WebhookAttempt } from '../domain/webhook-attempt';
-import { webhooks } from '../domain/entities/webhooks';
+import { webhooks, type WebhookRecord } from '../domain/entities/webhooks';
 import { ulid } from '../domain/ids';
-import { db, queryAll, tableName, type StoredItem } from '../data/db';
+import { db, queryAll, tableName } from '../data/db';
 import { repository, type CreateValues, type FieldValues, type IfMatch } from '../data/repository';
 import type { WriteOp } from '../data/write';
 import { ITEM_TYPES } from '../data/item-types';
@@ -148,15 +148,28 @@ export interface Endpoint {
   /** The API key that made (or last re-enabled) it: its scopes bound what it delivers (shared/webhooks/key-power.ts). */
   createdByKey?: string;
 }
-function endpointOf(item: StoredItem): Endpoint {
+/** An endpoint's item as this store writes it: the record's fields and the internals the API never shows. */
+type EndpointItem = WebhookRecord & {
+  [TYPE]: typeof webhooks.type;
+  _readable?: string[];
+  _activeSince?: string;
+  _secret: string;
+  _prevSecret?: string;
+  _prevSecretUntil?: number;
+  _failedEvents?: number;
+  _createdByKey?: string;
+};
+/** An item of the endpoint type is an endpoint's item (written by the repository and this store only). */
+const isEndpointItem = (item: { readonly [TYPE]?: unknown }): item is EndpointItem => item[TYPE] === webhooks.type;
+function endpointOf(item: EndpointItem): Endpoint {
   return {
-    id: String(item.id),
-    url: String(item.url),
-    events: (item.events as string[]) ?? [],
+    id: item.id,
+    url: item.url,
+    events: item.events ?? [],
     enabled: item.enabled !== false,
-    readable: (item._readable as string[]) ?? [],
-    activeSince: String(item._activeSince ?? item.createdAt),
-    sealedSecret: String(item._secret),
+    readable: item._readable ?? [],
+    activeSince: item._activeSince ?? item.createdAt,
+    sealedSecret: item._secret,
     ...(item._prevSecret ? { sealedPrevSecret: String(item._prevSecret), prevSecretUntil: Number(item._prevSecretUntil ?? 0) } : {}),
     failedEvents: Number(item._failedEvents ?? 0),
     ...(item._createdByKey ? { createdByKey: String(item._createdByKey) } : {}),
@@ -224,11 +237,11 @@ export async function endpointsOf(workspaceId: string): Promise<Endpoint[]> {
     ExpressionAttributeValues: { ':pk': keys.workspacePartition(workspaceId), ':p': 'WEBHOOK#' },
     ConsistentRead: true,
   });
-  return items.filter((item) => item[TYPE] === webhooks.type).map(endpointOf);
+  return items.filter(isEndpointItem).map(endpointOf);
 }
 export async function endpoint(workspaceId: string, id: string): Promise<Endpoint | undefined> {
   const res = await db().send(new GetCommand({ TableName: tableName(), Key: entityKey(webhooks, workspaceId, { id }), ConsistentRead: true }));
-  return res.Item && res.Item[TYPE] === webhooks.type ? endpointOf(res.Item) : undefined;
+  return res.Item && isEndpointItem(res.Item) ? endpointOf(res.Item) : undefined;
 }
 
 /**

@@ -4,13 +4,13 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * Issue 34 item 3: the counts of test/architecture/type-counts.ts may only go down. Each ceiling is the count
  * when it was last lowered; lower it with the code that lowers the count (`npx tsx test/architecture/type-counts.ts
  * --where` says where each comes from). The targets are in TARGETS there. Counted on the merged tree of
- * session 9, after the invoicing wing's and the route table's splits (no file is exempt any more).
+ * session 10 (types-data, types-domain, inv-store merged): all four targets met; no file is exempt.
  */
 const CEILINGS = {
-  recordStringUnknown: 39,
+  recordStringUnknown: 21,
   asUnknownAs: 2,
-  storedItemOutsideData: 23,
-  storedItemInServices: 7,
+  storedItemOutsideData: 0,
+  storedItemInServices: 0,
 };
 
 const counts = typeCounts();

@@ -4,8 +4,9 @@ import { join, relative, resolve } from 'node:path';
 /**
  * The counts of issue 34 item 3 over the production code (shared/, functions/, lib/, local/, admin/, bin/,
  * console/; not test/ or bench/): `Record<string, unknown>` (target at most 60; a type alias of it counts
- * once per use, so renaming it lowers nothing), `as unknown as` (at most 2), `StoredItem` (only inside
- * shared/data), and the files over 500 lines (none). Generated files (a first line saying "Generated ...
+ * once per use, so renaming it lowers nothing), `as unknown as` (at most 2), `StoredItem` (only inside the data
+ * layer: shared/data and a wing's store, shared/<wing>/store*.ts, the one code of a wing that knows its item
+ * layout and hands its routes and services typed records; issue 32 item 1), and the files over 500 lines (none). Generated files (a first line saying "Generated ...
  * do not edit", such as console/api/schema.ts from openapi-typescript) are not counted: nobody writes them.
  * `npx tsx test/architecture/type-counts.ts` prints the counts, the targets and where each count comes
  * from; test/architecture/type-counts.test.ts holds them at their ceilings.
@@ -15,6 +16,8 @@ export const PRODUCTION_DIRS = ['shared', 'functions', 'lib', 'local', 'admin', 
 /** Files another change is splitting while a count is taken (none since session 9's merge: the invoicing service and the route table are split). */
 export const LONG_FILE_EXEMPT: string[] = [];
 /** The targets of issue 34 item 3. */
+/** The data layer: shared/data, and each wing's store files (shared/invoicing/store.ts, store-profile.ts...). */
+const inDataLayer = (p: string) => p.startsWith('shared/data/') || /^shared\/[a-z-]+\/store(-[a-z-]+)?\.ts$/.test(p);
 export const TARGETS = { recordStringUnknown: 60, asUnknownAs: 2, storedItemOutsideData: 0, filesOver500Lines: 0 };
 
 /** A generated file says so on its first line (console/api/schema.ts: "Generated from ... do not edit"). */
@@ -86,7 +89,7 @@ export function typeCounts() {
     recordAliases: aliases,
     asUnknownAs: count(asUnknownAs),
     storedItem: count(storedItem),
-    storedItemOutsideData: count(storedItem, (p) => !p.startsWith('shared/data/')),
+    storedItemOutsideData: count(storedItem, (p) => !inDataLayer(p)),
     storedItemInServices: count(storedItem, (p) => p.startsWith('shared/services/')),
     filesOver500Lines: long.filter((f) => !LONG_FILE_EXEMPT.includes(f.path)).map((f) => `${f.path} (${lines(f)})`),
     exemptFilesOver500Lines: long.filter((f) => LONG_FILE_EXEMPT.includes(f.path)).map((f) => `${f.path} (${lines(f)})`),
@@ -94,7 +97,7 @@ export function typeCounts() {
     where: {
       recordStringUnknown: byFile(records),
       asUnknownAs: byFile(asUnknownAs),
-      storedItemOutsideData: byFile(storedItem, (p) => !p.startsWith('shared/data/')),
+      storedItemOutsideData: byFile(storedItem, (p) => !inDataLayer(p)),
     },
   };
 }

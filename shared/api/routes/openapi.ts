@@ -23,7 +23,7 @@ export const openApiDocumentSchema = meta(
       'x-tagGroups': { type: 'array', maxItems: 20, items: jsonObject('A group of tags (the reference page sidebar)', { name: 'Catalog', tags: ['clients', 'projects'] }) },
       externalDocs: jsonObject('External documentation', { url: 'https://api.example.com/v1/docs' }),
     },
-  } as Record<string, unknown>,
+  },
 );
 
 /** The file name of the reference page's renderer (Redoc), served by the API itself next to the page. */

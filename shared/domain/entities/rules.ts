@@ -19,12 +19,19 @@ export const projectClientTask = {
   check: resolveProjectClientTask,
 } as const;
 
-async function resolveProjectClientTask(rec: Record<string, unknown>, { lookup, before, patch }: RuleContext): Promise<void> {
+/** The fields the rule reads and fills, of any record that has them (time entries, favorites). */
+interface ProjectClientTask {
+  projectId?: string;
+  clientId?: string;
+  taskId?: string;
+}
+
+async function resolveProjectClientTask(rec: ProjectClientTask, { lookup, before, patch }: RuleContext): Promise<void> {
   // (An update that sends none of the three never gets here: the repository skips a rule whose `reads` the
   // patch does not touch. The stored references were checked when written, a task's project is immutable,
   // and usage counters keep every referenced record in existence, so re-reading them would repeat that.)
   // "Sent by this request": the patch says so exactly; without one, a value that differs from before.
-  const changed = (field: string) => !before || (patch ? field in patch : rec[field] !== before[field]);
+  const changed = (field: keyof ProjectClientTask) => !before || (patch ? field in patch : rec[field] !== before[field]);
   let projectChanged = changed('projectId');
   if (typeof rec.taskId === 'string') {
     const task = await lookup(tasks, rec.taskId);

@@ -161,15 +161,19 @@ export function durationMinutes(startIso: string, endIso: string): number {
 }
 
 /** Server-computed fields: normalized instants and durationMinutes. Applied on create and after every merge. */
-export function deriveTimeEntry<R extends Readonly<Record<string, unknown>>>(rec: R): R {
-  const out: Record<string, unknown> = { ...rec };
-  out.startTime = normalizeInstant(String(rec.startTime), 'startTime');
-  delete out.durationMinutes;
-  if (rec.endTime !== undefined && rec.endTime !== null) {
-    out.endTime = normalizeInstant(String(rec.endTime), 'endTime');
-    out.durationMinutes = durationMinutes(String(out.startTime), String(out.endTime));
-  }
-  return out as R;
+export function deriveTimeEntry<R extends TimeFields>(rec: R): R {
+  // the fields keep their places (startTime and endTime overwritten where they are); durationMinutes comes last
+  const { durationMinutes: _stale, ...rest } = rec;
+  const startTime = normalizeInstant(String(rec.startTime), 'startTime');
+  if (rec.endTime === undefined || rec.endTime === null) return { ...rest, startTime } as R;
+  const endTime = normalizeInstant(String(rec.endTime), 'endTime');
+  return { ...rest, startTime, endTime, durationMinutes: durationMinutes(startTime, endTime) } as R;
+}
+/** What deriveTimeEntry reads and writes of a record (a stored entry, or one being made). */
+interface TimeFields {
+  readonly startTime?: unknown;
+  readonly endTime?: unknown;
+  readonly durationMinutes?: unknown;
 }
 
 /**
