@@ -1182,11 +1182,14 @@ const NOTES = `## What the figures mean, and what was changed
   the capacity ratio is 1.00, or a little off when those 51 items differ in size (notes are optional). Latency ratios are the noisy part (median of
   alternating runs on a shared machine); the work per page is the same.
 - DynamoDB Local itself starts a Query deeper in a partition more slowly: the data layer alone (the same
-  page through listTimeEntries, no HTTP stack) shows page 40 / page 1 = 1.10-1.21, while what the API adds
-  per page (API minus data layer) stays the same on both pages within the noise (±2 ms). So the latency
-  ratio sits near 1.1-1.2 on this machine because of DynamoDB Local (SQLite underneath), and can cross 1.2
-  in a run; DynamoDB's own Query seeks to ExclusiveStartKey by key, and the capacity ratio (what AWS bills)
-  is 1.00.
+  page through listTimeEntries, no HTTP stack) shows page 40 / page 1 = 1.08-1.34 (run of 2026-11-27:
+  projectId 4.9 -> 6.4 ms, 1.30; projectId+clientId 1.26; userId+clientId 1.34), while what the API adds
+  per page (API minus data layer) stays the same on both pages within the noise (±2 ms; projectId 2.2 and
+  2.2 ms). So the latency ratio sits near 1.1-1.2 on this machine because of DynamoDB Local (SQLite
+  underneath), and crosses 1.2 in a run where its own ratio does (the two misses of that run, projectId
+  1.21 and projectId+clientId 1.30, are the two filters on the project index, GSI2, whose data-layer ratios
+  were 1.30 and 1.26); DynamoDB's own Query seeks to ExclusiveStartKey by key, and the capacity ratio (what
+  AWS bills) is 1.00. Nothing in the API to fix: the page is one Query from the cursor in both cases.
 
 ### 6. Throughput
 - Both servers run in their own node process over the same DynamoDB Local, which is the bottleneck of both
