@@ -1186,9 +1186,9 @@ const NOTES = `## What the figures mean, and what was changed
   projectId 4.9 -> 6.4 ms, 1.30; projectId+clientId 1.26; userId+clientId 1.34), while what the API adds
   per page (API minus data layer) stays the same on both pages within the noise (±2 ms; projectId 2.2 and
   2.2 ms). So the latency ratio sits near 1.1-1.2 on this machine because of DynamoDB Local (SQLite
-  underneath), and crosses 1.2 in a run where its own ratio does (the two misses of that run, projectId
+  underneath), and can cross 1.2 in a run where its own ratio does (the two misses of that run, projectId
   1.21 and projectId+clientId 1.30, are the two filters on the project index, GSI2, whose data-layer ratios
-  were 1.30 and 1.26); DynamoDB's own Query seeks to ExclusiveStartKey by key, and the capacity ratio (what
+  were 1.30 and 1.26; userId+clientId's 1.34 did not carry through, 1.13: the noise of 21 runs); DynamoDB's own Query seeks to ExclusiveStartKey by key, and the capacity ratio (what
   AWS bills) is 1.00. Nothing in the API to fix: the page is one Query from the cursor in both cases.
 
 ### 6. Throughput
