@@ -1076,9 +1076,9 @@ const NOTES = `## What the figures mean, and what was changed
   bundle's load and the work of its first request. Node's bootstrap is excluded for all alike.
 - Noise: the target is judged on wall time, the median of the processes. On a machine whose load average
   is above its core count the wall times stretch (a process waits for a core, and DynamoDB Local's Java
-  process competes for the same two), the baseline the most in proportion: at load 24 one round's ratio
-  ranged 0.6-2.6 for the same bundle. The "per round p25-p75" column gives that spread, and the CPU columns
-  a figure the machine's load barely moves (user + system time of the process: waits are not in it): for
+  process competes for the same two), the baseline the most in proportion: at load 24 the quartiles of
+  one bundle's per-round ratios lay as far apart as 0.58-1.80 (me) and 1.30-2.58 (openapi). The "per round
+  p25-p75" column gives that spread, and the CPU columns a figure the machine's load barely moves (user + system time of the process: waits are not in it): for
   the same run, CPU ratios 1.15-1.82 where the wall ratios scattered 1.01-1.67. When the two disagree, the
   CPU ratio is the one to trust for a change of our code; the wall ratio of a quiet-machine run is the one
   the target reads.
