@@ -1124,7 +1124,7 @@ const NOTES = `## What the figures mean, and what was changed
   (stripping storage attributes; for lists the sort by name, ~50 µs for 3 clients).
 - Changed (no change to responses, headers, log lines or EMF records: each request path, logs at INFO and
   DEBUG, was compared line by line before and after): the EMF record's layout is serialized by Powertools
-  once per container and each request only writes its timestamp and counters (shared/api/metrics.ts;
+  once per container and each request only writes its timestamp and counters (shared/platform/metrics.ts;
   test/observability/metrics.test.ts compares the line with Powertools' own); the request's log keys
   (correlation id, route, workspace, key) are appended in one call; scopes are checked with a Set lookup;
   the quota policy header is built once per request, not twice; no closures are created per request in auth-context decoding and the storable check;
