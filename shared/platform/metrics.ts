@@ -46,11 +46,18 @@ export function metricsOptions(resource: string) {
  */
 const emfOut = new Console({ stdout: process.stdout, stderr: process.stderr, colorMode: false });
 
+/** The members of a JSON object as text, each after a comma (`,"a":1,"b":2`; empty for none). */
+const membersAfterComma = (o: Record<string, unknown>): string => (Object.keys(o).length ? `,${JSON.stringify(o).slice(1, -1)}` : '');
+
 export class OutcomeMetrics extends Metrics {
   readonly enabled: boolean;
-  /** What every record of this container repeats: the EMF metric directives, and the dimensions. */
-  readonly #directives: Record<string, unknown>;
-  readonly #dimensions: Record<string, unknown>;
+  /**
+   * What every record of this container repeats, as JSON text: the EMF metric directives after the
+   * timestamp, and the dimensions. A request's line is these with its timestamp and counters in between
+   * (no object built and serialized per request).
+   */
+  readonly #directives: string;
+  readonly #dimensions: string;
 
   constructor(resource: string) {
     super(metricsOptions(resource));
@@ -60,13 +67,16 @@ export class OutcomeMetrics extends Metrics {
     const { _aws, ...dimensionsAndCounters } = this.serializeMetrics();
     this.clearMetrics();
     const { Timestamp: _timestamp, ...directives } = _aws;
-    this.#directives = directives;
-    this.#dimensions = Object.fromEntries(Object.entries(dimensionsAndCounters).filter(([k]) => !(OUTCOME_METRICS as readonly string[]).includes(k)));
+    this.#directives = membersAfterComma(directives);
+    this.#dimensions = membersAfterComma(Object.fromEntries(Object.entries(dimensionsAndCounters).filter(([k]) => !(OUTCOME_METRICS as readonly string[]).includes(k))));
   }
 
   /** The EMF line of one request's outcome (the same layout, this request's timestamp and counters). */
   line(outcome: Outcome, timestamp = Date.now()): string {
-    return JSON.stringify({ _aws: { Timestamp: timestamp, ...this.#directives }, ...this.#dimensions, ...outcomeValues(outcome) });
+    const v = outcomeValues(outcome);
+    let counters = '';
+    for (const name of OUTCOME_METRICS) counters += `,"${name}":${v[name]}`;
+    return `{"_aws":{"Timestamp":${timestamp}${this.#directives}}${this.#dimensions}${counters}}`;
   }
 }
 

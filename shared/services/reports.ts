@@ -356,13 +356,14 @@ function nameOf(g: Grouping, key: string | null, names: Names): string | null {
   }
 }
 
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
+/** Made when a report first sorts names, not at load (shared/data/records.ts byName says why). */
+let collator: Intl.Collator | undefined;
 function ordered(g: Grouping, groups: ReportGroup[]): ReportGroup[] {
   const time = TIME_GROUPS.includes(g);
   return groups.sort((a, b) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
     if (time) return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    return collator.compare(a.name ?? '', b.name ?? '') || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    return (collator ??= new Intl.Collator('en', { sensitivity: 'base' })).compare(a.name ?? '', b.name ?? '') || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   });
 }
 

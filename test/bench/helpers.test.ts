@@ -144,7 +144,7 @@ describe('SDK mode comparison (bench/cold-start.ts)', () => {
       const totals = Array.from({ length: 10 }, (_, i) => 300 * (b.sdk === 'bundled' ? factor : 1) * (1 + noise * Math.sin(i * 7 + j * 3)));
       samples.set(
         b,
-        totals.map((total) => ({ boot: 0, load: total / 2, first: total / 2, total, status: 200 })),
+        totals.map((total) => ({ boot: 0, load: total / 2, first: total / 2, total, cpu: total / 2, status: 200 })),
       );
     });
     return { bundles, samples };
