@@ -87,8 +87,8 @@ export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
 export const BUNDLE_LIMITS = {
   authorizer: 57 * 1024,
   entity: 150 * 1024,
-  entityFeature: 161 * 1024,
-  webhooks: 188 * 1024,
+  entityFeature: 163 * 1024,
+  webhooks: 189 * 1024,
   console: 236 * 1024,
   invoicePdf: 334 * 1024,
   other: 187 * 1024,

@@ -29,6 +29,7 @@ const NOT_IN_THE_REPOSITORY: Record<string, string> = {
   'shared/entities/invoices.ts': 'docs/performance.md: a past path, named with its present one',
   'ipaddr.js': 'an npm package, not a file',
   'config.json': "the console page's configuration, served at /console/config.json (built from settings, no file)",
+  'console-openapi.json': "the console's OpenAPI document, built by local/console-assets.ts beside the console bundle (a build output, no file in the repository)",
   ERR_JWT_CLAIM_VALIDATION_FAILED: "jose's error code, logged as the refusal's reason (docs/operations.md, ConsoleTokensRefused)",
   ERR_JWT_EXPIRED: "jose's error code, logged as the refusal's reason (docs/operations.md, ConsoleTokensRefused)",
   KEYS_ONLY: 'a DynamoDB projection type (AWS), named as an alternative design',
