@@ -226,7 +226,7 @@ export const keys = {
   localQueuePartition: 'LOCALQUEUE',
 
   /**
-   * Invoicing (shared/invoicing/store.ts): the workspace's invoice-number sequence (`n`, the last
+   * Invoicing (shared/invoicing/store-numbers.ts): the workspace's invoice-number sequence (`n`, the last
    * number given), and one job item per invoice being made or released (its entries being locked or
    * released in batches), in the workspace's own partition `WS#<ws>#INVOICEJOBS` (so `dynamodb:LeadingKeys`
    * binds every function that writes one to workspace partitions), and on GSI1 in one partition

@@ -22,9 +22,9 @@ import {
 } from './store';
 import { repository } from '../data/repository';
 
-import { type Actor, audited, chunks, jobLeaseMs, stepBudgetMs, stepLeaseMs, today } from './common';
+import { type Actor, audited, chunks, jobLeaseMs, parse, stepBudgetMs, stepLeaseMs, today } from './common';
 import { catalogClient, catalogOf } from './catalog';
-import { type NewInvoice } from './inputs';
+import { createInvoiceInput, type NewInvoice } from './inputs';
 import { getInvoice } from './read';
 import { releaseAll, rollBack, sweepInvoiceJobs } from './release';
 import { numberTaken } from './store-numbers';
@@ -212,7 +212,8 @@ export async function invoiceEveryClient(
   const skipped: Array<{ clientId: string; reason: string }> = [];
   for (const client of await repository(clientEntity).listAll(workspaceId)) {
     try {
-      made.push(await makeInvoice(workspaceId, { clientId: client.id, ...period }));
+      // the seed's edge: its period parsed as every non-HTTP caller's request is (./service), before anything is written
+      made.push(await makeInvoice(workspaceId, parse(createInvoiceInput, { clientId: client.id, ...period })));
     } catch (err) {
       if (!(err instanceof DomainError) || err.reason !== 'conflict') throw err;
       skipped.push({ clientId: client.id, reason: err.message });

@@ -314,3 +314,17 @@ test('seed-friendly: invoiceEveryClient makes one invoice per client with billab
   expect(made.map((i) => i.clientId)).toEqual([f.clientId]);
   expect(skipped).toEqual([{ clientId: idle.id, reason: expect.stringContaining('Nothing to invoice') }]);
 });
+
+test('invoiceEveryClient parses its period as every non-HTTP entry point does: a refused tax rate or date is a 400 naming the field, and nothing is written', async () => {
+  const f = await billableFixture(3);
+  const before = await tableSnapshot();
+  for (const [period, field] of [
+    [{ ...PERIOD, taxRate: 150 }, 'taxRate'],
+    [{ ...PERIOD, taxRate: 19.12345 }, 'taxRate'],
+    [{ ...PERIOD, issueDate: '2026-02-30' }, 'issueDate'],
+    [{ startDate: 'March', endDate: PERIOD.endDate }, 'startDate'],
+  ] as const) {
+    await expect(invoiceEveryClient(f.ws, period)).rejects.toMatchObject({ reason: 'invalid', details: [expect.objectContaining({ field })] });
+  }
+  expect(await tableSnapshot()).toEqual(before);
+});
