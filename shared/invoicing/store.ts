@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { invoices as invoiceEntity, type Invoice } from '../domain/entities/invoices';
 import { timeEntries as timeEntryEntity, type TimeEntry } from '../domain/entities/time-entries';
@@ -287,7 +287,7 @@ export async function entriesOfInvoice(workspaceId: string, invoiceId: string, c
   if (max === undefined) return clientEntries(workspaceId, { clientId, invoiceId }, range);
   const input = queryInputOf(planQuery(timeEntryEntity, workspaceId, { clientId, invoiceId }, range));
   const out: ReadEntry[] = [];
-  let start: Record<string, unknown> | undefined;
+  let start: QueryCommandOutput['LastEvaluatedKey'];
   do {
     const res = await db().send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
     out.push(...(res.Items ?? []).flatMap(readEntry));

@@ -37,7 +37,7 @@ const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(r
 export const invoiceNumber = (seq: number) => `INV-${String(seq).padStart(6, '0')}`;
 
 /** The invoice fields of seed number `i` of `count` (pure; exported for tests). */
-export function seedInvoiceInput(i: number, count: number, seq: number | null, client: Client, taxRate: number, now: Date, rand: () => number): Record<string, unknown> {
+export function seedInvoiceInput(i: number, count: number, seq: number | null, client: Client, taxRate: number, now: Date, rand: () => number) {
   const daysBack = Math.floor(((count - 1 - i) / Math.max(1, count)) * 730);
   const issue = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - daysBack * DAY;
   const lineItems = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => {
@@ -80,7 +80,7 @@ export async function seedInvoices(workspaceId: string, count: number, opts: Inv
   const highest = existing.reduce((max, inv) => Math.max(max, Number(/^INV-(\d+)$/.exec(String(inv.number))?.[1] ?? 0)), 0);
 
   // Inputs are built up front (deterministic order), then grouped by client: one writer per client.
-  const byClient = new Map<string, Array<Record<string, unknown>>>();
+  const byClient = new Map<string, Array<ReturnType<typeof seedInvoiceInput>>>();
   let issued = highest;
   for (let i = 0; i < count; i++) {
     const ci = i % clientList.length;

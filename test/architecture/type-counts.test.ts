@@ -7,7 +7,7 @@ import { isGenerated, LONG_FILE_EXEMPT, recordAliases, typeCounts } from './type
  * session 10 (types-data, types-domain, inv-store merged): all four targets met; no file is exempt.
  */
 const CEILINGS = {
-  recordStringUnknown: 21,
+  recordStringUnknown: 59,
   asUnknownAs: 2,
   storedItemOutsideData: 0,
   storedItemInServices: 0,
@@ -36,6 +36,8 @@ test('an alias of Record<string, unknown> counts at each use, so renaming the ty
   ];
   expect(recordAliases(files)).toEqual(['Bag', 'Bag2', 'Loose']);
   expect(recordAliases([{ path: 'c.ts', text: 'type Json = { [key: string]: JsonValue | undefined };\n' }])).toEqual([]);
+  // a record of any entity is Record<string, unknown> under another name (AnyEntity erases the fields)
+  expect(recordAliases([{ path: 'd.ts', text: 'export type AnyRec = EntityRecord<AnyEntity>;\ntype Some = Partial<AnyRec>;\n' }])).toEqual(['AnyRec', 'Some']);
 });
 
 test('generated files are recognised by their first line and left out', () => {

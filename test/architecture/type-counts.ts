@@ -41,11 +41,16 @@ export function productionFiles(): { files: SourceFile[]; generated: string[] } 
   return { files: all.filter((f) => !isGenerated(f.text)), generated: all.filter((f) => isGenerated(f.text)).map((f) => f.path) };
 }
 
-const RECORD = /Record<string, unknown>/g;
+/**
+ * `Record<string, unknown>`, and `EntityRecord<AnyEntity>`, which is the same type under another name: AnyEntity
+ * erases the fields, so a record of any entity accepts any keys and values (a review of session 10 found 23
+ * uses that had replaced Record<string, unknown> without narrowing anything; they count).
+ */
+const RECORD = /(?<!Entity)Record<string, unknown>|EntityRecord<AnyEntity>/g;
 /** `type X = Record<string, unknown>` (or Readonly<...>, or an intersection/union naming it): X is an alias. */
-const ALIAS = /\btype\s+(\w+)(?:<[^=]*>)?\s*=\s*[^;]*Record<string, unknown>/g;
+const ALIAS = /\btype\s+(\w+)(?:<[^=]*>)?\s*=\s*[^;]*(?:Record<string, unknown>|EntityRecord<AnyEntity>)/g;
 /** `interface X extends Record<string, unknown>`: X is one too. */
-const EXTENDS = /\binterface\s+(\w+)(?:<[^{]*>)?\s+extends\s+[^{]*Record<string, unknown>/g;
+const EXTENDS = /\binterface\s+(\w+)(?:<[^{]*>)?\s+extends\s+[^{]*(?:Record<string, unknown>|EntityRecord<AnyEntity>)/g;
 
 /** The aliases of Record<string, unknown> declared in the files (an alias of an alias too). */
 export function recordAliases(files: readonly SourceFile[]): string[] {
