@@ -30,6 +30,8 @@ const NOT_IN_THE_REPOSITORY: Record<string, string> = {
   'ipaddr.js': 'an npm package, not a file',
   'config.json': "the console page's configuration, served at /console/config.json (built from settings, no file)",
   'console-openapi.json': "the console's OpenAPI document, built by local/console-assets.ts beside the console bundle (a build output, no file in the repository)",
+  'console-app.js': "the console page's script, built by local/console-assets.ts (a build output, no file in the repository)",
+  'console-app.css': "the console page's style, built by local/console-assets.ts (a build output, no file in the repository)",
   ERR_JWT_CLAIM_VALIDATION_FAILED: "jose's error code, logged as the refusal's reason (docs/operations.md, ConsoleTokensRefused)",
   ERR_JWT_EXPIRED: "jose's error code, logged as the refusal's reason (docs/operations.md, ConsoleTokensRefused)",
   KEYS_ONLY: 'a DynamoDB projection type (AWS), named as an alternative design',
