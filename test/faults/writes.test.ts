@@ -1,4 +1,5 @@
-import { setDb } from '../../shared/data/db';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, setDb, tableName } from '../../shared/data/db';
 import { clients, projects, tags, tasks, timeEntries } from '../../shared/data/repositories';
 import { apiClient, makeKey, newWorkspace, useTestTable, type CallResult } from '../support/harness';
 import { withFaultClient, type FaultKind, type FaultPlan } from './inject';
@@ -38,14 +39,21 @@ interface Ctx {
   spareProjectId: string;
 }
 
-/** A small catalog and one time entry naming all of it, written straight through the repository. */
+/**
+ * A small catalog and one time entry naming all of it, written straight through the repository: what
+ * names nothing is written at once (the writes are independent), then each record after what it names.
+ */
 async function fixture(): Promise<Ctx> {
   const ws = newWorkspace('fault');
-  const key = await makeKey(ws, { perMinute: 1_000_000, perHour: 1_000_000 });
-  const client = await clients.create(ws, { name: 'Acme' });
+  const [key, client, tagList, plain, spare] = await Promise.all([
+    makeKey(ws, { perMinute: 1_000_000, perHour: 1_000_000 }),
+    clients.create(ws, { name: 'Acme' }),
+    Promise.all([tags.create(ws, { name: 'red' }), tags.create(ws, { name: 'green' }), tags.create(ws, { name: 'blue' })]),
+    timeEntries.create(ws, { userId: 'u3', startTime: '2026-03-03T09:00:00Z', notes: 'plain' }),
+    projects.create(ws, { name: 'Spare' }),
+  ]);
   const project = await projects.create(ws, { name: 'Site', clientId: client.id });
   const task = await tasks.create(ws, { projectId: project.id, name: 'Build' });
-  const tagList = [await tags.create(ws, { name: 'red' }), await tags.create(ws, { name: 'green' }), await tags.create(ws, { name: 'blue' })];
   const entry = await timeEntries.create(ws, {
     userId: 'u1',
     startTime: '2026-03-02T09:00:00Z',
@@ -53,8 +61,6 @@ async function fixture(): Promise<Ctx> {
     taskId: task.id,
     tagIds: [tagList[0]!.id, tagList[1]!.id],
   });
-  const plain = await timeEntries.create(ws, { userId: 'u3', startTime: '2026-03-03T09:00:00Z', notes: 'plain' });
-  const spare = await projects.create(ws, { name: 'Spare' });
   return {
     ws,
     key,
@@ -66,6 +72,27 @@ async function fixture(): Promise<Ctx> {
     plainEntry: { id: plain.id, sortKey: String(plain.sortKey) },
     spareProjectId: spare.id,
   };
+}
+
+/**
+ * Deletes the items of a fixture's workspace once no scenario will use it again (`items`: all of them, as
+ * workspaceItems read them after its last scenario). Each snapshot scans the whole table (filtered to one
+ * workspace, so that an item a change left in any partition of the workspace is seen), and a scan reads
+ * every item of the table: without this, the table grows by a workspace per changed fixture (some ninety
+ * in the file) and the scans, two per scenario, cost more and more.
+ */
+async function dropWorkspace(items: Record<string, unknown>[]): Promise<void> {
+  const keys = items.map((i) => ({ PK: i.PK, SK: i.SK }));
+  const batches = Array.from({ length: Math.ceil(keys.length / 25) }, (_, b) => keys.slice(b * 25, b * 25 + 25));
+  await Promise.all(
+    batches.map(async (batch) => {
+      let requests = batch.map((Key) => ({ DeleteRequest: { Key } }));
+      while (requests.length) {
+        const res = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+        requests = (res.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+      }
+    }),
+  );
 }
 
 interface Op {
@@ -178,13 +205,15 @@ const callsOf = new Map<string, string[]>();
 const outcomesOf = new Map<string, string[]>();
 const WRITE = /^(TransactWriteItems|PutItem|UpdateItem|DeleteItem)Command$/;
 beforeAll(async () => {
-  for (const op of OPS) {
-    const c = await fixture();
-    const { res, calls, outcomes } = await withFaultClient(undefined, () => op.run(c));
+  // the fixtures at once (each its own workspace), the runs one at a time (the fault client is the process's)
+  const fixtures = await Promise.all(OPS.map(() => fixture()));
+  for (const [i, op] of OPS.entries()) {
+    const { res, calls, outcomes } = await withFaultClient(undefined, () => op.run(fixtures[i]!));
     expect(res.status).toBe(op.success);
     callsOf.set(op.name, calls);
     outcomesOf.set(op.name, outcomes);
   }
+  await Promise.all(fixtures.map(async (c) => dropWorkspace(await workspaceItems(c.ws))));
 });
 
 const KINDS: Array<{ kind: FaultKind; times: FaultPlan['times'] }> = [
@@ -215,6 +244,7 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
     // The workspace's items after the last scenario, while its fixture is kept: the next scenario's "before"
     // (nothing else writes to the workspace in between), so each scenario reads the table once, not twice.
     let kept: Record<string, unknown>[] | undefined;
+    let dropping: Promise<void> | undefined;
     for (let call = 1; call <= calls.length; call++) {
       // The change itself is the last call (the transaction); the call before takes a feed position, which
       // changes no record (a position taken but not written is voided or passed over by readers).
@@ -225,7 +255,8 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
         // A fixture is reused while scenarios leave it untouched (checked below), else a fresh one is made.
         const t0 = Date.now();
         if (!c) {
-          c = await fixture();
+          // the last fixture's items are deleted meanwhile (nothing else runs: the fault client is not set)
+          [c] = await Promise.all([fixture(), dropping]);
           kept = undefined;
         }
         const t1 = Date.now();
@@ -264,9 +295,14 @@ describe.each(OPS.map((op) => [op.name, op] as const))('%s', (_name, op) => {
           if (!applied && kind === 'timeout-after-apply' && isWrite) problems.push(`${label}: the write reached DynamoDB, yet it is not in the table`);
         }
         if (unchanged) kept = items;
-        else c = undefined;
+        else {
+          dropping = dropWorkspace(items);
+          c = undefined;
+        }
       }
     }
+    await dropping;
+    if (c) await dropWorkspace(kept ?? (await workspaceItems(c.ws)));
     expect(problems).toEqual([]);
   });
 });
