@@ -26,7 +26,7 @@ process.env.WEBHOOK_DISABLE_AFTER = '2';
 
 useTestTable();
 const api = apiClient();
-const rig = useDeliveryRig();
+const rig = useDeliveryRig({ forgetWorkspaces: true });
 const start = () => rig.start();
 const receiver = () => rig.receiver();
 /**

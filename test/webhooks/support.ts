@@ -1,7 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { startWebhookDelivery, type DeliveryLoop } from '../../local/webhooks';
+import { db, tableName } from '../../shared/data/db';
+import { keys } from '../../shared/data/keys';
+import { directory } from '../../shared/webhooks/store';
 
 /**
  * A real HTTP receiver on 127.0.0.1 that verifies every delivery with the `standardwebhooks` library
@@ -92,14 +96,23 @@ export async function until(check: () => boolean | Promise<boolean>, everyMs = 5
  * called): `receiver()` listens on a free port, `start()` runs the delivery loop (polling every 20 ms; its
  * errors to `onError`, ignored by default), `closeAfter()` registers another server to close. After each
  * test the loop stops and every receiver and server closes.
+ *
+ * `forgetWorkspaces`: after each test, its workspaces leave the dispatcher's directory (the workspaces with
+ * webhooks, which every round of the loop dispatches: reads their endpoints, keys and feeds). For files
+ * whose tests each make their own workspaces: the next test's loop then dispatches only that test's, not
+ * every earlier test's too, 50 times a second. (A workspace shared by several tests would stop being
+ * dispatched until a webhook is created in it again.)
  */
-export function useDeliveryRig() {
+export function useDeliveryRig(opts: { forgetWorkspaces?: boolean } = {}) {
   let loop: DeliveryLoop | undefined;
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     await loop?.stop();
     loop = undefined;
     await Promise.all(closers.splice(0).map((close) => close()));
+    if (opts.forgetWorkspaces) {
+      await Promise.all((await directory()).map((ws) => db().send(new DeleteCommand({ TableName: tableName(), Key: keys.webhookDirectory(ws) }))));
+    }
   });
   return {
     /** The running loop, if any (a test may stop it and start another). */
