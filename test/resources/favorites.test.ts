@@ -1,3 +1,4 @@
+import { tags as tagRepo } from '../../shared/data/repositories';
 import { apiClient, makeKey, useTestTable } from '../support/harness';
 import { dataSnapshot, err, fields, HIGH_LIMITS, workspaceWithKey } from './support';
 
@@ -24,6 +25,16 @@ async function setup() {
   return { ws, key, post, client, client2, project, project2, loose, task, task2, tag, tag2 };
 }
 type Setup = Awaited<ReturnType<typeof setup>>;
+/**
+ * `n` tags named `${prefix}0`... in order, for the tests of many tags: written through the repository (the
+ * API's own write; the tag routes are tested in their own files), one after another (creates of one list
+ * wait for each other on its counter).
+ */
+async function manyTags(s: Setup, prefix: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await tagRepo.create(s.ws, { name: `${prefix}${i}` })).id);
+  return ids;
+}
 const fav = (s: Setup, body: Record<string, unknown>) => api.post('/v1/favorites', { userId: 'u1', name: 'Fav', ...body }, { key: s.key });
 
 describe('favorites: create', () => {
@@ -100,8 +111,7 @@ describe('favorites: create', () => {
 
   test('50 tags are accepted; read-only fields ignored', async () => {
     const s = await setup();
-    const tagIds: string[] = [];
-    for (let i = 0; i < 50; i++) tagIds.push((await s.post('/v1/tags', { name: `t${i}` })).id);
+    const tagIds = await manyTags(s, 't', 50);
     const res = await fav(s, { tagIds, id: 'mine', createdAt: '2000-01-01T00:00:00Z' });
     expect(res.status).toBe(201);
     expect(res.body.tagIds).toEqual(tagIds);
@@ -215,10 +225,8 @@ describe('favorites: get, put, delete by id with userId', () => {
 
   test('replacing 50 tags by 50 others is one atomic write too many: 400 naming tagIds, nothing changes; 45 by 45 works', async () => {
     const s = await setup();
-    const first: string[] = [];
-    const second: string[] = [];
-    for (let i = 0; i < 50; i++) first.push((await s.post('/v1/tags', { name: `a${i}` })).id);
-    for (let i = 0; i < 50; i++) second.push((await s.post('/v1/tags', { name: `b${i}` })).id);
+    const first = await manyTags(s, 'a', 50);
+    const second = await manyTags(s, 'b', 50);
     const f = (await fav(s, { tagIds: first })).body;
     const q = { userId: 'u1' };
     const before = await dataSnapshot();
@@ -236,10 +244,8 @@ describe('favorites: get, put, delete by id with userId', () => {
 
   test('the boundary: 99 counter moves + the record + its change event (101 actions) is refused; 98 moves (100 actions) is one write', async () => {
     const s = await setup();
-    const a: string[] = [];
-    const b: string[] = [];
-    for (let i = 0; i < 50; i++) a.push((await s.post('/v1/tags', { name: `x${i}` })).id);
-    for (let i = 0; i < 49; i++) b.push((await s.post('/v1/tags', { name: `y${i}` })).id);
+    const a = await manyTags(s, 'x', 50);
+    const b = await manyTags(s, 'y', 49);
     const f = (await fav(s, { tagIds: a })).body;
     const q = { userId: 'u1' };
     const before = await dataSnapshot();
