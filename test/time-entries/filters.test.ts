@@ -19,6 +19,12 @@ let outsider: Entry;
 /** 560 seeded entries + 40 created through the API (client-less project with explicit clients, ties). */
 beforeAll(async () => {
   ws = newWorkspace('filters');
+  // an entry of another workspace with the same user and dates: never listed here (seeded meanwhile)
+  const other = newWorkspace('filters-other');
+  const outsiderSeeded = (async () => {
+    await seedTimeEntries(other, 30, { months: 3, seed: 7, now: new Date('2026-03-31T18:00:00Z') });
+    return (await api.get('/v1/time-entries', { key: await testKey(other), query: { limit: '1' } })).body.items[0] as Entry;
+  })();
   key = await testKey(ws);
   const seeded = (await seedTimeEntries(ws, 560, { months: 3, seed: 7, now: new Date('2026-03-31T18:00:00Z') })) as unknown as Entry[];
   cat = await ensureSeedCatalog(ws);
@@ -34,10 +40,7 @@ beforeAll(async () => {
     if (i % 4 !== 3) body.clientId = cat.clients[i % 3]!.id;
     extra.push(await created<Entry>(api.post('/v1/time-entries', body, { key })));
   }
-  // an entry of another workspace with the same user and dates: never listed here
-  const other = newWorkspace('filters-other');
-  await seedTimeEntries(other, 30, { months: 3, seed: 7, now: new Date('2026-03-31T18:00:00Z') });
-  outsider = (await api.get('/v1/time-entries', { key: await testKey(other), query: { limit: '1' } })).body.items[0];
+  outsider = await outsiderSeeded;
   all = [...seeded, ...extra].sort(newestFirst);
 }, 180_000);
 
