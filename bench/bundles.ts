@@ -55,6 +55,7 @@ export function esbuildOptions(fn: FunctionId, sdk: SdkMode, outfile: string): B
 export interface BundleInfo {
   fn: FunctionId;
   sdk: SdkMode;
+  /** Where the bundle is (or would be: a build with `write: false` writes nothing). */
   file: string;
   bytes: number;
   modules: number;
@@ -75,18 +76,25 @@ export function analyse(meta: Metafile): { bytes: number; modules: number; packa
   return { bytes: output.bytes, modules: Object.keys(output.inputs).length, packages: [...byPkg].sort((a, b) => b[1] - a[1]) };
 }
 
-export async function buildBundle(fn: FunctionId, sdk: SdkMode): Promise<BundleInfo> {
+/**
+ * One bundle, written to OUT_DIR (the cold starts load it from there) unless `write` is false: sized from
+ * esbuild's metafile alone, the same figures, and nothing written to the folder another run of the same
+ * checkout may be loading bundles from (`--only bundles` in test/bench/bundles-only.test.ts runs while
+ * test/bench/plumbing.test.ts cold-starts the files).
+ */
+export async function buildBundle(fn: FunctionId, sdk: SdkMode, o: { write?: boolean } = {}): Promise<BundleInfo> {
+  const write = o.write ?? true;
   const dir = join(OUT_DIR, sdk);
-  mkdirSync(dir, { recursive: true });
+  if (write) mkdirSync(dir, { recursive: true });
   const file = join(dir, `${fn}.js`);
-  const res = await build(esbuildOptions(fn, sdk, file));
+  const res = await build({ ...esbuildOptions(fn, sdk, file), write });
   return { fn, sdk, file, ...analyse(res.metafile!) };
 }
 
-/** Builds every function and the baseline in the given SDK modes (both by default; a mode not built is an empty list). */
-export async function buildAll(modes: readonly SdkMode[] = ['external', 'bundled']): Promise<Record<SdkMode, BundleInfo[]>> {
+/** Builds every function and the baseline in the given SDK modes (both by default; a mode not built is an empty list); `write` as buildBundle's. */
+export async function buildAll(modes: readonly SdkMode[] = ['external', 'bundled'], o: { write?: boolean } = {}): Promise<Record<SdkMode, BundleInfo[]>> {
   const ids: FunctionId[] = [...ALL_FUNCTIONS, 'empty'];
   const result: Record<SdkMode, BundleInfo[]> = { external: [], bundled: [] };
-  for (const sdk of modes) result[sdk] = await Promise.all(ids.map((fn) => buildBundle(fn, sdk)));
+  for (const sdk of modes) result[sdk] = await Promise.all(ids.map((fn) => buildBundle(fn, sdk, o)));
   return result;
 }

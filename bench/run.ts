@@ -781,10 +781,10 @@ export interface BenchRun {
  * runBench in the same process (test/bench/plumbing.test.ts runs two) reuses the first one's build.
  */
 const builds = new Map<string, ReturnType<typeof buildAll>>();
-function buildOnce(modes: SdkMode[]): ReturnType<typeof buildAll> {
-  const key = modes.join(',');
+function buildOnce(modes: SdkMode[], write: boolean): ReturnType<typeof buildAll> {
+  const key = `${modes.join(',')} ${write ? 'written' : 'in memory'}`;
   let b = builds.get(key);
-  if (!b) builds.set(key, (b = buildAll(modes)));
+  if (!b) builds.set(key, (b = buildAll(modes, { write })));
   return b;
 }
 
@@ -800,11 +800,13 @@ export async function runBench(cfg: BenchConfig, o: { only?: readonly string[]; 
   const timings: BenchRun['timings'] = [];
   const results: SectionContext['results'] = {};
 
+  // `--only bundles` (a key no section has): section 1 alone, without DynamoDB Local; sized, not written
+  // (no cold start loads them, and another run may be loading bench/.out's files meanwhile)
+  const bundlesOnly = o.only?.includes('bundles') === true && !SECTIONS.some((s) => o.only!.includes(s.key));
   phase('1. building bundles (SDK external and bundled)');
-  const built = await withDeadline(buildOnce(cfg.compareSdk ? ['external', 'bundled'] : [STACK_SDK_MODE]), 180_000, 'esbuild to build every bundle');
+  const built = await withDeadline(buildOnce(cfg.compareSdk ? ['external', 'bundled'] : [STACK_SDK_MODE], !bundlesOnly), 180_000, 'esbuild to build every bundle');
 
-  // `--only bundles` (a key no section has): section 1 alone, without DynamoDB Local
-  if (o.only?.includes('bundles') && !SECTIONS.some((s) => o.only!.includes(s.key))) {
+  if (bundlesOnly) {
     const sections = [bundleSection(built, sdkDecision(results, undefined).kept, targets)];
     return { sections, targets, failures, seconds: (performance.now() - t0) / 1000, timings };
   }
