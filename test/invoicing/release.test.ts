@@ -1,3 +1,6 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/data/db';
+import { keys } from '../../shared/data/keys';
 import { invoices as invoiceRepo } from '../../shared/data/repositories';
 import { beginFromTime, continueInvoice, createFromTime, deleteInvoice, isReleasing, sweepInvoiceJobs, voidInvoice } from '../../shared/invoicing/service';
 import { listJobs } from '../../shared/invoicing/store';
@@ -20,7 +23,27 @@ jest.setTimeout(900_000);
 process.env.CHANGES_GAP_TIMEOUT_MS = '0';
 const PERIOD = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
-const lockedCount = async (ws: string) => (await storedState(ws)).entries.filter((e) => typeof e.invoiceId === 'string').length;
+/** The workspace's entries that carry an invoice id (a strongly consistent count over the table: no item is sent back). */
+async function lockedCount(ws: string): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        FilterExpression: 'attribute_type(invoiceId, :s)',
+        ExpressionAttributeValues: { ':pk': `${keys.workspacePartition(ws)}#TE`, ':s': 'S' },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    n += res.Count ?? 0;
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
 
 /**
  * Runs a release in steps of `budgetMs` (continue until done): each call's duration and progress. `between`
