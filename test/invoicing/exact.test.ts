@@ -4,13 +4,14 @@ import { dynamoConfig, setDb } from '../../shared/data/db';
 import { projects, timeEntries } from '../../shared/data/repositories';
 import { DomainError } from '../../shared/domain/errors';
 import { createFromTime, deleteInvoice, sendInvoice, sweepInvoiceJobs, voidInvoice } from '../../shared/invoicing/service';
+import { ENTRY_BATCH } from '../../shared/invoicing/store';
 import { withCrashAt, withFaultClient } from '../faults/inject';
 import { useTestTable } from '../support/harness';
 import { billableFixture, invoicingViolations, storedState, type BillableFixture } from './support';
 
 /**
  * Issue 24, item 3 (issue 32: createFromTime is now the console's create in steps run with no budget, so
- * every scenario below runs the one algorithm the console runs: beginFromTime, continueFromTime, the sweep): invoices exact at any size (a 60-entry invoice takes two lock transactions; the bench
+ * every scenario below runs the one algorithm the console runs: beginFromTime, continueFromTime, the sweep): invoices exact at any size (a 50-entry invoice takes two lock transactions, 49 + 1; the bench
  * makes 5,000), proven against DynamoDB Local:
  * - a crash before any data call of createFromTime, voidInvoice and deleteInvoice leaves, after the named
  *   sweep (sweepInvoiceJobs, once the job's lease ran out), a whole invoice with all its entries locked or
@@ -28,7 +29,8 @@ jest.setTimeout(300_000);
 const PERIOD = { startDate: '2026-03-01', endDate: '2026-03-31' };
 const LATER = () => Date.now() + 16 * 60_000;
 const ratesOf = (f: BillableFixture, rates = [100, 80.5]) => new Map(f.projectIds.map((id, i) => [id, { name: `Project ${String.fromCharCode(65 + i)}`, hourlyRate: rates[i]! }]));
-const SIZE = 60;
+// two lock transactions (ENTRY_BATCH + 1): every crash point between and within them is a data call of its own
+const SIZE = ENTRY_BATCH + 1;
 
 async function outcome(f: BillableFixture) {
   const { entries, invoices } = await storedState(f.ws);
@@ -42,6 +44,8 @@ test('a crash before each data call of createFromTime: after the sweep, the whol
   expect(await invoicingViolations(probe.ws, { rates: ratesOf(probe), clientCurrency: 'EUR' })).toEqual([]);
   const total = clean.calls.length;
   expect(total).toBeGreaterThan(10);
+  // two lock transactions and the commit
+  expect(clean.calls.filter((c) => c === 'TransactWriteItemsCommand').length).toBeGreaterThanOrEqual(3);
   const seen = { whole: 0, none: 0 };
   for (let k = 1; k <= total; k++) {
     const f = await billableFixture(SIZE);

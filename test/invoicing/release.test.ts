@@ -1,3 +1,6 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../shared/data/db';
+import { keys } from '../../shared/data/keys';
 import { invoices as invoiceRepo } from '../../shared/data/repositories';
 import { beginFromTime, continueInvoice, createFromTime, deleteInvoice, isReleasing, sweepInvoiceJobs, voidInvoice } from '../../shared/invoicing/service';
 import { listJobs } from '../../shared/invoicing/store';
@@ -20,14 +23,38 @@ jest.setTimeout(900_000);
 process.env.CHANGES_GAP_TIMEOUT_MS = '0';
 const PERIOD = { startDate: '2026-03-01', endDate: '2026-03-31' };
 
-const lockedCount = async (ws: string) => (await storedState(ws)).entries.filter((e) => typeof e.invoiceId === 'string').length;
+/** The workspace's entries that carry an invoice id (a strongly consistent count over the table: no item is sent back). */
+async function lockedCount(ws: string): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        FilterExpression: 'attribute_type(invoiceId, :s)',
+        ExpressionAttributeValues: { ':pk': `${keys.workspacePartition(ws)}#TE`, ':s': 'S' },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    n += res.Count ?? 0;
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
 
-/** Runs a release in steps of `budgetMs` (continue until done): each call's duration and progress. */
-async function inSteps<T>(first: () => Promise<T>, ws: string, id: string, budgetMs: number) {
+/**
+ * Runs a release in steps of `budgetMs` (continue until done): each call's duration and progress. `between`
+ * runs after the first call, outside the timed calls (what the test reads while the release is half done).
+ */
+async function inSteps<T>(first: () => Promise<T>, ws: string, id: string, budgetMs: number, between?: (r: T) => Promise<void>) {
   const calls: Array<{ ms: number; locked?: number }> = [];
   const t0 = Date.now();
   let r: unknown = await first();
   calls.push({ ms: Date.now() - t0, ...(isReleasing(r as object) ? { locked: (r as { locked: number }).locked } : {}) });
+  await between?.(r as T);
   while (isReleasing(r as object)) {
     const t = Date.now();
     r = await continueInvoice(ws, id, { budgetMs });
@@ -39,22 +66,40 @@ async function inSteps<T>(first: () => Promise<T>, ws: string, id: string, budge
 
 test('an abandoned step is rolled back by the local sweep loop within INVOICE_STEP_LEASE_MS + one interval, with no other request', async () => {
   const f = await billableFixture(150);
-  const LEASE = 1500;
+  // a lease well over what the first step takes on a loaded machine (the job must still be live when it answers)
+  const LEASE = 4000;
   const INTERVAL = 1000;
   process.env.INVOICE_STEP_LEASE_MS = String(LEASE);
-  const runs: Array<{ startedAt: number; rolledBack: number }> = [];
-  const loop = startInvoiceSweep({ intervalMs: INTERVAL, onReport: (startedAt, report) => runs.push({ startedAt, rolledBack: report.rolledBack }) });
+  const runs: Array<{ startedAt: number; endedAt: number; rolledBack: number }> = [];
+  let rolledBack: () => void = () => undefined;
+  const rolled = new Promise<void>((r) => (rolledBack = r));
+  const loop = startInvoiceSweep({
+    intervalMs: INTERVAL,
+    onReport: (startedAt, report) => {
+      runs.push({ startedAt, endedAt: Date.now(), rolledBack: report.rolledBack });
+      if (report.rolledBack > 0) rolledBack();
+    },
+  });
   try {
     const first = await beginFromTime({ workspaceId: f.ws, clientId: f.clientId, ...PERIOD, budgetMs: 0 });
     const leftAt = Date.now(); // the page stops asking here
+    const [job] = await listJobs(f.ws);
+    expect(job).toMatchObject({ state: 'locking', locked: 49 });
     expect(first).toMatchObject({ status: 'pending', locked: 49 });
     expect(await lockedCount(f.ws)).toBe(49);
-    // nothing else calls the invoicing code: only the loop runs
-    while ((await listJobs(f.ws)).length > 0) await new Promise((r) => setTimeout(r, 100));
-    const rollback = runs.find((r) => r.rolledBack > 0)!;
+    // nothing else calls the invoicing code: only the loop runs (the wait ends with its run that rolls back;
+    // the bound is for a loop that never does)
+    await Promise.race([rolled, new Promise((_, reject) => setTimeout(() => reject(new Error(`no sweep rolled it back: ${JSON.stringify(runs)}`)), 120_000).unref())]);
+    while ((await listJobs(f.ws)).length > 0) await new Promise((r) => setTimeout(r, 50));
+    const at = runs.findIndex((r) => r.rolledBack > 0);
+    const rollback = runs[at]!;
     expect(rollback).toBeDefined();
-    // the sweep that rolled it back started at most one interval after the lease ran out
-    expect(rollback.startedAt - leftAt).toBeLessThanOrEqual(LEASE + INTERVAL);
+    // every sweep before it started while the lease still ran (none passed over an expired job)
+    for (const r of runs.slice(0, at)) expect(r.startedAt).toBeLessThan(job!.leaseUntil);
+    // the sweep that rolled it back started at most one interval after the lease ran out; the loop runs one
+    // sweep at a time (it waits the interval after a run ends), so a run still going then delays it by its own length
+    const before = runs[at - 1];
+    expect(rollback.startedAt - leftAt).toBeLessThanOrEqual(LEASE + INTERVAL + (before ? before.endedAt - before.startedAt : 0));
     expect(await lockedCount(f.ws)).toBe(0);
     expect(await invoicingViolations(f.ws)).toEqual([]);
   } finally {
@@ -75,14 +120,13 @@ describe('a 5,000-entry invoice', () => {
     expect(await lockedCount(f.ws)).toBe(5000);
     let sawReleasing = false;
     const run = await inSteps(
-      async () => {
-        const r = await voidInvoice(f.ws, inv.id, { budgetMs: BUDGET });
-        if (isReleasing(r)) sawReleasing = (await invoiceRepo.get(f.ws, { id: inv.id })).releasing === true;
-        return r;
-      },
+      () => voidInvoice(f.ws, inv.id, { budgetMs: BUDGET }),
       f.ws,
       inv.id,
       BUDGET,
+      async (r) => {
+        if (isReleasing(r)) sawReleasing = (await invoiceRepo.get(f.ws, { id: inv.id })).releasing === true;
+      },
     );
     console.log(`void of 5,000 entries: ${run.calls.length} calls of ${run.calls.map((c) => c.ms).join(', ')} ms (budget ${BUDGET} ms)`);
     expect(run.calls.length).toBeGreaterThan(1);
