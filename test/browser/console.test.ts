@@ -1,6 +1,9 @@
-// @run-alone: npm start and chromium (run after the parallel files, one at a time). It ran in the parallel group
-// for one session and failed once there on an idle machine (the Usage section's "Last 7 days: 3 requests" never
-// showed within 60 s); it has passed alone in every CI run before.
+// Shares the machine with the other test files (no run-alone mark): its two npm starts (each its own DynamoDB
+// Local, free ports, a DATA_DIR of its own) and chromium are its own, its waits are lower bounds (the authorizer
+// cache time, a rate-limit minute waited out) or bounded polls of 60 s, so a loaded run is slower, not red. It
+// ran in the parallel group once before and failed there (the Usage section's "Last 7 days: 3 requests" never
+// showed): the section kept the answer of the key it showed first when it came after the chosen key's, a race
+// of the page that load exposes (console/sections/usage.tsx now drops an answer for a key no longer chosen).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
