@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
-import { startApi, type RunningApi } from '../local/npm-start';
+import { isAlive, startApi, stateOf, type RunningApi } from '../local/npm-start';
 
 /**
  * Pages and contexts that wait up to 60 s for an element or a navigation (Playwright's default is 30 s). The
@@ -68,6 +68,27 @@ export async function launchChromium(): Promise<Browser> {
  * no file sees another change. The first run of `npm start` itself is tested in test/local/start.test.ts.
  * Outside jest (no run folder), or when making it failed, a file seeds its own as before.
  */
+/**
+ * Ctrl-C to an npm start, and its end waited for. npm start stops its DynamoDB Local then; one still running
+ * after it ended (its state file still names it: seen after loaded runs, left with PPID 1 for the rest of the
+ * run) is killed here, with a warning, rather than left behind.
+ */
+async function stopNpmStart(api: RunningApi, dataDir: string): Promise<void> {
+  api.child.kill('SIGINT');
+  await api.exited;
+  const left = stateOf(dataDir)?.dynamodb;
+  let cmdline = '';
+  try {
+    cmdline = left ? readFileSync(`/proc/${left.pid}/cmdline`, 'utf8') : '';
+  } catch {
+    // gone
+  }
+  if (left && isAlive(left.pid) && cmdline.includes(dataDir)) {
+    console.warn(`npm start (DATA_DIR ${dataDir}) ended and left its DynamoDB Local (pid ${left.pid}) running: killed\n${api.output().slice(-2000)}`);
+    process.kill(left.pid, 'SIGKILL');
+  }
+}
+
 interface SeededTemplate {
   /** the stopped template's DynamoDB Local folder (DATA_DIR/dynamodb), copied into each DATA_DIR */
   dynamoDir: string;
@@ -111,8 +132,7 @@ async function seededTemplate(): Promise<SeededTemplate | undefined> {
       await api.ready;
       await eventually('npm start printed its OpenID Provider', () => api.output().includes('OpenID Provider (issuer):'), 30_000, 50);
     } finally {
-      api.child.kill('SIGINT');
-      await api.exited;
+      await stopNpmStart(api, dataDir);
     }
     if (!/Password: +\S+/.test(api.output())) throw new Error(`the seeded npm start printed no owner password:\n${api.output()}`);
     writeFileSync(join(home, 'output.txt'), api.output());
@@ -155,8 +175,7 @@ export async function startSeededApi(name: string, env: Record<string, string> =
     ...env,
   });
   const stop = async () => {
-    api.child.kill('SIGINT');
-    await api.exited;
+    await stopNpmStart(api, dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   };
   const ready = (async () => {
