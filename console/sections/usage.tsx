@@ -24,10 +24,15 @@ export function UsageSection({ workspaceId, id }: SectionProps) {
   useEffect(() => {
     if (!keyId) return;
     setHours(null);
+    // another key chosen before this answer came: it is dropped (answers may come back in any order)
+    let current = true;
     client
       .GET('/console/api/workspaces/{workspaceId}/api-keys/{keyId}/usage', { params: { path: { workspaceId, keyId }, query: { hours: 168 } } })
-      .then((r) => setHours(ok(r).items))
-      .catch(setError);
+      .then((r) => current && setHours(ok(r).items))
+      .catch((e: unknown) => current && setError(e));
+    return () => {
+      current = false;
+    };
   }, [workspaceId, keyId]);
 
   if (error) return <ErrorBox error={error} />;

@@ -1,4 +1,6 @@
-// @run-alone: npm start and chromium (run after the parallel files, one at a time)
+// Shares the machine with the other test files (no run-alone mark): its npm start (own DynamoDB Local, free
+// ports, a DATA_DIR of its own) and chromium are its own, the workspace it changes is the demo of its own copy,
+// every wait is a bounded poll or a locator wait of 60 s (support.ts), and nothing it asserts is a time.
 import type { Page } from 'playwright-core';
 import { admin } from '../local/npm-start';
 import { audit, signIn as signInAt, startConsole, until, type ConsoleRun } from './support';

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { freePort } from '../../local/dynamodb';
-import { startApi, type RunningApi } from '../local/npm-start';
+import { isAlive, startApi, stateOf, type RunningApi } from '../local/npm-start';
 
 /**
  * Pages and contexts that wait up to 60 s for an element or a navigation (Playwright's default is 30 s). The
@@ -56,10 +56,98 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 }
 
-/** A file's own `npm start` (free ports, a DATA_DIR of its own) and chromium, started side by side. */
-export interface ConsoleRun {
+/**
+ * One seeded `npm start` DATA_DIR per jest run, copied by every file that starts the console. A first run of
+ * `npm start` seeds the demo workspace through the API's own code, most of its cost (on a loaded 2-core run
+ * about 12 of its 17 CPU seconds, nearly all of them DynamoDB Local's, and 40 s of wall time): the run's first
+ * startConsole does that once, into a folder of the run (the one test/support/global-setup.ts makes for
+ * CONTRACT_REPORT_FILE, which global-teardown.ts removes), stops it, and keeps what it printed (the demo key,
+ * the owner's password, shown on the first run only) and the console assets it built (esbuild; then used as
+ * CONSOLE_ASSETS_DIR by every later start, which only reads them). Each file then starts its own `npm start`,
+ * its own DynamoDB Local, on a copy of that DynamoDB folder in a DATA_DIR of its own: the same demo data, which
+ * no file sees another change. The first run of `npm start` itself is tested in test/local/start.test.ts.
+ * Outside jest (no run folder), or when making it failed, a file seeds its own as before.
+ */
+/**
+ * Ctrl-C to an npm start, and its end waited for. npm start stops its DynamoDB Local then; one still running
+ * after it ended (its state file still names it: seen after loaded runs, left with PPID 1 for the rest of the
+ * run) is killed here, with a warning, rather than left behind.
+ */
+async function stopNpmStart(api: RunningApi, dataDir: string): Promise<void> {
+  api.child.kill('SIGINT');
+  await api.exited;
+  const left = stateOf(dataDir)?.dynamodb;
+  let cmdline = '';
+  try {
+    cmdline = left ? readFileSync(`/proc/${left.pid}/cmdline`, 'utf8') : '';
+  } catch {
+    // gone
+  }
+  if (left && isAlive(left.pid) && cmdline.includes(dataDir)) {
+    console.warn(`npm start (DATA_DIR ${dataDir}) ended and left its DynamoDB Local (pid ${left.pid}) running: killed\n${api.output().slice(-2000)}`);
+    process.kill(left.pid, 'SIGKILL');
+  }
+}
+
+interface SeededTemplate {
+  /** the stopped template's DynamoDB Local folder (DATA_DIR/dynamodb), copied into each DATA_DIR */
+  dynamoDir: string;
+  /** the console's assets it built */
+  assetsDir: string;
+  /** what its first run printed */
+  output: string;
+}
+
+const TEMPLATE_WAIT_MS = 300_000;
+
+/**
+ * The JVM of each npm start's DynamoDB Local compiles with C1 only and collects with the serial collector: a
+ * short-lived JVM on 2 shared cores spends much of its CPU in the C2 compiler threads and the parallel
+ * collector. Measured on a seeded start (load 8-10): 16.7 s of CPU by default, 9.8 s with these, the same
+ * wall time. DynamoDB Local is the same program; only how the JVM compiles it differs.
+ */
+const LEAN_JVM = { JAVA_TOOL_OPTIONS: [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'].filter(Boolean).join(' ') };
+
+async function seededTemplate(): Promise<SeededTemplate | undefined> {
+  const report = process.env.CONTRACT_REPORT_FILE;
+  if (!report) return undefined;
+  const home = join(dirname(report), 'console-seeded');
+  const lock = `${home}.lock`;
+  const done = join(lock, 'done');
+  const read = (): SeededTemplate | undefined =>
+    existsSync(join(home, 'output.txt'))
+      ? { dynamoDir: join(home, 'data', 'dynamodb'), assetsDir: join(home, 'data', 'console-assets'), output: readFileSync(join(home, 'output.txt'), 'utf8') }
+      : undefined;
+  try {
+    mkdirSync(lock); // atomic: one file of the run makes it, the others wait for it
+  } catch {
+    await eventually('the seeded npm start of this run (another test file makes it)', () => existsSync(done), TEMPLATE_WAIT_MS, 200);
+    return read();
+  }
+  try {
+    const dataDir = join(home, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    const api = startApi({ PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir, ...LEAN_JVM });
+    try {
+      await api.ready;
+      await eventually('npm start printed its OpenID Provider', () => api.output().includes('OpenID Provider (issuer):'), 30_000, 50);
+    } finally {
+      await stopNpmStart(api, dataDir);
+    }
+    if (!/Password: +\S+/.test(api.output())) throw new Error(`the seeded npm start printed no owner password:\n${api.output()}`);
+    writeFileSync(join(home, 'output.txt'), api.output());
+    return read();
+  } catch (e) {
+    console.warn(`No seeded npm start for this run (each file seeds its own): ${(e as Error).message}`);
+    return undefined;
+  } finally {
+    writeFileSync(done, '');
+  }
+}
+
+/** A file's own `npm start` (free ports, a DATA_DIR of its own holding a copy of the run's seeded data). */
+export interface SeededApi {
   api: RunningApi;
-  browser: Browser;
   /** the API and console origin, http://127.0.0.1:<port> */
   base: string;
   /** its DynamoDB Local, for the admin CLI */
@@ -72,42 +160,80 @@ export interface ConsoleRun {
   stop: () => Promise<void>;
 }
 
-export async function startConsole(name: string, env: Record<string, string> = {}): Promise<ConsoleRun> {
+export async function startSeededApi(name: string, env: Record<string, string> = {}): Promise<SeededApi> {
+  const template = await seededTemplate();
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  if (template) cpSync(template.dynamoDir, join(dataDir, 'dynamodb'), { recursive: true });
   const port = await freePort();
   const dynamoPort = await freePort();
-  const api = startApi({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), DATA_DIR: dataDir, ...env });
-  const launched = launchChromium();
-  let browser: Browser | undefined;
+  const api = startApi({
+    PORT: String(port),
+    DYNAMODB_PORT: String(dynamoPort),
+    DATA_DIR: dataDir,
+    ...LEAN_JVM,
+    ...(template ? { CONSOLE_ASSETS_DIR: template.assetsDir } : {}),
+    ...env,
+  });
   const stop = async () => {
-    await browser?.close();
-    api.child.kill('SIGINT');
-    await api.exited;
+    await stopNpmStart(api, dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  try {
-    [browser] = await Promise.all([launched, api.ready]);
+  const ready = (async () => {
+    await api.ready;
     // the lines after "API listening" (the provider's issuer and endpoints) may come in a later chunk
     await eventually('npm start printed its OpenID Provider', () => api.output().includes('OpenID Provider (issuer):'), 30_000, 50);
+  })();
+  try {
+    await ready;
   } catch (e) {
-    browser = await launched.catch(() => undefined);
     await stop();
     throw e;
   }
+  // this start's lines first (its ports, its provider), then the seeded first run's (the demo key, the owner)
   const printed = (pattern: RegExp) => {
-    const m = pattern.exec(api.output());
-    if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}`);
+    const m = pattern.exec(api.output()) ?? (template ? pattern.exec(template.output) : null);
+    if (!m?.[1]) throw new Error(`npm start did not print ${pattern}:\n${api.output()}${template ? `\n(seeded first run:)\n${template.output}` : ''}`);
     return m[1];
   };
   return {
     api,
-    browser,
     base: `http://127.0.0.1:${port}`,
     dynamo: `http://127.0.0.1:${dynamoPort}`,
     dataDir,
     printed,
     owner: () => ({ email: printed(/Email: +(\S+)/), password: printed(/Password: +(\S+)/) }),
     stop,
+  };
+}
+
+/** A file's own `npm start` (startSeededApi) and chromium, started side by side. */
+export interface ConsoleRun extends SeededApi {
+  browser: Browser;
+}
+
+export async function startConsole(name: string, env: Record<string, string> = {}): Promise<ConsoleRun> {
+  const launched = launchChromium();
+  let seeded: SeededApi;
+  try {
+    seeded = await startSeededApi(name, env);
+  } catch (e) {
+    await (await launched.catch(() => undefined))?.close();
+    throw e;
+  }
+  let browser: Browser;
+  try {
+    browser = await launched;
+  } catch (e) {
+    await seeded.stop();
+    throw e;
+  }
+  return {
+    ...seeded,
+    browser,
+    stop: async () => {
+      await browser.close();
+      await seeded.stop();
+    },
   };
 }
 

@@ -1,4 +1,5 @@
-// @run-alone: launches npm start several times on chosen ports (run after the parallel files, one at a time)
+// Shares the machine with the other test files (no run-alone mark): every npm start it launches exits on its port
+// check before starting DynamoDB Local; its ports are free ports (freePort) and its DATA_DIRs temporary folders of its own.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,7 @@
-// @run-alone: npm start as a developer runs it, on the default OIDC_PORT 3001 (a chosen port: run after the parallel files)
+// Shares the machine with the other test files (no run-alone mark): its npm start has its own DynamoDB Local, free
+// ports and a DATA_DIR of its own; the one chosen port, the default OIDC_PORT 3001, is outside the kernel's ephemeral
+// range freePort draws from, and every other npm start of the suite sets OIDC_PORT=0 (test/local/npm-start.ts).
+// Its one wait on time is a lower bound (the 2 s authorizer cache waited out).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
