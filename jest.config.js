@@ -7,8 +7,8 @@ const swc = (syntax) => ['@swc/jest', { jsc: { target: 'es2022', parser: { synta
  * Which files share the machine. Every test file is isolated by construction: test/support/env.ts gives
  * it a table of its own on the run's DynamoDB Local (and every helper makes fresh workspaces, ports and
  * temporary folders), so by default files run in parallel on jest's workers. A file that needs the
- * machine to itself (it kills a DynamoDB Local under load and counts what comes back, times answers against
- * timeouts of a few seconds, launches `npm start` on chosen ports) says so with a `@run-alone <why>` line in
+ * machine to itself (it kills a DynamoDB Local under load and counts what comes back, or times answers against
+ * timeouts of a few seconds) says so with a `@run-alone <why>` line in
  * a comment; `npm test` (test/support/run-tests.sh) runs those after the others, one at a time. Starting its
  * own `npm start` or chromium is no reason by itself: waits that are lower bounds (a cache time waited out)
  * or generous bounded polls keep a file green on a loaded machine, and the alone group is pure wall time.
