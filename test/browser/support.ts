@@ -57,18 +57,6 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
- * One seeded `npm start` DATA_DIR per jest run, copied by every file that starts the console. A first run of
- * `npm start` seeds the demo workspace through the API's own code, most of its cost (on a loaded 2-core run
- * about 12 of its 17 CPU seconds, nearly all of them DynamoDB Local's, and 40 s of wall time): the run's first
- * startConsole does that once, into a folder of the run (the one test/support/global-setup.ts makes for
- * CONTRACT_REPORT_FILE, which global-teardown.ts removes), stops it, and keeps what it printed (the demo key,
- * the owner's password, shown on the first run only) and the console assets it built (esbuild; then used as
- * CONSOLE_ASSETS_DIR by every later start, which only reads them). Each file then starts its own `npm start`,
- * its own DynamoDB Local, on a copy of that DynamoDB folder in a DATA_DIR of its own: the same demo data, which
- * no file sees another change. The first run of `npm start` itself is tested in test/local/start.test.ts.
- * Outside jest (no run folder), or when making it failed, a file seeds its own as before.
- */
-/**
  * Ctrl-C to an npm start, and its end waited for. npm start stops its DynamoDB Local then; one still running
  * after it ended (its state file still names it: seen after loaded runs, left with PPID 1 for the rest of the
  * run) is killed here, with a warning, rather than left behind.
@@ -108,6 +96,18 @@ const TEMPLATE_WAIT_MS = 300_000;
  */
 const LEAN_JVM = { JAVA_TOOL_OPTIONS: [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'].filter(Boolean).join(' ') };
 
+/**
+ * One seeded `npm start` DATA_DIR per jest run, copied by every file that starts the console. A first run of
+ * `npm start` seeds the demo workspace through the API's own code, most of its cost (on a loaded 2-core run
+ * about 12 of its 17 CPU seconds, nearly all of them DynamoDB Local's, and 40 s of wall time): the run's first
+ * startConsole does that once, into a folder of the run (the one test/support/global-setup.ts makes for
+ * CONTRACT_REPORT_FILE, which global-teardown.ts removes), stops it, and keeps what it printed (the demo key,
+ * the owner's password, shown on the first run only) and the console assets it built (esbuild; then used as
+ * CONSOLE_ASSETS_DIR by every later start, which only reads them). Each file then starts its own `npm start`,
+ * its own DynamoDB Local, on a copy of that DynamoDB folder in a DATA_DIR of its own: the same demo data, which
+ * no file sees another change. The first run of `npm start` itself is tested in test/local/start.test.ts.
+ * Outside jest (no run folder), or when making it failed, a file seeds its own as before.
+ */
 async function seededTemplate(): Promise<SeededTemplate | undefined> {
   const report = process.env.CONTRACT_REPORT_FILE;
   if (!report) return undefined;
