@@ -3,7 +3,7 @@
 // every wait is a bounded poll or a locator wait of 60 s (support.ts), and nothing it asserts is a time.
 import type { Page } from 'playwright-core';
 import { admin } from '../local/npm-start';
-import { audit, signIn as signInAt, startConsole, until, type ConsoleRun } from './support';
+import { audit, patientPages, signIn as signInAt, startConsole, until, type ConsoleRun } from './support';
 
 /**
  * Issue 32, items 7 and 8, in the page (chromium against `npm start` and its demo seed, which leaves two weeks
@@ -24,6 +24,8 @@ beforeAll(async () => {
   run = await startConsole('console-invoices');
 }, 180_000);
 afterAll(() => run?.stop());
+// pages whose steps wait up to 60 s (support.ts), not Playwright's 30 s: the file shares a loaded machine
+const { newPage } = patientPages(() => run.browser);
 
 async function signIn(page: Page) {
   await signInAt(page, run.base, run.owner().email, run.owner().password, '#/invoices');
@@ -31,7 +33,7 @@ async function signIn(page: Page) {
 }
 
 test('unbilled first; "Invoice this" prefills the form (its own address) and previews the row\'s amount; the draft edited with a live preview; "Finalize and mark sent"; axe at 1280 and 390 px', async () => {
-  const page = await run.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
@@ -200,7 +202,7 @@ test('"Show more entries" on an invoice of 105 entries: the next page appears, t
       ),
     );
 
-  const page = await run.browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   await signIn(page);
   // "Invoice this" of that client, from the keyboard: its row says 105 entries
   const row = page.locator(`tr[data-unbilled-client="${clientId}"]`);
@@ -248,7 +250,7 @@ test('"Show more entries" on an invoice of 105 entries: the next page appears, t
 
 test('"Record payment": busy while it is recorded, a partial payment makes the invoice partially paid with the amount due, refused amounts (over the amount due, zero) are named beside the field and change nothing, the rest makes it paid; result announced and focused', async () => {
   const demoKey = run.printed(/Demo API key[^\n]*\n\n\s+(svc_live_\S+)/);
-  const page = await run.browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  const page = await newPage({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
   await signIn(page);
   // a sent invoice of the demo (the seed sends one): opened from the list
   const sentRow = page.locator('tr[data-invoice-id]', { has: page.locator('td.status-sent') }).first();

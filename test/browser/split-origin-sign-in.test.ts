@@ -1,5 +1,5 @@
 import { freePort } from '../../local/dynamodb';
-import { startConsole, type ConsoleRun } from './support';
+import { patientPages, startConsole, type ConsoleRun } from './support';
 
 /**
  * Sign-in against Cognito's layout (issue 33 item 1): the issuer's origin serves discovery and the JWKS
@@ -14,6 +14,8 @@ beforeAll(async () => {
   run = await startConsole('split-origin', { OIDC_AUTH_PORT: String(await freePort()) });
 }, 150_000);
 afterAll(() => run?.stop());
+// pages whose steps wait up to 60 s (support.ts), not Playwright's 30 s: the file shares a loaded machine
+const { newPage } = patientPages(() => run.browser);
 const printed = (pattern: RegExp) => run.printed(pattern);
 
 test("sign-in passes with the CSP on when the token endpoint is on another origin than the issuer (Cognito's pool domain)", async () => {
@@ -27,7 +29,7 @@ test("sign-in passes with the CSP on when the token endpoint is on another origi
   for (const name of ['authorization_endpoint', 'token_endpoint', 'end_session_endpoint']) expect(new URL(discovery[name]!).origin).toBe(authOrigin);
   expect((await fetch(`${issuer}/token`, { method: 'POST' })).status).toBe(404);
 
-  const page = await run.browser.newPage();
+  const page = await newPage();
   const problems: string[] = [];
   const tokenCalls: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

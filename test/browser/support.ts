@@ -73,7 +73,11 @@ async function stopNpmStart(api: RunningApi, dataDir: string): Promise<void> {
   }
   if (left && isAlive(left.pid) && cmdline.includes(dataDir)) {
     console.warn(`npm start (DATA_DIR ${dataDir}) ended and left its DynamoDB Local (pid ${left.pid}) running: killed\n${api.output().slice(-2000)}`);
-    process.kill(left.pid, 'SIGKILL');
+    try {
+      process.kill(left.pid, 'SIGKILL');
+    } catch {
+      // it ended meanwhile
+    }
   }
 }
 
@@ -86,7 +90,13 @@ interface SeededTemplate {
   output: string;
 }
 
-const TEMPLATE_WAIT_MS = 300_000;
+/**
+ * How long a file waits for another file's seeded start, and how long the seeding start may take to come up,
+ * before the file seeds its own instead: both below the files' 180 s beforeAll bound, so a seeding that hangs
+ * or dies costs time, not a failed file.
+ */
+const TEMPLATE_WAIT_MS = 100_000;
+const TEMPLATE_START_MS = 90_000;
 
 /**
  * The JVM of each npm start's DynamoDB Local compiles with C1 only and collects with the serial collector: a
@@ -120,16 +130,29 @@ async function seededTemplate(): Promise<SeededTemplate | undefined> {
       : undefined;
   try {
     mkdirSync(lock); // atomic: one file of the run makes it, the others wait for it
-  } catch {
-    await eventually('the seeded npm start of this run (another test file makes it)', () => existsSync(done), TEMPLATE_WAIT_MS, 200);
-    return read();
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    // another file makes it: wait for it, unless its process is gone or it takes too long (then seed our own)
+    const owner = () => Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
+    for (const end = Date.now() + TEMPLATE_WAIT_MS; Date.now() < end; await sleep(200)) {
+      if (existsSync(done)) return read();
+      if (owner() && !isAlive(owner())) break;
+    }
+    console.warn('The seeded npm start of this run did not come (its maker ended or took too long): this file seeds its own');
+    return undefined;
   }
   try {
     const dataDir = join(home, 'data');
     mkdirSync(dataDir, { recursive: true });
     const api = startApi({ PORT: String(await freePort()), DYNAMODB_PORT: String(await freePort()), DATA_DIR: dataDir, ...LEAN_JVM });
     try {
-      await api.ready;
+      await Promise.race([
+        api.ready,
+        sleep(TEMPLATE_START_MS).then(() => {
+          throw new Error(`the seeded npm start was not ready within ${TEMPLATE_START_MS} ms`);
+        }),
+      ]);
       await eventually('npm start printed its OpenID Provider', () => api.output().includes('OpenID Provider (issuer):'), 30_000, 50);
     } finally {
       await stopNpmStart(api, dataDir);
@@ -213,6 +236,7 @@ export interface ConsoleRun extends SeededApi {
 
 export async function startConsole(name: string, env: Record<string, string> = {}): Promise<ConsoleRun> {
   const launched = launchChromium();
+  launched.catch(() => undefined); // handled below, once the npm start is up (or has failed)
   let seeded: SeededApi;
   try {
     seeded = await startSeededApi(name, env);

@@ -80,14 +80,16 @@ async function buildCatalog(ws: string): Promise<Catalog> {
  * written in two batch writes instead of the twenty calls of building it again (ids and timestamps are
  * the template's: every record lives under its own workspace's keys). Some ninety fixtures are made.
  */
-let template: { ws: string; catalog: Catalog; items: Record<string, unknown>[] } | undefined;
+let template: Promise<{ ws: string; catalog: Catalog; items: Record<string, unknown>[] }> | undefined;
+async function makeTemplate(): Promise<{ ws: string; catalog: Catalog; items: Record<string, unknown>[] }> {
+  const ws = newWorkspace('fault-template');
+  const catalog = await buildCatalog(ws);
+  return { ws, catalog, items: await workspaceItems(ws) };
+}
 async function fixture(): Promise<Ctx> {
-  if (!template) {
-    const ws = newWorkspace('fault-template');
-    const catalog = await buildCatalog(ws);
-    template = { ws, catalog, items: await workspaceItems(ws) };
-  }
-  const { ws: from, catalog, items } = template;
+  // the promise, not its result: fixtures asked for at once (the beforeAll's twenty) share one template
+  template ??= makeTemplate();
+  const { ws: from, catalog, items } = await template;
   const ws = newWorkspace('fault');
   const copies = items.map((i) => JSON.parse(JSON.stringify(i).split(from).join(ws)) as Record<string, unknown>);
   const [key] = await Promise.all([makeKey(ws, { perMinute: 1_000_000, perHour: 1_000_000 }), batchWrite(copies.map((Item) => ({ PutRequest: { Item } })))]);

@@ -5,6 +5,9 @@ import type { LocalDynamo } from '../../local/dynamodb';
 export default async function globalTeardown() {
   await (globalThis as { __DYNAMO__?: LocalDynamo }).__DYNAMO__?.stop();
   printContractReport();
+  // the run's folder: the contract report and what test/browser/support.ts keeps there (the seeded npm start)
+  const file = process.env.CONTRACT_REPORT_FILE;
+  if (file) rmSync(dirname(file), { recursive: true, force: true });
 }
 
 /** The run's contract-check total: every response the suites received, checked against the OpenAPI document. */
@@ -19,5 +22,4 @@ function printContractReport() {
   console.log(
     `\ncontract: ${sum('validated')} responses validated against the OpenAPI document in ${rows.length} test files, ${sum('violations')} violations (${sum('unmatched')} responses to undeclared paths/methods)`,
   );
-  rmSync(dirname(file), { recursive: true, force: true });
 }

@@ -58,6 +58,7 @@ async function dueNow(): Promise<void> {
     ).Items ?? [];
   for (const item of queued) {
     const sk = `${String(Date.now()).padStart(15, '0')}#${String(item.SK).split('#')[1]}`;
+    if (sk === item.SK) continue; // already due this millisecond (a put then delete of the same key would lose it)
     await db().send(new PutCommand({ TableName: tableName(), Item: { ...item, SK: sk } }));
     await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
   }
